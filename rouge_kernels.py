@@ -1,0 +1,613 @@
+"""Scoring kernels for rouge_metric: pure numba functions on integer token ids.
+
+Every kernel takes a flat ``int64`` array of token ids plus offsets, and a list of
+(prediction text, reference text) pairs given as two index arrays, and returns integer
+sufficient statistics per pair (ROUGE-W returns weighted floats, as its definition does).
+Floats are made from the statistics only in ``rouge_metric.py``.
+
+Layout of a tokenized batch::
+
+    tokens[text_offsets[k]:text_offsets[k + 1]]        tokens of text k
+    sent_offsets[text_sent_offsets[k] : text_sent_offsets[k + 1] + 1]
+                                                        token bounds of the sentences of text k
+
+Token ids only need to be equal for equal tokens; each kernel re-interns the two texts of a
+pair into dense local ids (0..u-1) by sorting, so n-gram and skip-bigram keys are exact
+integers (no hashing, no collisions) and memory stays O(length of the pair).
+
+Definitions follow ROUGE-1.5.5 (``../shared/oracle/SPEC.md``) and rouge_score 0.1.2:
+
+* ROUGE-N: ``hit = sum_g min(c_pred(g), c_ref(g))``; counts ``max(0, len - n + 1)``.
+* ROUGE-L: length of the LCS of the two whole texts (bit-parallel, Hyyro 2004).
+* ROUGE-Lsum / ROUGE-1.5.5's ROUGE-L: summary-level union LCS with unigram clipping.
+* ROUGE-W: ROUGE-1.5.5's weighted LCS (run-based hits on reference positions).
+* ROUGE-S/SU: skip-bigrams with at most ``max_skip`` tokens between (``-1`` = no limit);
+  SU adds the unigrams of all but the last token.
+
+Also the ROUGE-1.5.5 bootstrap (Perl's drand48, seeds 0..B-1) used by the ``rouge155`` profile.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+__all__ = [
+    "ngram_stats",
+    "lcs_stats",
+    "union_lcs_stats",
+    "wlcs_stats",
+    "skip_bigram_stats",
+    "union_lcs_marks",
+    "ngram_match_marks",
+    "bootstrap_means",
+    "perl_bootstrap_means",
+    "scan_ascii_tokens",
+]
+
+
+# --------------------------------------------------------------------------------------------
+# helpers
+
+
+@njit(cache=True)
+def _dense_ids(values: np.ndarray) -> tuple[np.ndarray, int]:
+    """Map values to 0..u-1 (equal values, equal ids) by sorting; returns (ids, u)."""
+    n = values.shape[0]
+    ids = np.empty(n, dtype=np.int64)
+    if n == 0:
+        return ids, 0
+    order = np.argsort(values, kind="mergesort")
+    next_id = 0
+    prev = values[order[0]]
+    for k in range(n):
+        v = values[order[k]]
+        if k > 0 and v != prev:
+            next_id += 1
+            prev = v
+        ids[order[k]] = next_id
+    return ids, next_id + 1
+
+
+@njit(cache=True)
+def _pair_ids(tokens: np.ndarray, p0: int, p1: int, r0: int, r1: int):
+    """Dense local ids of a pair: (pred ids, ref ids, vocabulary size)."""
+    lp = p1 - p0
+    lr = r1 - r0
+    both = np.empty(lp + lr, dtype=np.int64)
+    both[:lp] = tokens[p0:p1]
+    both[lp:] = tokens[r0:r1]
+    ids, u = _dense_ids(both)
+    return ids[:lp].copy(), ids[lp:].copy(), u
+
+
+@njit(cache=True)
+def _clipped_hits(keys_a: np.ndarray, keys_b: np.ndarray) -> int:
+    """sum over keys k of min(count_a(k), count_b(k)), by sorting and merging."""
+    a = np.sort(keys_a)
+    b = np.sort(keys_b)
+    i = 0
+    j = 0
+    hits = 0
+    while i < a.shape[0] and j < b.shape[0]:
+        if a[i] < b[j]:
+            i += 1
+        elif a[i] > b[j]:
+            j += 1
+        else:
+            key = a[i]
+            ca = 0
+            while i < a.shape[0] and a[i] == key:
+                ca += 1
+                i += 1
+            cb = 0
+            while j < b.shape[0] and b[j] == key:
+                cb += 1
+                j += 1
+            hits += min(ca, cb)
+    return hits
+
+
+# --------------------------------------------------------------------------------------------
+# ROUGE-N
+
+
+@njit(cache=True)
+def _ngram_pair(tokens, p0, p1, r0, r1, max_n, out):
+    """Fill out[n - 1] = (hit, pred_count, ref_count) for n = 1..max_n."""
+    lp = p1 - p0
+    lr = r1 - r0
+    for n in range(1, max_n + 1):
+        out[n - 1, 0] = 0
+        out[n - 1, 1] = max(0, lp - n + 1)
+        out[n - 1, 2] = max(0, lr - n + 1)
+    if lp == 0 or lr == 0:
+        return
+    ids_p, ids_r, u = _pair_ids(tokens, p0, p1, r0, r1)
+    # win_p[i] is the dense id of the n-gram starting at i; level n is built from level n - 1
+    # as (id of the (n-1)-gram) * u + (id of the last token), re-densified: exact, no hashing.
+    win_p = ids_p
+    win_r = ids_r
+    for n in range(1, max_n + 1):
+        cp = lp - n + 1
+        cr = lr - n + 1
+        if cp <= 0 or cr <= 0:
+            break
+        if n > 1:
+            keys = np.empty(cp + cr, dtype=np.int64)
+            for i in range(cp):
+                keys[i] = win_p[i] * u + ids_p[i + n - 1]
+            for i in range(cr):
+                keys[cp + i] = win_r[i] * u + ids_r[i + n - 1]
+            dense, _ = _dense_ids(keys)
+            win_p = dense[:cp].copy()
+            win_r = dense[cp:].copy()
+        out[n - 1, 0] = _clipped_hits(win_p[:cp], win_r[:cr])
+
+
+@njit(cache=True, parallel=True)
+def ngram_stats(tokens, text_offsets, pair_pred, pair_ref, max_n):
+    """ROUGE-1..max_n statistics: int64[pairs, max_n, 3] of (hit, pred_count, ref_count)."""
+    n_pairs = pair_pred.shape[0]
+    out = np.zeros((n_pairs, max_n, 3), dtype=np.int64)
+    for k in prange(n_pairs):
+        p = pair_pred[k]
+        r = pair_ref[k]
+        _ngram_pair(tokens, text_offsets[p], text_offsets[p + 1], text_offsets[r],
+                    text_offsets[r + 1], max_n, out[k])
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# ROUGE-L: LCS length, bit-parallel
+
+
+@njit(cache=True)
+def _lcs_length(a: np.ndarray, b: np.ndarray) -> int:
+    """LCS length of two id arrays; O(len(a) / 64) memory (Hyyro's bit-vector algorithm)."""
+    n = a.shape[0]
+    if n == 0 or b.shape[0] == 0:
+        return 0
+    words = (n + 63) // 64
+    # positions of each id in a, grouped by id, so a row's match mask is built in O(words + occ)
+    order = np.argsort(a, kind="mergesort")
+    sorted_a = a[order]
+    v = np.full(words, np.uint64(0xFFFFFFFFFFFFFFFF), dtype=np.uint64)
+    m = np.zeros(words, dtype=np.uint64)
+    one = np.uint64(1)
+    for j in range(b.shape[0]):
+        t = b[j]
+        lo = np.searchsorted(sorted_a, t, side="left")
+        hi = np.searchsorted(sorted_a, t, side="right")
+        if lo == hi:
+            continue
+        for q in range(lo, hi):
+            pos = order[q]
+            m[pos >> 6] |= one << np.uint64(pos & 63)
+        carry = np.uint64(0)
+        for w in range(words):
+            x = v[w]
+            u = x & m[w]
+            s = x + u
+            c1 = np.uint64(1) if s < x else np.uint64(0)
+            s2 = s + carry
+            c2 = np.uint64(1) if s2 < s else np.uint64(0)
+            carry = c1 | c2
+            v[w] = s2 | (x & ~m[w])
+        for q in range(lo, hi):
+            m[order[q] >> 6] = np.uint64(0)
+    zeros = 0
+    for w in range(words):
+        bits = 64 if w < words - 1 else n - 64 * (words - 1)
+        x = ~v[w]
+        for i in range(bits):
+            zeros += (x >> np.uint64(i)) & one
+    return zeros
+
+
+@njit(cache=True, parallel=True)
+def lcs_stats(tokens, text_offsets, pair_pred, pair_ref):
+    """ROUGE-L (whole text as one sequence): int64[pairs, 3] of (lcs, pred_len, ref_len)."""
+    n_pairs = pair_pred.shape[0]
+    out = np.zeros((n_pairs, 3), dtype=np.int64)
+    for k in prange(n_pairs):
+        p = pair_pred[k]
+        r = pair_ref[k]
+        a = tokens[text_offsets[p]:text_offsets[p + 1]]
+        b = tokens[text_offsets[r]:text_offsets[r + 1]]
+        out[k, 0] = _lcs_length(a, b)
+        out[k, 1] = a.shape[0]
+        out[k, 2] = b.shape[0]
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Summary-level union LCS (rougeLsum; ROUGE-1.5.5's ROUGE-L) and weighted LCS (ROUGE-W)
+
+
+@njit(cache=True)
+def _mark_lcs(y, x, table, mask):
+    """Fill the LCS DP table of reference sentence y and prediction sentence x, then trace
+    back from the bottom-right and set mask[i] for every reference position on the path.
+    Tie-break as ROUGE-1.5.5 and rouge_score: equal -> diagonal; up >= left -> up."""
+    m = y.shape[0]
+    n = x.shape[0]
+    w = n + 1
+    for j in range(w):
+        table[j] = 0
+    for i in range(1, m + 1):
+        row = i * w
+        prev = row - w
+        table[row] = 0
+        yi = y[i - 1]
+        for j in range(1, n + 1):
+            if yi == x[j - 1]:
+                table[row + j] = table[prev + j - 1] + 1
+            elif table[prev + j] >= table[row + j - 1]:
+                table[row + j] = table[prev + j]
+            else:
+                table[row + j] = table[row + j - 1]
+    i = m
+    j = n
+    while i > 0 and j > 0:
+        if y[i - 1] == x[j - 1]:
+            i -= 1
+            j -= 1
+            mask[i] = True
+        elif table[(i - 1) * w + j] >= table[i * w + j - 1]:
+            i -= 1
+        else:
+            j -= 1
+
+
+@njit(cache=True)
+def _mark_wlcs(y, x, weight, table, runs, mask):
+    """As _mark_lcs, for ROUGE-1.5.5's weighted LCS: a diagonal step that extends a run of k
+    matches adds f(k+1) - f(k), f(k) = k**weight; the path is traced back the same way."""
+    m = y.shape[0]
+    n = x.shape[0]
+    w = n + 1
+    for j in range(w):
+        table[j] = 0.0
+        runs[j] = 0
+    for i in range(1, m + 1):
+        row = i * w
+        prev = row - w
+        table[row] = 0.0
+        runs[row] = 0
+        yi = y[i - 1]
+        for j in range(1, n + 1):
+            if yi == x[j - 1]:
+                k = runs[prev + j - 1]
+                table[row + j] = table[prev + j - 1] + (k + 1.0) ** weight - float(k) ** weight
+                runs[row + j] = k + 1
+            elif table[prev + j] >= table[row + j - 1]:
+                table[row + j] = table[prev + j]
+                runs[row + j] = 0
+            else:
+                table[row + j] = table[row + j - 1]
+                runs[row + j] = 0
+    i = m
+    j = n
+    while i > 0 and j > 0:
+        if y[i - 1] == x[j - 1]:
+            i -= 1
+            j -= 1
+            mask[i] = True
+        elif table[(i - 1) * w + j] >= table[i * w + j - 1]:
+            i -= 1
+        else:
+            j -= 1
+
+
+@njit(cache=True)
+def _max_sentence_len(sent_offsets, s0, s1):
+    longest = 0
+    for s in range(s0, s1):
+        longest = max(longest, sent_offsets[s + 1] - sent_offsets[s])
+    return longest
+
+
+@njit(cache=True)
+def _union_pair(tokens, sent_offsets, s_p0, s_p1, s_r0, s_r1, clip_tokens, c_p0, c_p1, c_r0,
+                c_r1, weighted, weight, mask_out):
+    """Union-LCS hits of one pair (see union_lcs_stats / wlcs_stats). Returns the hit, an
+    int for plain LCS or sum f(run) for the weighted variant. mask_out, when non-empty,
+    receives the counted reference positions (relative to the reference's first token)."""
+    t_p0 = sent_offsets[s_p0]
+    t_p1 = sent_offsets[s_p1]
+    t_r0 = sent_offsets[s_r0]
+    t_r1 = sent_offsets[s_r1]
+    lp = t_p1 - t_p0
+    lr = t_r1 - t_r0
+    if lp == 0 or lr == 0:
+        return 0.0
+    # dense ids over the sentence tokens and the clipping tokens of both texts together
+    nc_p = c_p1 - c_p0
+    nc_r = c_r1 - c_r0
+    both = np.empty(lp + lr + nc_p + nc_r, dtype=np.int64)
+    both[:lp] = tokens[t_p0:t_p1]
+    both[lp:lp + lr] = tokens[t_r0:t_r1]
+    both[lp + lr:lp + lr + nc_p] = clip_tokens[c_p0:c_p1]
+    both[lp + lr + nc_p:] = clip_tokens[c_r0:c_r1]
+    ids, u = _dense_ids(both)
+    pred = ids[:lp]
+    ref = ids[lp:lp + lr]
+    # unigram tables for clipping: a token is a hit only while both texts have copies left
+    left_p = np.zeros(u, dtype=np.int64)
+    left_r = np.zeros(u, dtype=np.int64)
+    for i in range(lp + lr, lp + lr + nc_p):
+        left_p[ids[i]] += 1
+    for i in range(lp + lr + nc_p, lp + lr + nc_p + nc_r):
+        left_r[ids[i]] += 1
+    max_p = _max_sentence_len(sent_offsets, s_p0, s_p1)
+    max_r = _max_sentence_len(sent_offsets, s_r0, s_r1)
+    size = (max_p + 1) * (max_r + 1)
+    itable = np.empty(size if not weighted else 1, dtype=np.int64)
+    ftable = np.empty(size if weighted else 1, dtype=np.float64)
+    runs = np.empty(size if weighted else 1, dtype=np.int64)
+    mask = np.zeros(max_r, dtype=np.bool_)
+    hit = 0.0
+    for si in range(s_r0, s_r1):
+        y0 = sent_offsets[si] - t_r0
+        y1 = sent_offsets[si + 1] - t_r0
+        y = ref[y0:y1]
+        if y.shape[0] == 0:
+            continue
+        mask[:y.shape[0]] = False
+        for sj in range(s_p0, s_p1):
+            x = pred[sent_offsets[sj] - t_p0:sent_offsets[sj + 1] - t_p0]
+            if x.shape[0] == 0:
+                continue
+            if weighted:
+                _mark_wlcs(y, x, weight, ftable, runs, mask)
+            else:
+                _mark_lcs(y, x, itable, mask)
+        run = 0
+        for q in range(y.shape[0]):
+            if mask[q]:
+                t = y[q]
+                if left_r[t] > 0 and left_p[t] > 0:
+                    left_r[t] -= 1
+                    left_p[t] -= 1
+                    if mask_out.shape[0] > 0:
+                        mask_out[y0 + q] = True
+                    if not weighted:
+                        hit += 1.0
+                    else:
+                        # runs are consecutive marked reference positions (ROUGE-1.5.5); a
+                        # marked position that fails the clip neither counts nor ends the run,
+                        # and a run left open by such a position at the end is dropped.
+                        run += 1
+                        if q + 1 == y.shape[0] or not mask[q + 1]:
+                            hit += float(run) ** weight
+                            run = 0
+    return hit
+
+
+@njit(cache=True, parallel=True)
+def union_lcs_stats(tokens, sent_offsets, text_sent_offsets, clip_tokens, clip_offsets,
+                    pair_pred, pair_ref):
+    """Summary-level union LCS: int64[pairs, 3] of (hit, pred_len, ref_len).
+
+    Sentences come from ``tokens``/``sent_offsets``; the unigram clipping tables and the
+    lengths from ``clip_tokens[clip_offsets[k]:clip_offsets[k + 1]]`` (the same tokens except
+    under ROUGE-1.5.5's byte limit, where its two readers differ)."""
+    n_pairs = pair_pred.shape[0]
+    out = np.zeros((n_pairs, 3), dtype=np.int64)
+    no_mask = np.zeros(0, dtype=np.bool_)
+    for k in prange(n_pairs):
+        p = pair_pred[k]
+        r = pair_ref[k]
+        hit = _union_pair(tokens, sent_offsets, text_sent_offsets[p], text_sent_offsets[p + 1],
+                          text_sent_offsets[r], text_sent_offsets[r + 1], clip_tokens,
+                          clip_offsets[p], clip_offsets[p + 1], clip_offsets[r],
+                          clip_offsets[r + 1], False, 1.0, no_mask)
+        out[k, 0] = int(hit)
+        out[k, 1] = clip_offsets[p + 1] - clip_offsets[p]
+        out[k, 2] = clip_offsets[r + 1] - clip_offsets[r]
+    return out
+
+
+@njit(cache=True, parallel=True)
+def wlcs_stats(tokens, sent_offsets, text_sent_offsets, clip_tokens, clip_offsets, pair_pred,
+               pair_ref, weight):
+    """ROUGE-W: float64[pairs, 3] of (weighted hit, pred_len, ref_base), where
+    ref_base = sum over reference sentences of len**weight. ROUGE-1.5.5 then scores
+    R = (hit / ref_base**weight)**(1/weight) and P = (hit / pred_len**weight)**(1/weight)."""
+    n_pairs = pair_pred.shape[0]
+    out = np.zeros((n_pairs, 3), dtype=np.float64)
+    no_mask = np.zeros(0, dtype=np.bool_)
+    for k in prange(n_pairs):
+        p = pair_pred[k]
+        r = pair_ref[k]
+        out[k, 0] = _union_pair(tokens, sent_offsets, text_sent_offsets[p],
+                                text_sent_offsets[p + 1], text_sent_offsets[r],
+                                text_sent_offsets[r + 1], clip_tokens, clip_offsets[p],
+                                clip_offsets[p + 1], clip_offsets[r], clip_offsets[r + 1], True,
+                                weight, no_mask)
+        out[k, 1] = clip_offsets[p + 1] - clip_offsets[p]
+        base = 0.0
+        for s in range(text_sent_offsets[r], text_sent_offsets[r + 1]):
+            base += float(sent_offsets[s + 1] - sent_offsets[s]) ** weight
+        out[k, 2] = base
+    return out
+
+
+@njit(cache=True)
+def union_lcs_marks(tokens, sent_offsets, text_sent_offsets, pred, ref):
+    """Which reference tokens the union LCS of one pair counts (for highlighting)."""
+    r0 = sent_offsets[text_sent_offsets[ref]]
+    r1 = sent_offsets[text_sent_offsets[ref + 1]]
+    mask = np.zeros(r1 - r0, dtype=np.bool_)
+    p_c0 = sent_offsets[text_sent_offsets[pred]]
+    p_c1 = sent_offsets[text_sent_offsets[pred + 1]]
+    if mask.shape[0] > 0:
+        _union_pair(tokens, sent_offsets, text_sent_offsets[pred], text_sent_offsets[pred + 1],
+                    text_sent_offsets[ref], text_sent_offsets[ref + 1], tokens, p_c0, p_c1, r0,
+                    r1, False, 1.0, mask)
+    return mask
+
+
+@njit(cache=True)
+def ngram_match_marks(a, b, n):
+    """Positions of a (bool per token) covered by an n-gram that is clipped-matched in b,
+    matching occurrences left to right (for highlighting)."""
+    marks = np.zeros(a.shape[0], dtype=np.bool_)
+    ca = a.shape[0] - n + 1
+    cb = b.shape[0] - n + 1
+    if ca <= 0 or cb <= 0:
+        return marks
+    used = np.zeros(cb, dtype=np.bool_)
+    for i in range(ca):
+        for j in range(cb):
+            if used[j]:
+                continue
+            same = True
+            for q in range(n):
+                if a[i + q] != b[j + q]:
+                    same = False
+                    break
+            if same:
+                used[j] = True
+                for q in range(n):
+                    marks[i + q] = True
+                break
+    return marks
+
+
+# --------------------------------------------------------------------------------------------
+# ROUGE-S / SU
+
+
+@njit(cache=True)
+def _skip_keys(ids, u, max_skip, unigrams):
+    """Keys of the skip-bigrams (a * u + b) and, for SU, unigrams (u * u + a) of one text."""
+    n = ids.shape[0]
+    count = 0
+    for i in range(n - 1):
+        last = n - 1 if max_skip < 0 else min(n - 1, i + max_skip + 1)
+        count += last - i
+    if unigrams and n > 0:
+        count += n - 1
+    keys = np.empty(count, dtype=np.int64)
+    k = 0
+    for i in range(n - 1):
+        last = n - 1 if max_skip < 0 else min(n - 1, i + max_skip + 1)
+        base = ids[i] * u
+        for j in range(i + 1, last + 1):
+            keys[k] = base + ids[j]
+            k += 1
+        if unigrams:
+            keys[k] = u * u + ids[i]
+            k += 1
+    return keys
+
+
+@njit(cache=True, parallel=True)
+def skip_bigram_stats(tokens, text_offsets, pair_pred, pair_ref, max_skip, unigrams):
+    """ROUGE-S<max_skip> (SU with unigrams=True; max_skip < 0: no limit):
+    int64[pairs, 3] of (hit, pred_count, ref_count)."""
+    n_pairs = pair_pred.shape[0]
+    out = np.zeros((n_pairs, 3), dtype=np.int64)
+    for k in prange(n_pairs):
+        p = pair_pred[k]
+        r = pair_ref[k]
+        ids_p, ids_r, u = _pair_ids(tokens, text_offsets[p], text_offsets[p + 1],
+                                    text_offsets[r], text_offsets[r + 1])
+        keys_p = _skip_keys(ids_p, u, max_skip, unigrams)
+        keys_r = _skip_keys(ids_r, u, max_skip, unigrams)
+        out[k, 0] = _clipped_hits(keys_p, keys_r)
+        out[k, 1] = keys_p.shape[0]
+        out[k, 2] = keys_r.shape[0]
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Bootstrap
+
+
+@njit(cache=True, parallel=True)
+def bootstrap_means(values, draws):
+    """Mean of values[draws[b], :] for each bootstrap sample b: float64[B, columns]."""
+    n_samples, n = draws.shape
+    out = np.zeros((n_samples, values.shape[1]), dtype=np.float64)
+    for b in prange(n_samples):
+        for i in range(n):
+            row = draws[b, i]
+            for c in range(values.shape[1]):
+                out[b, c] += values[row, c]
+        for c in range(values.shape[1]):
+            out[b, c] /= n
+    return out
+
+
+@njit(cache=True, parallel=True)
+def perl_bootstrap_means(values, n_samples):
+    """ROUGE-1.5.5's bootstrap (SPEC §6): sample b re-seeds Perl's drand48 with srand(b),
+    draws N indices floor(rand() * N) and sums the drawn rows in draw order, then / N."""
+    n = values.shape[0]
+    out = np.zeros((n_samples, values.shape[1]), dtype=np.float64)
+    a = np.uint64(0x5DEECE66D)
+    c = np.uint64(0xB)
+    mask48 = np.uint64((1 << 48) - 1)
+    for b in prange(n_samples):
+        state = (np.uint64(b) << np.uint64(16)) + np.uint64(0x330E)
+        for _ in range(n):
+            state = (a * state + c) & mask48
+            row = int(np.floor(float(state) / 281474976710656.0 * n))
+            for col in range(values.shape[1]):
+                out[b, col] += values[row, col]
+        for col in range(values.shape[1]):
+            out[b, col] /= n
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Tokenization of a whole batch
+
+
+@njit(cache=True)
+def scan_ascii_tokens(buf, max_packed_len):
+    """Find the tokens (maximal runs of [a-z0-9]) of a lowercased byte buffer.
+
+    Texts are separated by byte 0 and sentences by byte 10 ('\\n'). Tokens of at most
+    ``max_packed_len`` (<= 12) characters get an exact base-37 code (> 0); longer ones get
+    code 0 and are resolved by the caller from (start, end).
+
+    Returns (codes, starts, ends, token_sent_ends, sent_text_ends): token codes and byte
+    spans, and for each sentence / text the index one past its last token / sentence."""
+    n = buf.shape[0]
+    codes = np.empty(n // 2 + 1, dtype=np.int64)
+    starts = np.empty(n // 2 + 1, dtype=np.int64)
+    ends = np.empty(n // 2 + 1, dtype=np.int64)
+    sent_ends = np.empty(n + 1, dtype=np.int64)
+    text_ends = np.empty(n + 1, dtype=np.int64)
+    n_tok = 0
+    n_sent = 0
+    n_text = 0
+    i = 0
+    while i <= n:
+        ch = buf[i] if i < n else 0
+        is_alnum = (97 <= ch <= 122) or (48 <= ch <= 57)
+        if is_alnum:
+            start = i
+            code = 0
+            while i < n and ((97 <= buf[i] <= 122) or (48 <= buf[i] <= 57)):
+                d = buf[i] - 96 if buf[i] >= 97 else buf[i] - 48 + 27
+                code = code * 37 + d
+                i += 1
+            codes[n_tok] = code if i - start <= max_packed_len else 0
+            starts[n_tok] = start
+            ends[n_tok] = i
+            n_tok += 1
+            continue
+        if ch == 10 or ch == 0:
+            sent_ends[n_sent] = n_tok
+            n_sent += 1
+        if ch == 0:
+            text_ends[n_text] = n_sent
+            n_text += 1
+        i += 1
+    return (codes[:n_tok], starts[:n_tok], ends[:n_tok], sent_ends[:n_sent],
+            text_ends[:n_text])

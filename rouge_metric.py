@@ -1,0 +1,809 @@
+"""ROUGE for Hugging Face `evaluate`: ROUGE-N, L, Lsum, W, S and SU with precision, recall and F,
+a seeded bootstrap interval, a reproducibility signature, and two exact profiles:
+``profile="rouge_score"`` (the default: the numbers of rouge_score 0.1.2, which
+``evaluate.load("rouge")`` runs) and ``profile="rouge155"`` (the numbers the official
+ROUGE-1.5.5 Perl script prints).
+
+The class is an adapter: validate the options once (``RougeOptions``), tokenize the batch
+(``rouge_text``), compute integer statistics per (prediction, reference) pair
+(``rouge_kernels``), combine references, aggregate, format.
+"""
+
+import math
+import warnings
+from dataclasses import dataclass
+from typing import Callable, Optional, Sequence, Union
+
+import datasets
+import evaluate
+import nltk
+import numba
+import numpy as np
+
+from .rouge155_lexicon import (
+    SMART_STOPWORDS,
+    stem_token_rouge155,
+)
+from .rouge_kernels import (
+    bootstrap_means,
+    lcs_stats,
+    ngram_stats,
+    perl_bootstrap_means,
+    scan_ascii_tokens,
+    skip_bigram_stats,
+    union_lcs_stats,
+    wlcs_stats,
+)
+from .rouge_text import (
+    StemMemo,
+    TokenizedBatch,
+    split_sentences as split_sentences_rule_based,
+    tokenize_ascii_batch,
+    tokenize_string_batch,
+    unicode_tokenize,
+    whitespace_tokenize,
+)
+
+__version__ = "0.1.0"
+
+DEFAULT_ROUGE_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
+DEFAULT_SEED = 12345
+PROFILES = ("rouge_score", "rouge155")
+MULTI_REF_MODES = ("max", "average", "best")
+TOKENIZER_NAMES = ("default", "unicode", "whitespace")
+AGGREGATIONS = ("macro", "micro")
+ROUGE_TYPE_GRAMMAR = (
+    "rouge<N> (N >= 1), rougeL, rougeLsum, rougeW or rougeW-<weight> (weight > 1, e.g. rougeW-1.5), "
+    "rougeS<d> / rougeSU<d> (d >= 0 tokens may lie between the two words) or rougeS / rougeSU "
+    "(no distance limit)"
+)
+
+_CITATION = """\
+@inproceedings{lin-2004-rouge,
+    title = "{ROUGE}: A Package for Automatic Evaluation of Summaries",
+    author = "Lin, Chin-Yew",
+    booktitle = "Text Summarization Branches Out",
+    month = jul,
+    year = "2004",
+    address = "Barcelona, Spain",
+    publisher = "Association for Computational Linguistics",
+    url = "https://www.aclweb.org/anthology/W04-1013",
+    pages = "74--81",
+}
+"""
+
+_DESCRIPTION = """\
+ROUGE (Recall-Oriented Understudy for Gisting Evaluation) compares a generated text with one or
+more references by overlapping units: n-grams (ROUGE-N), the longest common subsequence of the
+whole text (ROUGE-L) or of its newline-separated sentences (ROUGE-Lsum), the weighted LCS that
+favours consecutive matches (ROUGE-W) and skip-bigrams (ROUGE-S, plus unigrams in ROUGE-SU).
+Called with evaluate's rouge arguments it returns the same numbers as `rouge_score` 0.1.2;
+`profile="rouge155"` reproduces the official ROUGE-1.5.5 Perl script digit for digit.
+"""
+
+_KWARGS_DESCRIPTION = """
+Args:
+    predictions: list of predictions, one string each (sentences separated by "\\n").
+    references: list of references: one string or a list of strings per prediction.
+    rouge_types: list of types, default ["rouge1", "rouge2", "rougeL", "rougeLsum"]. Grammar:
+        rouge<N>, rougeL, rougeLsum, rougeW[-<weight>], rougeS[<d>], rougeSU[<d>].
+    use_aggregator: True: one aggregated score per type; False: one score per example.
+    use_stemmer: Porter stemming of tokens longer than 3 characters.
+    tokenizer: None or "default" (rouge_score's), "unicode", "whitespace", or a callable
+        str -> list[str].
+    alpha: F = 1 / (alpha / P + (1 - alpha) / R); 0.5 is F1.
+    multi_ref: "max" (reference with the best F per type), "average" (counts pooled over the
+        references, ROUGE-1.5.5 -f A) or "best" (ROUGE-1.5.5 -f B).
+    remove_stopwords: drop the SMART stopwords of ROUGE-1.5.5 before scoring.
+    n_samples, confidence, seed: the bootstrap interval.
+    aggregation: "macro" (mean of per-example scores) or "micro" (counts pooled over the corpus).
+    length_limit_words, length_limit_bytes: truncate every text (ROUGE-1.5.5 -l / -b).
+    split_sentences: split sentences with a rule-based splitter before rougeLsum / W.
+    profile: "rouge_score" (default) or "rouge155".
+    detailed: also return precision and recall, the interval, the signature and the count.
+Returns:
+    {type: F} (aggregated) or {type: [F, ...]} (per example); with detailed=True
+    {type: {"precision": {"low", "mid", "high"}, "recall": ..., "fmeasure": ...},
+     "signature": str, "count": int}.
+Examples:
+    >>> import os, evaluate
+    >>> rouge = evaluate.load(os.path.join(REPO, "rouge_metric.py"))
+    >>> rouge.compute(predictions=["the cat sat on the mat"], references=["the cat lay on the mat"],
+    ...               rouge_types=["rouge1", "rougeL"])
+    {'rouge1': 0.8333333333333334, 'rougeL': 0.8333333333333334}
+    >>> out = rouge.compute(predictions=["a b c"], references=[["a b", "c"]], rouge_types=["rouge1"],
+    ...                     detailed=True)
+    >>> out["rouge1"]["recall"]["mid"], out["count"]
+    (1.0, 1)
+"""
+
+
+class RougeWarning(UserWarning):
+    """Valid input that probably does not mean what the caller thinks."""
+
+
+@dataclass(frozen=True)
+class RougeType:
+    """One requested type, parsed: kind is 'n', 'L', 'Lsum', 'W', 'S' or 'SU'."""
+
+    name: str
+    kind: str
+    n: int = 0
+    weight: float = 0.0
+    max_skip: int = -1  # S/SU: tokens allowed between the two words; -1 means no limit
+
+
+def parse_rouge_type(name: object) -> RougeType:
+    """Parse one rouge type name per ``ROUGE_TYPE_GRAMMAR``; ValueError otherwise."""
+    if not isinstance(name, str):
+        raise TypeError(f"rouge_types: each type must be a str, got {name!r} "
+                        f"({type(name).__name__}); allowed: {ROUGE_TYPE_GRAMMAR}")
+    bad = ValueError(f"rouge_types: invalid type {name!r}; allowed: {ROUGE_TYPE_GRAMMAR}")
+    if name == "rougeL":
+        return RougeType(name, "L")
+    if name == "rougeLsum":
+        return RougeType(name, "Lsum")
+    rest = name[5:] if name.startswith("rouge") else None
+    if rest is None or not rest:
+        raise bad
+    if rest.isdigit() and rest.isascii():
+        if int(rest) < 1 or rest.startswith("0"):
+            raise bad
+        return RougeType(name, "n", n=int(rest))
+    if rest == "W":
+        return RougeType(name, "W", weight=1.2)
+    if rest.startswith("W-"):
+        try:
+            weight = float(rest[2:])
+        except ValueError:
+            raise bad from None
+        if not (weight > 1.0 and math.isfinite(weight)):
+            raise bad
+        return RougeType(name, "W", weight=weight)
+    for kind in ("SU", "S"):
+        if rest.startswith(kind):
+            distance = rest[len(kind):]
+            if distance == "":
+                return RougeType(name, kind, max_skip=-1)
+            if distance.isdigit() and distance.isascii():
+                return RougeType(name, kind, max_skip=int(distance))
+            raise bad
+    raise bad
+
+
+def _porter_nltk() -> Callable[[str], str]:
+    from nltk.stem import porter
+
+    return porter.PorterStemmer().stem
+
+
+# Stem memos, one per stemmer, shared by every metric instance of this process: each distinct
+# word is stemmed once per process (bounded: cleared at 1,000,000 words).
+_STEM_MEMOS: dict = {}
+
+
+def _stem_memo(kind: str) -> StemMemo:
+    if kind not in _STEM_MEMOS:
+        _STEM_MEMOS[kind] = StemMemo(_porter_nltk() if kind == "porter" else stem_token_rouge155)
+    return _STEM_MEMOS[kind]
+
+
+@dataclass(frozen=True)
+class RougeOptions:
+    """Every setting that changes a number, validated once (``RougeOptions.build``)."""
+
+    rouge_types: tuple
+    profile: str
+    use_aggregator: bool
+    use_stemmer: bool
+    tokenizer: Union[str, Callable]
+    alpha: float
+    multi_ref: str
+    remove_stopwords: bool
+    n_samples: int
+    confidence: float
+    seed: int
+    detailed: bool
+    aggregation: str
+    length_limit_words: Optional[int]
+    length_limit_bytes: Optional[int]
+    split_sentences: bool
+
+    @classmethod
+    def build(cls, *, rouge_types=None, use_aggregator=True, use_stemmer=False, tokenizer=None,
+              alpha=0.5, multi_ref=None, remove_stopwords=False, n_samples=1000,
+              confidence=0.95, seed=DEFAULT_SEED, detailed=False, profile="rouge_score",
+              aggregation="macro", length_limit_words=None, length_limit_bytes=None,
+              split_sentences=False) -> "RougeOptions":
+        if profile not in PROFILES:
+            raise ValueError(f"profile: got {profile!r}; allowed: {', '.join(PROFILES)}")
+        if rouge_types is None:
+            rouge_types = DEFAULT_ROUGE_TYPES
+        if isinstance(rouge_types, str):
+            rouge_types = [rouge_types]
+        if not isinstance(rouge_types, (list, tuple)) or not rouge_types:
+            raise ValueError(f"rouge_types: got {rouge_types!r}; expected a non-empty list of "
+                             f"names: {ROUGE_TYPE_GRAMMAR}")
+        parsed = tuple(parse_rouge_type(t) for t in rouge_types)
+        names = [t.name for t in parsed]
+        if len(set(names)) != len(names):
+            raise ValueError(f"rouge_types: got duplicates in {names!r}")
+        for flag_name, flag in (("use_aggregator", use_aggregator), ("use_stemmer", use_stemmer),
+                                ("remove_stopwords", remove_stopwords), ("detailed", detailed),
+                                ("split_sentences", split_sentences)):
+            if not isinstance(flag, (bool, np.bool_)):
+                raise TypeError(f"{flag_name}: got {flag!r} ({type(flag).__name__}); "
+                                "allowed: True or False")
+        if tokenizer is None:
+            tokenizer = "default"
+        if isinstance(tokenizer, str):
+            if tokenizer not in TOKENIZER_NAMES:
+                raise ValueError(f"tokenizer: got {tokenizer!r}; allowed: a callable "
+                                 f"str -> list[str] or one of {', '.join(TOKENIZER_NAMES)}")
+            if profile == "rouge155" and tokenizer != "default":
+                raise ValueError(f"tokenizer: got {tokenizer!r}; the rouge155 profile uses "
+                                 "ROUGE-1.5.5's own tokenizer (tokenizer=None or 'default')")
+        elif not callable(tokenizer):
+            raise TypeError(f"tokenizer: got {tokenizer!r} ({type(tokenizer).__name__}); "
+                            f"allowed: a callable str -> list[str] or one of "
+                            f"{', '.join(TOKENIZER_NAMES)}")
+        elif profile == "rouge155":
+            raise ValueError("tokenizer: a callable is not allowed with profile='rouge155' "
+                             "(it uses ROUGE-1.5.5's own tokenizer)")
+        alpha = _real("alpha", alpha, 0.0, 1.0, "a number with 0 <= alpha <= 1")
+        if multi_ref is None:
+            multi_ref = "average" if profile == "rouge155" else "max"
+        if multi_ref not in MULTI_REF_MODES:
+            raise ValueError(f"multi_ref: got {multi_ref!r}; allowed: "
+                             f"{', '.join(MULTI_REF_MODES)}")
+        if profile == "rouge155" and multi_ref == "max":
+            raise ValueError("multi_ref: got 'max'; the rouge155 profile allows 'average' "
+                             "(-f A) or 'best' (-f B)")
+        n_samples = _integer("n_samples", n_samples, 1, "an integer >= 1")
+        confidence = _real("confidence", confidence, 0.0, 1.0, "a number with 0 < confidence < 1")
+        if not 0.0 < confidence < 1.0:
+            raise ValueError(f"confidence: got {confidence!r}; allowed: 0 < confidence < 1")
+        seed = _integer("seed", seed, 0, "an integer >= 0")
+        if aggregation not in AGGREGATIONS:
+            raise ValueError(f"aggregation: got {aggregation!r}; allowed: "
+                             f"{', '.join(AGGREGATIONS)}")
+        if length_limit_words is not None:
+            length_limit_words = _integer("length_limit_words", length_limit_words, 1,
+                                          "None or an integer >= 1")
+        if length_limit_bytes is not None:
+            length_limit_bytes = _integer("length_limit_bytes", length_limit_bytes, 1,
+                                          "None or an integer >= 1")
+        if length_limit_words is not None and length_limit_bytes is not None:
+            raise ValueError("length_limit_words and length_limit_bytes: got both; allowed: "
+                             "at most one (as ROUGE-1.5.5's -l and -b)")
+        return cls(parsed, profile, bool(use_aggregator), bool(use_stemmer), tokenizer, alpha,
+                   multi_ref, bool(remove_stopwords), n_samples, confidence, seed,
+                   bool(detailed), aggregation, length_limit_words, length_limit_bytes,
+                   bool(split_sentences))
+
+    @property
+    def tokenizer_name(self) -> str:
+        if callable(self.tokenizer):
+            return "callable:" + getattr(self.tokenizer, "__name__", type(self.tokenizer).__name__)
+        return "rouge155" if self.profile == "rouge155" else self.tokenizer
+
+    @property
+    def stemmer(self) -> Optional[str]:
+        """'porter' (nltk, as rouge_score), 'rouge155' (Lin's Porter + WordNet exceptions) or
+        None. A callable tokenizer gets no stemming, as in rouge_score."""
+        if not self.use_stemmer or callable(self.tokenizer):
+            return None
+        return "rouge155" if self.profile == "rouge155" else "porter"
+
+    def signature(self) -> str:
+        """Every setting that changes a number, in the style of sacrebleu's signatures."""
+        stem = {"porter": f"porter-nltk{nltk.__version__}", "rouge155": "rouge155-porter+wordnet2.0",
+                None: "no"}[self.stemmer]
+        if self.use_stemmer and self.stemmer is None:
+            stem = "ignored(callable-tokenizer)"
+        parts = [
+            "+".join(t.name for t in self.rouge_types),
+            f"profile:{self.profile}",
+            f"tok:{self.tokenizer_name}",
+            f"stem:{stem}",
+            f"stop:{'smart' if self.remove_stopwords else 'no'}",
+            f"multiref:{self.multi_ref}",
+            f"alpha:{self.alpha:g}",
+            f"agg:{self.aggregation if self.use_aggregator else 'none'}",
+        ]
+        if self.length_limit_words is not None:
+            parts.append(f"limit:{self.length_limit_words}w")
+        if self.length_limit_bytes is not None:
+            parts.append(f"limit:{self.length_limit_bytes}b")
+        if self.split_sentences:
+            parts.append("split:rules")
+        if self.use_aggregator:
+            parts.append(f"bs:{self.n_samples}")
+            parts.append(f"ci:{self.confidence:g}")
+            parts.append("seed:perl-srand" if self.profile == "rouge155" else f"seed:{self.seed}")
+        parts.append(f"version:{__version__}")
+        return "|".join(parts)
+
+
+def _real(name, value, lo, hi, allowed) -> float:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
+                                                                     np.floating)):
+        raise TypeError(f"{name}: got {value!r} ({type(value).__name__}); allowed: {allowed}")
+    value = float(value)
+    if not (lo <= value <= hi):  # also rejects NaN
+        raise ValueError(f"{name}: got {value!r}; allowed: {allowed}")
+    return value
+
+
+def _integer(name, value, lo, allowed) -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name}: got {value!r} ({type(value).__name__}); allowed: {allowed}")
+    if value < lo:
+        raise ValueError(f"{name}: got {value!r}; allowed: {allowed}")
+    return int(value)
+
+
+# --------------------------------------------------------------------------------------------
+# Input validation
+
+
+def _check_inputs(predictions, references) -> None:
+    """TypeError/ValueError naming the argument, before evaluate stores anything."""
+    for name, value in (("predictions", predictions), ("references", references)):
+        if value is None:
+            raise TypeError(f"{name}: got None; allowed: a list of strings")
+        if isinstance(value, (str, bytes)) or not hasattr(value, "__len__"):
+            raise TypeError(f"{name}: got {type(value).__name__}; allowed: a list "
+                            f"({'of strings' if name == 'predictions' else 'of strings or of lists of strings'})")
+    if len(predictions) != len(references):
+        raise ValueError(f"predictions and references: got {len(predictions)} predictions and "
+                         f"{len(references)} references; they must have the same length")
+    if len(predictions) == 0:
+        raise ValueError("predictions: got an empty list; allowed: at least one example "
+                         "(or call compute() with no arguments after add/add_batch)")
+    for i, p in enumerate(predictions):
+        if not isinstance(p, str):
+            raise TypeError(f"predictions[{i}]: got {p!r} ({type(p).__name__}); allowed: str")
+    shapes = set()
+    for i, r in enumerate(references):
+        if isinstance(r, str):
+            shapes.add("str")
+            continue
+        if not isinstance(r, (list, tuple)):
+            raise TypeError(f"references[{i}]: got {r!r} ({type(r).__name__}); allowed: a str "
+                            "or a list of str")
+        shapes.add("list")
+        if len(r) == 0:
+            raise ValueError(f"references[{i}]: got an empty list; allowed: at least one "
+                             "reference string per prediction")
+        for j, s in enumerate(r):
+            if not isinstance(s, str):
+                raise TypeError(f"references[{i}][{j}]: got {s!r} ({type(s).__name__}); "
+                                "allowed: str")
+    if len(shapes) > 1:
+        raise TypeError("references: got a mix of strings and lists; allowed: all strings "
+                        "(one reference each) or all lists of strings")
+
+
+# --------------------------------------------------------------------------------------------
+# The pipeline: texts -> pair statistics -> per-example scores -> aggregate
+
+
+def _truncate_words(text: str, limit: int) -> str:
+    """ROUGE-1.5.5 -l: keep the first `limit` whitespace chunks (Perl split /\\s+/, which
+    yields a leading empty chunk when a line starts with whitespace), line by line."""
+    kept = []
+    count = 0
+    for line in _rouge155_lines(text):
+        words = _perl_split(line)
+        if count + len(words) < limit:
+            kept.append(line)
+            count += len(words)
+            continue
+        kept.append(" ".join(words[:limit - count]))
+        break
+    return "\n".join(kept)
+
+
+def _perl_split(line: str) -> list:
+    parts = __import__("re").split(r"\s+", line)
+    while parts and parts[-1] == "":  # Perl drops trailing empty fields
+        parts.pop()
+    return parts
+
+
+def _truncate_bytes(text: str, limit: int, count_bytes: bool) -> str:
+    """ROUGE-1.5.5 -b: readText keeps sentences while the running byte count stays below the
+    limit and cuts the first that does not fit; readText_LCS never increases its count
+    (count_bytes=False), so it keeps every short sentence and cuts the first long one."""
+    kept = []
+    used = 0
+    for line in _rouge155_lines(text):
+        raw = line.encode("utf-8", "surrogatepass")
+        if used + len(raw) < limit:
+            kept.append(line)
+            if count_bytes:
+                used += len(raw)
+            continue
+        kept.append(raw[:limit - used].decode("utf-8", "replace"))
+        break
+    return "\n".join(kept)
+
+
+def _rouge155_lines(text: str) -> list:
+    """ROUGE-1.5.5's sentences: the non-empty lines (whitespace-only lines are kept)."""
+    return [line for line in text.split("\n") if line]
+
+
+class _Tokenizer:
+    """Turns a list of texts into TokenizedBatch views for the kernels, per the options."""
+
+    def __init__(self, options: RougeOptions):
+        self.options = options
+
+    def __call__(self, texts: Sequence[str]) -> TokenizedBatch:
+        opts = self.options
+        if opts.profile == "rouge155" or opts.tokenizer == "default":
+            stem = _stem_memo(opts.stemmer) if opts.stemmer else None
+            return tokenize_ascii_batch(
+                texts, scan_ascii_tokens, unicode_lower=opts.profile != "rouge155",
+                stem_memo=stem, stopwords=SMART_STOPWORDS if opts.remove_stopwords else None)
+        tokenize = {"unicode": unicode_tokenize, "whitespace": whitespace_tokenize}.get(
+            opts.tokenizer, opts.tokenizer)
+        if opts.remove_stopwords:
+            def tokenize(text, _inner=tokenize):
+                return [t for t in _checked_tokens(_inner, text) if t not in SMART_STOPWORDS]
+        return tokenize_string_batch(texts, lambda text: [_checked_tokens(tokenize, text)])
+
+    def sentences(self, texts: Sequence[str]) -> TokenizedBatch:
+        """Sentence view for rougeLsum with a string tokenizer: rouge_score tokenizes each
+        non-empty line on its own."""
+        tokenize = {"unicode": unicode_tokenize, "whitespace": whitespace_tokenize}.get(
+            self.options.tokenizer, self.options.tokenizer)
+        stop = SMART_STOPWORDS if self.options.remove_stopwords else None
+        return tokenize_string_batch(
+            texts, lambda text: [[t for t in _checked_tokens(tokenize, s) if not stop or t not in stop]
+                                 for s in text.split("\n") if s])
+
+
+def _checked_tokens(tokenize, text):
+    try:
+        tokens = tokenize(text)
+    except Exception as error:  # the user's callable failed: say which text and why
+        raise ValueError(f"tokenizer: the callable raised {type(error).__name__}: {error} "
+                         f"on the text {text[:80]!r}") from error
+    if not isinstance(tokens, (list, tuple)) or not all(isinstance(t, str) for t in tokens):
+        raise TypeError(f"tokenizer: the callable returned {type(tokens).__name__} "
+                        f"{str(tokens)[:80]}; allowed: a list of str")
+    return tokens
+
+
+@dataclass
+class _PairStats:
+    """Statistics of every (prediction, reference) pair for one type, as float64[pairs, 3]:
+    (hit, prediction count, reference count); for W, (weighted hit, prediction length,
+    sum of len(sentence) ** weight)."""
+
+    values: np.ndarray
+
+
+def _pair_statistics(options: RougeOptions, predictions, references):
+    """Tokenize once and run the kernels: {type name: float64[pairs, 3]}, plus pair layout."""
+    n_examples = len(predictions)
+    refs = [[r] if isinstance(r, str) else list(r) for r in references]
+    ref_counts = np.array([len(r) for r in refs], dtype=np.int64)
+    texts = list(predictions) + [r for row in refs for r in row]
+    if options.split_sentences:
+        texts = [split_sentences_rule_based(t) for t in texts]
+    pair_pred = np.repeat(np.arange(n_examples, dtype=np.int64), ref_counts)
+    pair_ref = np.arange(n_examples, n_examples + len(pair_pred), dtype=np.int64)
+
+    tokenizer = _Tokenizer(options)
+    kinds = {t.kind for t in options.rouge_types}
+    if options.length_limit_words is not None:
+        texts = [_truncate_words(t, options.length_limit_words) for t in texts]
+    flat_texts = texts
+    if options.length_limit_bytes is not None:
+        flat_texts = [_truncate_bytes(t, options.length_limit_bytes, True) for t in texts]
+    flat = tokenizer(flat_texts)
+    sent = flat
+    if options.length_limit_bytes is not None and kinds & {"W", "Lsum"} or (
+            options.profile == "rouge155" and options.length_limit_bytes is not None and "L" in kinds):
+        sent = tokenizer([_truncate_bytes(t, options.length_limit_bytes, False) for t in texts])
+    elif callable(options.tokenizer) or options.tokenizer != "default":
+        if kinds & {"Lsum", "W"}:
+            sent = tokenizer.sentences(texts)
+
+    flat_offsets = flat.text_offsets
+    stats = {}
+    ngram_orders = [t.n for t in options.rouge_types if t.kind == "n"]
+    if ngram_orders:
+        by_order = ngram_stats(flat.tokens, flat_offsets, pair_pred, pair_ref, max(ngram_orders))
+    for t in options.rouge_types:
+        if t.kind == "n":
+            values = by_order[:, t.n - 1, :]
+        elif t.kind == "L" and options.profile != "rouge155":
+            values = lcs_stats(flat.tokens, flat_offsets, pair_pred, pair_ref)
+        elif t.kind in ("L", "Lsum"):
+            values = union_lcs_stats(sent.tokens, sent.sent_offsets, sent.text_sent_offsets,
+                                     *_clip_view(options, flat, sent), pair_pred, pair_ref)
+        elif t.kind == "W":
+            values = wlcs_stats(sent.tokens, sent.sent_offsets, sent.text_sent_offsets,
+                                *_clip_view(options, flat, sent), pair_pred, pair_ref, t.weight)
+        else:
+            values = skip_bigram_stats(flat.tokens, flat_offsets, pair_pred, pair_ref,
+                                       t.max_skip, t.kind == "SU")
+        stats[t.name] = np.asarray(values, dtype=np.float64)
+    return stats, ref_counts, texts, flat, sent
+
+
+def _clip_view(options, flat, sent):
+    """Tokens that fill the clipping tables of the union LCS: ROUGE-1.5.5 takes them from its
+    joined-text reader (``flat``); rouge_score from the sentence tokens."""
+    view = flat if options.profile == "rouge155" else sent
+    return view.tokens, view.text_offsets
+
+
+def _safe_div(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    out = np.zeros(np.broadcast(num, den).shape, dtype=np.float64)
+    np.divide(num, den, out=out, where=den > 0)
+    return out
+
+
+def _fscore(p: np.ndarray, r: np.ndarray, alpha: float) -> np.ndarray:
+    """F = P R / ((1 - alpha) P + alpha R), 0 where that denominator is 0. For alpha = 0.5
+    the same expression as rouge_score (2 P R / (P + R)), so the numbers are identical."""
+    if alpha == 0.5:
+        return _safe_div(2.0 * p * r, p + r)
+    return _safe_div(p * r, (1.0 - alpha) * p + alpha * r)
+
+
+def _round5(x: np.ndarray) -> np.ndarray:
+    """Perl's sprintf("%.5f"): correct rounding of the binary double (numpy's round is not)."""
+    return np.array([float("%.5f" % v) for v in np.ravel(x)], dtype=np.float64).reshape(np.shape(x))
+
+
+def _pr_from_counts(kind: str, weight: float, hit, den_p, den_r):
+    """P and R from pooled counts; ROUGE-W applies f^-1(x) = x ** (1 / weight)."""
+    p = _safe_div(hit, den_p)
+    r = _safe_div(hit, den_r)
+    if kind == "W":
+        p = p ** (1.0 / weight)
+        r = r ** (1.0 / weight)
+    return p, r
+
+
+def _example_scores(options: RougeOptions, rouge_type: RougeType, values: np.ndarray,
+                    ref_counts: np.ndarray):
+    """Combine each example's references: per-example (P, R, F) and the counts behind them
+    (hit, den_p, den_r) for micro aggregation."""
+    kind, weight = rouge_type.kind, rouge_type.weight
+    hit, pred_len, ref_den = values[:, 0], values[:, 1], values[:, 2]
+    if kind == "W":
+        # ROUGE-1.5.5 weights the reference base a second time and the prediction length once
+        den_p, den_r = pred_len ** weight, ref_den ** weight
+    else:
+        den_p, den_r = pred_len, ref_den
+    starts = np.concatenate(([0], np.cumsum(ref_counts)[:-1]))
+    rounding = options.profile == "rouge155"
+    if options.multi_ref == "average" or (ref_counts == 1).all() and options.multi_ref != "max":
+        e_hit = np.add.reduceat(hit, starts)
+        e_den_p = np.add.reduceat(den_p, starts)
+        e_den_r = np.add.reduceat(den_r, starts)
+    else:
+        p_pair, r_pair = _pr_from_counts(kind, weight, hit, den_p, den_r)
+        if options.multi_ref == "max":
+            key = _fscore(p_pair, r_pair, options.alpha)  # rouge_score's score_multi
+        else:
+            # ROUGE-1.5.5 -f B: the reference with the strictly highest single-reference
+            # score (recall; N and S rounded to 5 decimals; W as f^-1(hit / base)) wins.
+            if kind == "W":
+                key = _safe_div(hit, ref_den) ** (1.0 / weight)
+            else:
+                key = _safe_div(hit, ref_den)
+                if kind in ("n", "S", "SU") and rounding:
+                    key = _round5(key)
+        chosen = np.empty(len(ref_counts), dtype=np.int64)
+        for i, (s, c) in enumerate(zip(starts.tolist(), ref_counts.tolist())):
+            chosen[i] = s + int(np.argmax(key[s:s + c]))  # first maximum, as both originals
+        e_hit, e_den_p, e_den_r = hit[chosen], den_p[chosen], den_r[chosen]
+    p, r = _pr_from_counts(kind, weight, e_hit, e_den_p, e_den_r)
+    if rounding:
+        p, r = _round5(p), _round5(r)
+        f = _round5(_fscore(p, r, options.alpha))
+    else:
+        f = _fscore(p, r, options.alpha)
+    return np.stack([p, r, f], axis=1), np.stack([e_hit, e_den_p, e_den_r], axis=1)
+
+
+def _perl_interval(sorted_samples: np.ndarray, confidence: float):
+    """ROUGE-1.5.5's interval (SPEC §6): both bounds interpolate with the upper fraction."""
+    b = len(sorted_samples)
+    delta = b * (100.0 - round(confidence * 100.0, 10)) / 200.0
+    ua = int(b - delta - 1)
+    la = int(delta)
+    frac = (b - delta - 1) - ua
+
+    def at(i):
+        return float(sorted_samples[i]) if 0 <= i < b else 0.0
+
+    lower = at(la) + (at(la + 1) - at(la)) * frac
+    upper = at(ua) + (at(ua + 1) - at(ua)) * frac
+    return lower, upper
+
+
+def _aggregate(options: RougeOptions, scores: dict, counts: dict):
+    """{type: {"precision"|"recall"|"fmeasure": (low, mid, high)}}."""
+    names = list(scores)
+    n = len(next(iter(scores.values())))
+    micro = options.aggregation == "micro"
+    # one matrix of every column that gets resampled: per type (P, R, F) or the raw counts
+    matrix = np.concatenate([counts[k] if micro else scores[k] for k in names], axis=1)
+    if options.profile == "rouge155":
+        sums = perl_bootstrap_means(matrix, options.n_samples) * n
+        samples = sums if micro else sums / n
+    else:
+        rng = np.random.default_rng(options.seed)
+        draws = rng.integers(0, n, size=(options.n_samples, n), dtype=np.int64)
+        samples = bootstrap_means(matrix, draws)
+    out = {}
+    for t_index, name in enumerate(names):
+        rouge_type = next(t for t in options.rouge_types if t.name == name)
+        block = samples[:, 3 * t_index:3 * t_index + 3]
+        if micro:
+            p, r = _pr_from_micro(options, rouge_type, block)
+            block = np.stack([p, r, _fscore(p, r, options.alpha)], axis=1)
+            totals = counts[name].sum(axis=0, keepdims=True)
+            tp, tr = _pr_from_micro(options, rouge_type, totals)
+            mid_values = np.array([tp[0], tr[0], _fscore(tp, tr, options.alpha)[0]])
+        else:
+            mid_values = scores[name].mean(axis=0)
+        entry = {}
+        for col, key in enumerate(("precision", "recall", "fmeasure")):
+            column = block[:, col]
+            if options.profile == "rouge155":
+                ordered = np.sort(column)
+                mean = float(np.cumsum(ordered)[-1] / len(ordered))  # Perl's sequential sum
+                low, high = _perl_interval(ordered, options.confidence)
+                entry[key] = tuple(float("%.5f" % v) for v in (low, mean, high))
+            else:
+                tail = 100.0 * (1.0 - options.confidence) / 2.0
+                low, high = np.percentile(column, [tail, 100.0 - tail])
+                entry[key] = (float(low), float(mid_values[col]), float(high))
+        out[name] = entry
+    return out
+
+
+def _pr_from_micro(options, rouge_type, block):
+    """Corpus P and R from summed (hit, den_p, den_r). ROUGE-1.5.5's -t 1 applies no f^-1 to
+    ROUGE-W; the rouge_score profile does the same, so that both profiles agree."""
+    return _safe_div(block[:, 0], block[:, 1]), _safe_div(block[:, 0], block[:, 2])
+
+
+def _warn_about_input(options: RougeOptions, texts, flat: TokenizedBatch) -> None:
+    if flat.empty_texts:
+        hint = (" Non-Latin scripts need tokenizer='unicode'." if options.profile != "rouge155"
+                and options.tokenizer == "default" else "")
+        warnings.warn(f"{flat.empty_texts} of {len(texts)} non-empty texts have no tokens and "
+                      f"score 0.{hint}", RougeWarning, stacklevel=4)
+    wants_sentences = any(t.kind in ("Lsum", "W") or (t.kind == "L" and options.profile == "rouge155")
+                          for t in options.rouge_types)
+    if wants_sentences and not options.split_sentences and not any("\n" in t for t in texts):
+        warnings.warn("rougeLsum/rougeW split sentences at newlines, and no text contains one: "
+                      "they are computed over each whole text as one sentence. Put each "
+                      "sentence on its own line, or pass split_sentences=True.", RougeWarning,
+                      stacklevel=4)
+
+
+def example_scores(options: RougeOptions, predictions, references):
+    """Per-example scores {type: float64[N, 3] of (P, R, F)} and the counts behind them
+    {type: float64[N, 3] of (hit, den_p, den_r)}: what aggregation needs (the CLI streams
+    these chunk by chunk)."""
+    stats, ref_counts, texts, flat, sent = _pair_statistics(options, predictions, references)
+    _warn_about_input(options, texts, flat)
+    if any(t.kind == "W" for t in options.rouge_types):
+        _warn_about_empty_w_references(options, stats, ref_counts)
+    scores, counts = {}, {}
+    for t in options.rouge_types:
+        scores[t.name], counts[t.name] = _example_scores(options, t, stats[t.name], ref_counts)
+    return scores, counts
+
+
+def score_batch(options: RougeOptions, predictions, references) -> dict:
+    """The whole computation for validated options and inputs."""
+    return format_result(options, *example_scores(options, predictions, references))
+
+
+def _warn_about_empty_w_references(options, stats, ref_counts) -> None:
+    for t in options.rouge_types:
+        if t.kind == "W":
+            empty = int((stats[t.name][:, 2] == 0).sum())
+            if empty:
+                warnings.warn(f"{t.name}: {empty} references have no tokens; they score 0 (the "
+                              "ROUGE-1.5.5 script dies on them with a division by zero).",
+                              RougeWarning, stacklevel=5)
+
+
+def format_result(options: RougeOptions, scores: dict, counts: dict) -> dict:
+    """The output dict from per-example scores and counts (see example_scores)."""
+    n = len(next(iter(scores.values())))
+    if not options.use_aggregator:
+        if not options.detailed:
+            return {name: s[:, 2].tolist() for name, s in scores.items()}
+        out = {name: {"precision": s[:, 0].tolist(), "recall": s[:, 1].tolist(),
+                      "fmeasure": s[:, 2].tolist()} for name, s in scores.items()}
+    else:
+        agg = _aggregate(options, scores, counts)
+        if not options.detailed:
+            return {name: entry["fmeasure"][1] for name, entry in agg.items()}
+        out = {name: {key: dict(zip(("low", "mid", "high"), bounds)) for key, bounds in
+                      entry.items()} for name, entry in agg.items()}
+    out["signature"] = options.signature()
+    out["count"] = n
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# The evaluate.Metric
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class RougeMetric(evaluate.Metric):
+    """ROUGE-N/L/Lsum/W/S/SU with P/R/F, a seeded bootstrap and a signature."""
+
+    def _info(self):
+        return evaluate.MetricInfo(
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            inputs_description=_KWARGS_DESCRIPTION,
+            features=[
+                datasets.Features({
+                    "predictions": datasets.Value("string", id="sequence"),
+                    "references": datasets.Sequence(datasets.Value("string", id="sequence")),
+                }),
+                datasets.Features({
+                    "predictions": datasets.Value("string", id="sequence"),
+                    "references": datasets.Value("string", id="sequence"),
+                }),
+            ],
+            codebase_urls=["https://github.com/google-research/google-research/tree/master/rouge"],
+            reference_urls=["https://aclanthology.org/W04-1013/"],
+        )
+
+    def compute(self, *, predictions=None, references=None, **kwargs):
+        """Validate the options (and the inputs, when given) before evaluate stores anything,
+        so that a typo fails at once with a message that names the argument."""
+        RougeOptions.build(**kwargs)
+        if predictions is not None or references is not None:
+            _check_inputs(predictions, references)
+        return super().compute(predictions=predictions, references=references, **kwargs)
+
+    def add_batch(self, *, predictions=None, references=None, **kwargs):
+        """Add a batch of examples (checked at once; scored at compute())."""
+        _check_inputs(predictions, references)
+        return super().add_batch(predictions=predictions, references=references, **kwargs)
+
+    def add(self, *, prediction=None, reference=None, **kwargs):
+        """Add one example (checked at once; scored at compute())."""
+        _check_inputs([prediction], [reference])
+        return super().add(prediction=prediction, reference=reference, **kwargs)
+
+    def _compute(self, predictions, references, rouge_types=None, use_aggregator=True,
+                 use_stemmer=False, tokenizer=None, *, alpha=0.5, multi_ref=None,
+                 remove_stopwords=False, n_samples=1000, confidence=0.95, seed=DEFAULT_SEED,
+                 detailed=False, profile="rouge_score", aggregation="macro",
+                 length_limit_words=None, length_limit_bytes=None, split_sentences=False):
+        options = RougeOptions.build(
+            rouge_types=rouge_types, use_aggregator=use_aggregator, use_stemmer=use_stemmer,
+            tokenizer=tokenizer, alpha=alpha, multi_ref=multi_ref,
+            remove_stopwords=remove_stopwords, n_samples=n_samples, confidence=confidence,
+            seed=seed, detailed=detailed, profile=profile, aggregation=aggregation,
+            length_limit_words=length_limit_words, length_limit_bytes=length_limit_bytes,
+            split_sentences=split_sentences)
+        if len(predictions) == 0:
+            raise ValueError("predictions: no examples were given (add/add_batch/compute got "
+                             "none); allowed: at least one")
+        if options.use_stemmer and callable(options.tokenizer):
+            warnings.warn("use_stemmer has no effect with a callable tokenizer (as in "
+                          "rouge_score): stem inside your tokenizer.", RougeWarning, stacklevel=3)
+        return score_batch(options, predictions, references)

@@ -1,0 +1,323 @@
+"""Text to token ids for rouge_metric: tokenizers, stemmer memo, sentence splitting.
+
+A batch of texts becomes one ``TokenizedBatch``: a flat ``int64`` array of token ids with
+sentence and text offsets (the layout of ``rouge_kernels``). Two ways in:
+
+* ``tokenize_ascii_batch``: the fast path for the two ASCII tokenizers, rouge_score's
+  (``str.lower``, tokens are runs of ``[a-z0-9]``, Porter stem for tokens longer than 3) and
+  ROUGE-1.5.5's (ASCII-only lowercasing of the raw bytes, stopwords before stemming). The whole
+  batch is joined into one byte buffer and scanned once in numba; Python only touches distinct
+  words (for stemming, memoized across calls).
+* ``tokenize_string_batch``: any other tokenizer (``"unicode"``, ``"whitespace"``, a user's
+  callable) gives lists of string tokens, interned to ids here.
+
+No numba and no relative imports here: ``rouge_metric.py`` passes the scanner in.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import Callable, Iterable, Sequence
+
+import numpy as np
+
+__all__ = [
+    "TokenizedBatch",
+    "StemMemo",
+    "tokenize_ascii_batch",
+    "tokenize_string_batch",
+    "unicode_tokenize",
+    "whitespace_tokenize",
+    "split_sentences",
+    "decode_token",
+    "MAX_PACKED_LEN",
+]
+
+# Tokens of up to 12 characters of [a-z0-9] are packed exactly into an int64 (base 37, no zero
+# digit, so different lengths never collide: 37**12 < 2**63). Longer tokens get negative ids.
+MAX_PACKED_LEN = 12
+_DROPPED = np.iinfo(np.int64).min  # marks a token that the stemmer turned into an invalid one
+_VALID_TOKEN = re.compile(r"^[a-z0-9]+$")  # rouge_score's final token check
+_DIGITS = "abcdefghijklmnopqrstuvwxyz0123456789"
+
+
+@dataclass(frozen=True)
+class TokenizedBatch:
+    """Token ids of K texts: sentence s of the batch is
+    ``tokens[sent_offsets[s]:sent_offsets[s + 1]]``, text k holds sentences
+    ``text_sent_offsets[k]..text_sent_offsets[k + 1] - 1``."""
+
+    tokens: np.ndarray
+    sent_offsets: np.ndarray
+    text_sent_offsets: np.ndarray
+    empty_texts: int  # texts with visible characters but no tokens (for the warning)
+
+    @property
+    def text_offsets(self) -> np.ndarray:
+        return self.sent_offsets[self.text_sent_offsets]
+
+    def text_len(self, k: int) -> int:
+        offsets = self.text_offsets
+        return int(offsets[k + 1] - offsets[k])
+
+
+def encode_token(word: str) -> int:
+    """The packed code of a [a-z0-9] word of at most MAX_PACKED_LEN characters, else 0."""
+    if len(word) > MAX_PACKED_LEN or not _VALID_TOKEN.match(word):
+        return 0
+    code = 0
+    for ch in word:
+        code = code * 37 + _DIGITS.index(ch) + 1
+    return code
+
+
+def decode_token(code: int) -> str:
+    chars = []
+    while code > 0:
+        code, digit = divmod(code, 37)
+        chars.append(_DIGITS[digit - 1])
+    return "".join(reversed(chars))
+
+
+class StemMemo:
+    """A bounded memo of a stemmer on packed codes: each distinct word is stemmed once.
+
+    Lives as long as the metric module (so the stems of a training run's vocabulary are
+    computed once); cleared when it holds ``max_size`` words, which bounds its memory."""
+
+    def __init__(self, stem: Callable[[str], str], max_size: int = 1_000_000):
+        self.stem = stem
+        self.max_size = max_size
+        self._by_code: dict[int, int | str] = {}
+
+    def stem_codes(self, codes: np.ndarray) -> list[int | str]:
+        """Stems of packed codes: a packed code, or the stem string when it does not pack."""
+        if len(self._by_code) + len(codes) > self.max_size:
+            self._by_code.clear()
+        memo = self._by_code
+        out: list[int | str] = []
+        for code in codes.tolist():
+            stemmed = memo.get(code)
+            if stemmed is None:
+                word = self.stem(decode_token(code))
+                stemmed = encode_token(word) or word
+                memo[code] = stemmed
+            out.append(stemmed)
+        return out
+
+
+class _LongIds:
+    """Batch-local negative ids for tokens that do not pack into a code."""
+
+    def __init__(self) -> None:
+        self._ids: dict[str, int] = {}
+
+    def __call__(self, word: str) -> int:
+        if not _VALID_TOKEN.match(word):
+            return _DROPPED
+        return self._ids.setdefault(word, -1 - len(self._ids))
+
+
+def _ascii_buffer(texts: Sequence[str], unicode_lower: bool) -> np.ndarray:
+    """One lowercased byte buffer, texts separated by NUL; bytes >= 0x80 act as separators."""
+    joined = "\x00".join(texts)
+    if joined.count("\x00") != len(texts) - 1:  # a text holds NUL itself: it separates tokens
+        joined = "\x00".join(t.replace("\x00", " ") for t in texts)
+    if unicode_lower:
+        # rouge_score: str.lower() first (it can turn non-ASCII into ASCII, e.g. the Kelvin
+        # sign into "k"), then every non-[a-z0-9] character separates tokens.
+        joined = joined.lower()
+        data = joined.encode("ascii", "replace") if not joined.isascii() else joined.encode()
+    else:
+        # ROUGE-1.5.5 reads raw bytes and lowercases A-Z only.
+        data = joined.encode("utf-8", "surrogatepass").translate(_ASCII_LOWER)
+    return np.frombuffer(data, dtype=np.uint8)
+
+
+_ASCII_LOWER = bytes(range(65)) + bytes(range(97, 123)) + bytes(range(91, 256))
+
+
+def tokenize_ascii_batch(
+    texts: Sequence[str],
+    scan: Callable,
+    *,
+    unicode_lower: bool,
+    stem_memo: StemMemo | None = None,
+    stopwords: frozenset[str] | None = None,
+) -> TokenizedBatch:
+    """Tokenize a batch with the fast byte scanner (``rouge_kernels.scan_ascii_tokens``).
+
+    Stopwords are removed before stemming (ROUGE-1.5.5 order); only tokens longer than 3
+    characters are stemmed (both rouge_score and ROUGE-1.5.5)."""
+    buf = _ascii_buffer(texts, unicode_lower)
+    codes, starts, ends, sent_ends, text_ends = scan(buf, MAX_PACKED_LEN)
+    codes = codes.copy()
+    raw = buf.tobytes()
+    long_ids = _LongIds()
+    long_positions = np.flatnonzero(codes == 0)
+    long_words = [raw[starts[i]:ends[i]].decode("ascii") for i in long_positions.tolist()]
+    keep = None
+    if stopwords:
+        stop_codes = np.array(sorted({encode_token(w) for w in stopwords} - {0}), dtype=np.int64)
+        keep = ~np.isin(codes, stop_codes)
+        for i, word in zip(long_positions.tolist(), long_words):
+            if word in stopwords:
+                keep[i] = False
+    if stem_memo is not None:
+        stem_mask = (ends - starts) > 3
+        stem_mask &= codes != 0
+        if keep is not None:
+            stem_mask &= keep
+        distinct, inverse = np.unique(codes[stem_mask], return_inverse=True)
+        stems = stem_memo.stem_codes(distinct)
+        stem_ids = np.array([s if isinstance(s, int) else long_ids(s) for s in stems],
+                            dtype=np.int64)
+        codes[stem_mask] = stem_ids[inverse] if len(distinct) else codes[stem_mask]
+        long_words = [stem_memo.stem(w) for w in long_words]
+    for i, word in zip(long_positions.tolist(), long_words):
+        code = encode_token(word)  # a long word's stem may pack
+        codes[i] = code if code else long_ids(word)
+    dropped = codes == _DROPPED
+    if dropped.any():
+        keep = ~dropped if keep is None else keep & ~dropped
+    sent_offsets = np.zeros(len(sent_ends) + 1, dtype=np.int64)
+    if keep is not None:
+        kept_before = np.concatenate(([0], np.cumsum(keep)))
+        sent_offsets[1:] = kept_before[sent_ends]
+        codes = codes[keep]
+    else:
+        sent_offsets[1:] = sent_ends
+    text_sent_offsets = np.zeros(len(texts) + 1, dtype=np.int64)
+    text_sent_offsets[1:] = text_ends
+    batch = TokenizedBatch(codes, sent_offsets, text_sent_offsets, 0)
+    return _with_empty_count(batch, texts)
+
+
+def _with_empty_count(batch: TokenizedBatch, texts: Sequence[str]) -> TokenizedBatch:
+    lengths = np.diff(batch.text_offsets)
+    empty = [k for k in np.flatnonzero(lengths == 0).tolist() if texts[k].strip()]
+    return TokenizedBatch(batch.tokens, batch.sent_offsets, batch.text_sent_offsets, len(empty))
+
+
+def tokenize_string_batch(
+    texts: Sequence[str],
+    sentences_of: Callable[[str], Iterable[Sequence[str]]],
+) -> TokenizedBatch:
+    """Intern string tokens: ``sentences_of(text)`` yields each sentence's token list."""
+    ids: dict[str, int] = {}
+    tokens: list[int] = []
+    sent_offsets = [0]
+    text_sent_offsets = [0]
+    for text in texts:
+        for sentence in sentences_of(text):
+            tokens.extend(ids.setdefault(t, len(ids)) for t in sentence)
+            sent_offsets.append(len(tokens))
+        text_sent_offsets.append(len(sent_offsets) - 1)
+    batch = TokenizedBatch(
+        np.array(tokens, dtype=np.int64),
+        np.array(sent_offsets, dtype=np.int64),
+        np.array(text_sent_offsets, dtype=np.int64),
+        0,
+    )
+    return _with_empty_count(batch, texts)
+
+
+# ------------------------------------------------------------------------------------------
+# The named string tokenizers
+
+# Scripts written without spaces between words: every character is a token of its own.
+_SINGLE_CHAR_RANGES = (
+    (0x0E00, 0x0EFF),  # Thai, Lao
+    (0x1000, 0x109F),  # Myanmar
+    (0x1780, 0x17FF),  # Khmer
+    (0x19E0, 0x19FF),  # Khmer symbols
+    (0x2E80, 0x2FDF),  # CJK radicals
+    (0x3040, 0x30FF),  # Hiragana, Katakana
+    (0x31F0, 0x31FF),  # Katakana extensions
+    (0x3400, 0x4DBF),  # CJK extension A
+    (0x4E00, 0x9FFF),  # CJK unified ideographs
+    (0xA960, 0xA97F),  # Hangul Jamo extended A
+    (0xAC00, 0xD7FF),  # Hangul syllables, Jamo extended B
+    (0xF900, 0xFAFF),  # CJK compatibility ideographs
+    (0xFF66, 0xFF9F),  # half-width Katakana
+    (0x20000, 0x3FFFF),  # CJK extensions B..
+)
+
+
+def _char_class(ch: str) -> int:
+    """0: separator, 1: part of a word, 2: a token by itself."""
+    cp = ord(ch)
+    for lo, hi in _SINGLE_CHAR_RANGES:
+        if lo <= cp <= hi:
+            return 2 if unicodedata.category(ch)[0] in "LMN" else 0
+    # letters, digits and combining marks (Devanagari vowel signs, Arabic harakat) join words
+    return 1 if unicodedata.category(ch)[0] in "LMN" else 0
+
+
+_CLASS_CACHE: dict[str, int] = {}  # per character; bounded by the number of characters seen
+
+
+def unicode_tokenize(text: str) -> list[str]:
+    """Unicode-aware tokens: NFKC, case-folded; runs of letters, marks and digits of any
+    script; each CJK ideograph, kana, Hangul syllable and Thai/Lao/Khmer/Myanmar character is
+    a token of its own."""
+    text = unicodedata.normalize("NFKC", text).casefold()
+    tokens: list[str] = []
+    word: list[str] = []
+    cache = _CLASS_CACHE
+    for ch in text:
+        cls = cache.get(ch)
+        if cls is None:
+            cls = cache[ch] = _char_class(ch)
+        if cls == 1:
+            word.append(ch)
+            continue
+        if word:
+            tokens.append("".join(word))
+            word = []
+        if cls == 2:
+            tokens.append(ch)
+    if word:
+        tokens.append("".join(word))
+    return tokens
+
+
+def whitespace_tokenize(text: str) -> list[str]:
+    """Tokens are the whitespace-separated chunks, case-folded, punctuation kept."""
+    return text.casefold().split()
+
+
+# ------------------------------------------------------------------------------------------
+# Sentence splitting without downloads (for rougeLsum on text without newlines)
+
+_ABBREVIATIONS = frozenset(
+    "mr mrs ms dr prof sr jr st vs etc inc ltd co corp gen gov sen rep lt col sgt capt "
+    "jan feb mar apr jun jul aug sep sept oct nov dec no fig al e.g i.e u.s u.k".split()
+)
+_SENTENCE_END = re.compile(r"([.!?。！？]+[\"')\]»”’]*)(\s+)(?=[\"'(\[«“‘]?[A-Z0-9\u00C0-\u024F\u0370-\u04FF])")
+_CJK_END = re.compile(r"([。！？])(?=[^\s。！？」』）])")
+
+
+def split_sentences(text: str) -> str:
+    """Put each sentence on its own line: a rule-based splitter that needs no model.
+
+    A sentence ends at ``.``, ``!`` or ``?`` (and closing quotes or brackets) followed by
+    whitespace and an upper-case letter or digit, unless the word before the period is a
+    common abbreviation or a single letter (initials); CJK full stops end a sentence anyway.
+    Existing newlines are kept."""
+    out_lines = []
+    for line in text.split("\n"):
+        pieces = []
+        last = 0
+        for match in _SENTENCE_END.finditer(line):
+            before = line[last:match.start(1)].rsplit(None, 1)
+            word = before[-1].lower().rstrip(".") if before else ""
+            if match.group(1).startswith(".") and (word in _ABBREVIATIONS or len(word) == 1):
+                continue
+            pieces.append(line[last:match.end(1)])
+            last = match.end(2)
+        pieces.append(line[last:])
+        out_lines.extend(_CJK_END.sub("\\1\n", p) for p in pieces)
+    return "\n".join(out_lines)
