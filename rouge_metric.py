@@ -10,6 +10,7 @@ The class is an adapter: validate the options once (``RougeOptions``), tokenize 
 """
 
 import math
+import re
 import warnings
 from dataclasses import dataclass
 from typing import Callable, Optional, Sequence, Union
@@ -45,6 +46,8 @@ from .rouge_text import (
 )
 
 __version__ = "0.1.0"
+
+_ASCII_WORD = re.compile(r"[a-z0-9]+")
 
 DEFAULT_ROUGE_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 DEFAULT_SEED = 12345
@@ -406,7 +409,7 @@ def _truncate_words(text: str, limit: int) -> str:
 
 
 def _perl_split(line: str) -> list:
-    parts = __import__("re").split(r"\s+", line)
+    parts = re.split(r"\s+", line)
     while parts and parts[-1] == "":  # Perl drops trailing empty fields
         parts.pop()
     return parts
@@ -807,3 +810,29 @@ class RougeMetric(evaluate.Metric):
             warnings.warn("use_stemmer has no effect with a callable tokenizer (as in "
                           "rouge_score): stem inside your tokenizer.", RougeWarning, stacklevel=3)
         return score_batch(options, predictions, references)
+
+
+def tokens_of(text: str, **options) -> list:
+    """The tokens ROUGE compares in ``text``, per sentence (lowercased, stopwords removed,
+    stemmed, as the options say): for displays and debugging. Scoring works on ids instead."""
+    opts = RougeOptions.build(**options)
+    sentences = text.split("\n")
+    if opts.profile == "rouge155" or opts.tokenizer == "default":
+        stem = _stem_memo(opts.stemmer).stem if opts.stemmer else None
+        out = []
+        for sentence in sentences:
+            if opts.profile == "rouge155":
+                lowered = sentence.encode("utf-8", "surrogatepass").lower().decode("ascii", "replace")
+            else:
+                lowered = sentence.lower()
+            words = [w for w in _ASCII_WORD.findall(lowered)]
+            if opts.remove_stopwords:
+                words = [w for w in words if w not in SMART_STOPWORDS]
+            if stem is not None:
+                words = [stem(w) if len(w) > 3 else w for w in words]
+            out.append([w for w in words if _ASCII_WORD.fullmatch(w)])
+        return out
+    tokenize = {"unicode": unicode_tokenize, "whitespace": whitespace_tokenize}.get(
+        opts.tokenizer, opts.tokenizer)
+    stop = SMART_STOPWORDS if opts.remove_stopwords else frozenset()
+    return [[t for t in _checked_tokens(tokenize, s) if t not in stop] for s in sentences]
