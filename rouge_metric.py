@@ -779,6 +779,9 @@ class RougeMetric(evaluate.Metric):
         RougeOptions.build(**kwargs)
         if predictions is not None or references is not None:
             _check_inputs(predictions, references)
+        elif getattr(self, "writer", None) is None:
+            raise ValueError("predictions: nothing to score; pass predictions= and references= "
+                             "or call add/add_batch before compute()")
         return super().compute(predictions=predictions, references=references, **kwargs)
 
     def add_batch(self, *, predictions=None, references=None, **kwargs):

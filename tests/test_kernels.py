@@ -1,0 +1,128 @@
+"""The numba kernels against the slow, obviously correct reference in naive_rouge.py
+(which test_naive_vs_perl.py checks against the Perl script itself)."""
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import naive_rouge
+import rouge_kernels as K
+
+# small alphabets make repeats, ties and partial matches likely
+sentence = st.lists(st.integers(0, 5), max_size=9)
+text = st.lists(sentence, max_size=4)
+
+
+def batch(*texts):
+    """Flat layout of texts given as lists of sentences of int tokens."""
+    tokens, sent_offsets, text_sent_offsets = [], [0], [0]
+    for t in texts:
+        for s in t:
+            tokens.extend(s)
+            sent_offsets.append(len(tokens))
+        text_sent_offsets.append(len(sent_offsets) - 1)
+    sent_offsets = np.array(sent_offsets, dtype=np.int64)
+    text_sent_offsets = np.array(text_sent_offsets, dtype=np.int64)
+    return (np.array(tokens, dtype=np.int64), sent_offsets, text_sent_offsets,
+            sent_offsets[text_sent_offsets])
+
+
+def flat(t):
+    return [tok for s in t for tok in s]
+
+
+PAIR = (np.array([0], dtype=np.int64), np.array([1], dtype=np.int64))
+SETTINGS = settings(max_examples=300, deadline=None)
+
+
+@SETTINGS
+@given(pred=text, ref=text)
+def test_ngram_stats_equal_naive(pred, ref):
+    tokens, _, _, offsets = batch(pred, ref)
+    out = K.ngram_stats(tokens, offsets, *PAIR, 4)
+    for n in range(1, 5):
+        assert tuple(out[0, n - 1]) == naive_rouge.ngram_stats(flat(pred), flat(ref), n)
+
+
+@SETTINGS
+@given(pred=text, ref=text)
+def test_lcs_stats_equal_naive(pred, ref):
+    tokens, _, _, offsets = batch(pred, ref)
+    out = K.lcs_stats(tokens, offsets, *PAIR)
+    assert tuple(out[0]) == naive_rouge.lcs_stats(flat(pred), flat(ref))
+
+
+@settings(max_examples=100, deadline=None)
+@given(a=st.lists(st.integers(0, 3), max_size=200), b=st.lists(st.integers(0, 3), max_size=200))
+def test_bit_parallel_lcs_across_words(a, b):
+    # lengths past 64 and 128 exercise the carry between machine words
+    assert K._lcs_length(np.array(a, dtype=np.int64), np.array(b, dtype=np.int64)) == \
+        naive_rouge.lcs_length(a, b)
+
+
+@SETTINGS
+@given(pred=text, ref=text)
+def test_union_lcs_equal_naive(pred, ref):
+    tokens, sent_offsets, text_sent_offsets, offsets = batch(pred, ref)
+    out = K.union_lcs_stats(tokens, sent_offsets, text_sent_offsets, tokens, offsets, *PAIR)
+    assert tuple(out[0]) == naive_rouge.union_lcs_stats(pred, ref)
+
+
+@SETTINGS
+@given(pred=text, ref=text, weight=st.sampled_from([1.2, 1.5, 2.0]))
+def test_wlcs_equal_naive(pred, ref, weight):
+    tokens, sent_offsets, text_sent_offsets, offsets = batch(pred, ref)
+    out = K.wlcs_stats(tokens, sent_offsets, text_sent_offsets, tokens, offsets, *PAIR, weight)
+    hit, pred_total, ref_base = naive_rouge.wlcs_stats(pred, ref, weight)
+    assert out[0, 0] == pytest.approx(hit, rel=1e-12, abs=1e-12)
+    assert out[0, 1] == pred_total
+    assert out[0, 2] == pytest.approx(ref_base, rel=1e-12)
+
+
+@SETTINGS
+@given(pred=text, ref=text, max_skip=st.sampled_from([-1, 0, 1, 4]), unigrams=st.booleans())
+def test_skip_bigrams_equal_naive(pred, ref, max_skip, unigrams):
+    tokens, _, _, offsets = batch(pred, ref)
+    out = K.skip_bigram_stats(tokens, offsets, *PAIR, max_skip, unigrams)
+    assert tuple(out[0]) == naive_rouge.skip_bigram_stats(
+        flat(pred), flat(ref), None if max_skip < 0 else max_skip, unigrams)
+
+
+@settings(max_examples=50, deadline=None)
+@given(pred=text, ref=text)
+def test_swapping_texts_swaps_counts(pred, ref):
+    tokens, sent_offsets, text_sent_offsets, offsets = batch(pred, ref)
+    fwd, back = PAIR, PAIR[::-1]
+    for kernel in (lambda p: K.ngram_stats(tokens, offsets, *p, 3)[:, 2],
+                   lambda p: K.lcs_stats(tokens, offsets, *p),
+                   lambda p: K.skip_bigram_stats(tokens, offsets, *p, 4, False)):
+        a, b = kernel(fwd)[0], kernel(back)[0]
+        assert (a[0], a[1], a[2]) == (b[0], b[2], b[1])
+
+
+def test_identical_texts_match_fully():
+    t = [[1, 2, 3, 1], [4, 2]]
+    tokens, sent_offsets, text_sent_offsets, offsets = batch(t, t)
+    # 6 tokens, 5 bigrams (N-grams run across sentence breaks)
+    assert tuple(K.ngram_stats(tokens, offsets, *PAIR, 2)[0, 1]) == (5, 5, 5)
+    assert tuple(K.lcs_stats(tokens, offsets, *PAIR)[0]) == (6, 6, 6)
+    assert tuple(K.union_lcs_stats(tokens, sent_offsets, text_sent_offsets, tokens, offsets,
+                                   *PAIR)[0]) == (6, 6, 6)
+
+
+def test_many_pairs_in_parallel_equal_one_by_one():
+    rng = np.random.default_rng(0)
+    texts = [[list(rng.integers(0, 6, rng.integers(0, 12))) for _ in range(rng.integers(1, 4))]
+             for _ in range(60)]
+    tokens, sent_offsets, text_sent_offsets, offsets = batch(*texts)
+    pred = np.arange(0, 60, 2, dtype=np.int64)
+    ref = pred + 1
+    out = K.union_lcs_stats(tokens, sent_offsets, text_sent_offsets, tokens, offsets, pred, ref)
+    for k in range(30):
+        assert tuple(out[k]) == naive_rouge.union_lcs_stats(texts[2 * k], texts[2 * k + 1])
+
+
+def test_perl_drand48_matches_spec_example():
+    # SPEC §6: seven instances scoring [1,0,0,0,0,0,0] print an average of 0.14300 with -r 1000
+    values = np.array([[1.0], [0], [0], [0], [0], [0], [0]])
+    means = np.sort(K.perl_bootstrap_means(values, 1000)[:, 0])
+    assert "%.5f" % (np.cumsum(means)[-1] / 1000) == "0.14300"

@@ -1,0 +1,258 @@
+"""The metric's contract: evaluate's output shape, options, errors, bootstrap, signature."""
+import shutil
+import sys
+import warnings
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from conftest import REPO, load_metric
+from oracle import perl_rouge, require_oracle
+
+PRED = "the cat sat on the mat"
+REF = "the cat lay on the mat"
+
+
+def test_evaluate_shape_aggregated(metric):
+    out = metric.compute(predictions=[PRED], references=[REF])
+    assert list(out) == ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+    assert all(type(v) is float for v in out.values())
+    # hand computed: 5 of 6 unigrams, 3 of 5 bigrams, LCS "the cat on the mat" = 5 of 6
+    assert out["rouge1"] == pytest.approx(float(Fraction(5, 6)), abs=1e-15)
+    assert out["rouge2"] == pytest.approx(float(Fraction(3, 5)), abs=1e-15)
+    assert out["rougeL"] == pytest.approx(float(Fraction(5, 6)), abs=1e-15)
+
+
+def test_evaluate_shape_per_example(metric):
+    out = metric.compute(predictions=[PRED, "x"], references=[REF, "y"], use_aggregator=False)
+    assert list(out) == ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+    assert all(type(v) is list and all(type(x) is float for x in v) for v in out.values())
+    assert out["rouge1"][1] == 0.0
+
+
+def test_hand_fractions_for_w_s_su(metric):
+    # "a b c d" vs "a b d c": skip-bigrams (any distance) of the reference: ab ac ad bc bd cd
+    # (6); of the prediction: ab ad ac bd bc dc -> 5 shared; SU adds the unigrams of all but
+    # the last token: reference a b c, prediction a b d -> 2 shared; (5 + 2) / (6 + 3)
+    out = metric.compute(predictions=["a b d c"], references=["a b c d"],
+                         rouge_types=["rougeS", "rougeSU", "rougeS0"], use_aggregator=False,
+                         detailed=True)
+    assert out["rougeS"]["recall"][0] == pytest.approx(5 / 6)
+    assert out["rougeSU"]["recall"][0] == pytest.approx(7 / 9)
+    assert out["rougeS0"]["recall"][0] == pytest.approx(1 / 3)  # bigrams ab bc cd: only ab
+    # ROUGE-W, one sentence, identical texts of m tokens: R = m ** (1 - w), P = 1 (SPEC §4.4)
+    out = metric.compute(predictions=["a b c d e f"], references=["a b c d e f"],
+                         rouge_types=["rougeW"], use_aggregator=False, detailed=True)
+    assert out["rougeW"]["recall"][0] == pytest.approx(6 ** (1 - 1.2), abs=1e-12)
+    assert out["rougeW"]["precision"][0] == pytest.approx(1.0, abs=1e-12)
+
+
+def test_detailed_shapes_and_signature(metric):
+    out = metric.compute(predictions=[PRED] * 3, references=[[REF, PRED]] * 3,
+                         rouge_types=["rouge1", "rougeSU4"], detailed=True)
+    assert set(out) == {"rouge1", "rougeSU4", "signature", "count"}
+    assert out["count"] == 3
+    for t in ("rouge1", "rougeSU4"):
+        for k in ("precision", "recall", "fmeasure"):
+            assert set(out[t][k]) == {"low", "mid", "high"}
+            assert all(type(v) is float for v in out[t][k].values())
+    sig = out["signature"]
+    for part in ("rouge1+rougeSU4", "profile:rouge_score", "tok:default", "stem:no",
+                 "stop:no", "multiref:max", "alpha:0.5", "agg:macro", "bs:1000", "ci:0.95",
+                 "seed:12345", "version:"):
+        assert part in sig, (part, sig)
+    per = metric.compute(predictions=[PRED], references=[REF], use_aggregator=False,
+                         detailed=True, use_stemmer=True, rouge_types=["rouge1"])
+    assert "stem:porter-nltk" in per["signature"] and "agg:none" in per["signature"]
+    assert per["rouge1"]["precision"] == [pytest.approx(5 / 6)]
+
+
+@pytest.mark.parametrize("mode", ["average", "best", "max"])
+def test_default_profile_w_s_su_multi_ref_against_perl(metric, mode):
+    """Lowercase ASCII text without stemming: per-example R/P/F equal ROUGE-1.5.5's -d
+    output within 1e-5 (the script rounds to 5 decimals)."""
+    require_oracle()
+    rng = np.random.default_rng(7)
+    vocab = "the a cat dog sat on mat lay ran big red it was".split()
+
+    def text():
+        return "\n".join(" ".join(rng.choice(vocab, rng.integers(1, 9)))
+                         for _ in range(rng.integers(1, 4)))
+
+    pairs = [(text(), [text() for _ in range(rng.integers(1, 4))]) for _ in range(120)]
+    types = ["rougeW-1.2", "rougeS4", "rougeSU4", "rougeS", "rougeSU"]
+    flags = {"average": "-f A", "best": "-f B", "max": "-f A"}[mode]
+    perl = {}
+    for opts, names in (("-w 1.2 -2 4 -u", ["ROUGE-W-1.2", "ROUGE-SU4"]),
+                        ("-2 4", ["ROUGE-S4"]), ("-2 -1", ["ROUGE-S*"]),
+                        ("-2 -1 -u", ["ROUGE-SU*"])):
+        res = perl_rouge(pairs, f"{opts} {flags} -a -d -x")
+        assert res["returncode"] == 0, res.get("stderr")
+        for name in names:
+            perl[name] = res["scores"][name]["per_pair"]
+    if mode == "max":  # single-reference pairs only: there every mode is the same
+        pairs = [(p, r[:1]) for p, r in pairs]
+        perl = {}
+        for opts, names in (("-w 1.2 -2 4 -u", ["ROUGE-W-1.2", "ROUGE-SU4"]),
+                            ("-2 4", ["ROUGE-S4"]), ("-2 -1", ["ROUGE-S*"]),
+                            ("-2 -1 -u", ["ROUGE-SU*"])):
+            res = perl_rouge(pairs, f"{opts} -a -d -x")
+            for name in names:
+                perl[name] = res["scores"][name]["per_pair"]
+    ours = metric.compute(predictions=[p for p, _ in pairs], references=[r for _, r in pairs],
+                          rouge_types=types, multi_ref=mode, use_aggregator=False, detailed=True)
+    names = {"rougeW-1.2": "ROUGE-W-1.2", "rougeS4": "ROUGE-S4", "rougeSU4": "ROUGE-SU4",
+             "rougeS": "ROUGE-S*", "rougeSU": "ROUGE-SU*"}
+    for t, perl_name in names.items():
+        for i, expected in enumerate(perl[perl_name]):
+            r5, p5 = (float("%.5f" % ours[t][key][i]) for key in ("recall", "precision"))
+            assert (r5, p5) == (expected["R"], expected["P"]), (t, i)
+            # the script computes F from its rounded R and P (SPEC §5); ours from exact ones
+            f5 = float("%.5f" % (2 * p5 * r5 / (p5 + r5))) if p5 + r5 else 0.0
+            assert f5 == expected["F"], (t, i)
+            assert abs(ours[t]["fmeasure"][i] - expected["F"]) <= 1e-4, (t, i)
+
+
+def test_bootstrap_same_for_one_compute_and_many_batches(metric, realsumm):
+    preds = [r["prediction"] for r in realsumm[:300]]
+    refs = [r["references"][0] for r in realsumm[:300]]
+    one = metric.compute(predictions=preds, references=refs, detailed=True, seed=3)
+    for start in range(0, 300, 37):
+        metric.add_batch(predictions=preds[start:start + 37], references=refs[start:start + 37])
+    for p, r in zip(preds[:0], refs[:0]):
+        metric.add(prediction=p, reference=r)
+    many = metric.compute(detailed=True, seed=3)
+    assert one == many
+    assert many["count"] == 300
+    other_seed = metric.compute(predictions=preds, references=refs, detailed=True, seed=4)
+    assert other_seed["rouge1"]["fmeasure"]["mid"] == one["rouge1"]["fmeasure"]["mid"]
+    assert other_seed["rouge1"]["fmeasure"]["low"] != one["rouge1"]["fmeasure"]["low"]
+
+
+def test_add_one_by_one_scores_every_example_once(metric):
+    preds = ["a b c", "a", "c d", ""]
+    refs = ["a b", "a", "d", "x"]
+    for p, r in zip(preds, refs):
+        metric.add(prediction=p, reference=r)
+    out = metric.compute(use_aggregator=False, rouge_types=["rouge1"])
+    assert out["rouge1"] == pytest.approx([0.8, 1.0, 2 / 3, 0.0])
+
+
+def test_interval_contains_mean_and_narrows(metric, realsumm):
+    preds = [r["prediction"] for r in realsumm]
+    refs = [r["references"][0] for r in realsumm]
+    small = metric.compute(predictions=preds[:100], references=refs[:100], detailed=True)
+    large = metric.compute(predictions=preds, references=refs, detailed=True)
+    for out in (small, large):
+        for t in ("rouge1", "rougeL"):
+            for k in ("precision", "recall", "fmeasure"):
+                b = out[t][k]
+                assert b["low"] <= b["mid"] <= b["high"]
+    width = lambda o: o["rouge1"]["fmeasure"]["high"] - o["rouge1"]["fmeasure"]["low"]
+    assert width(large) < width(small) / 3  # 35x the data: about 1/sqrt(35) of the width
+
+
+def test_loads_from_a_copy_as_the_hub_stages_it(tmp_path):
+    # only the .py files travel (EVALUATE.md R9): copy them alone into an empty folder
+    folder = tmp_path / "rouge_metric"
+    folder.mkdir()
+    for name in ("rouge_metric.py", "rouge_kernels.py", "rouge_text.py", "rouge155_lexicon.py"):
+        shutil.copy(REPO / name, folder / name)
+    m = load_metric(folder)
+    out = m.compute(predictions=["cats were running"], references=["a cat ran"],
+                    rouge_types=["rouge1"], use_stemmer=True, profile="rouge155",
+                    remove_stopwords=True, use_aggregator=False)
+    # rouge155: stopword "a" removed, "cats"->"cat" (Porter), "were" is a stopword,
+    # "running"->"run", "ran" is not stemmed (3 letters): pred {cat, run}, ref {cat, ran}
+    assert out["rouge1"] == [0.5]
+
+
+def test_warnings(metric):
+    with pytest.warns(Warning, match="no text contains one"):
+        metric.compute(predictions=["a b"], references=["a"], rouge_types=["rougeLsum"])
+    with pytest.warns(Warning, match="1 of 2 non-empty texts have no tokens"):
+        metric.compute(predictions=["今天天气很好"], references=["a"], rouge_types=["rouge1"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        metric.compute(predictions=["a b\nc"], references=["a"], rouge_types=["rougeLsum"])
+
+
+def test_empty_strings_score_zero(metric):
+    out = metric.compute(predictions=["", "a"], references=["a", ""], use_aggregator=False,
+                         rouge_types=["rouge1", "rougeL", "rougeLsum", "rougeSU4"])
+    for v in out.values():
+        assert v == [0.0, 0.0]
+
+
+BAD_OPTIONS = [
+    ({"rouge_types": ["rouge0"]}, ValueError, "rouge_types"),
+    ({"rouge_types": ["rouge_1"]}, ValueError, "rouge_types"),
+    ({"rouge_types": ["rougeLSum"]}, ValueError, "rouge_types"),
+    ({"rouge_types": ["rougeW-0.5"]}, ValueError, "rouge_types"),
+    ({"rouge_types": ["rougeS-2"]}, ValueError, "rouge_types"),
+    ({"rouge_types": []}, ValueError, "rouge_types"),
+    ({"rouge_types": [1]}, TypeError, "rouge_types"),
+    ({"alpha": 1.5}, ValueError, "alpha"),
+    ({"alpha": float("nan")}, ValueError, "alpha"),
+    ({"alpha": "0.5"}, TypeError, "alpha"),
+    ({"confidence": 1.0}, ValueError, "confidence"),
+    ({"confidence": 0}, ValueError, "confidence"),
+    ({"n_samples": 0}, ValueError, "n_samples"),
+    ({"n_samples": 2.5}, TypeError, "n_samples"),
+    ({"seed": -1}, ValueError, "seed"),
+    ({"multi_ref": "first"}, ValueError, "multi_ref"),
+    ({"profile": "rouge156"}, ValueError, "profile"),
+    ({"profile": "rouge155", "multi_ref": "max"}, ValueError, "multi_ref"),
+    ({"tokenizer": "spacy"}, ValueError, "tokenizer"),
+    ({"tokenizer": 3}, TypeError, "tokenizer"),
+    ({"use_stemmer": "yes"}, TypeError, "use_stemmer"),
+    ({"aggregation": "median"}, ValueError, "aggregation"),
+    ({"length_limit_words": 0}, ValueError, "length_limit_words"),
+    ({"length_limit_words": 5, "length_limit_bytes": 5}, ValueError, "length_limit"),
+]
+
+
+@pytest.mark.parametrize("options,error,name", BAD_OPTIONS)
+def test_bad_options_name_the_argument(metric, options, error, name):
+    with pytest.raises(error, match=name):
+        metric.compute(predictions=[PRED], references=[REF], **options)
+
+
+def test_misspelt_option_is_a_type_error(metric):
+    with pytest.raises(TypeError, match="use_stemer"):
+        metric.compute(predictions=[PRED], references=[REF], use_stemer=True)
+
+
+BAD_INPUTS = [
+    (None, [REF], TypeError, "predictions"),
+    ([PRED], None, TypeError, "references"),
+    (PRED, [REF], TypeError, "predictions"),
+    ([PRED, PRED], [REF], ValueError, "same length"),
+    ([], [], ValueError, "predictions"),
+    ([None], [REF], TypeError, r"predictions\[0\]"),
+    ([b"bytes"], [REF], TypeError, r"predictions\[0\]"),
+    ([float("nan")], [REF], TypeError, r"predictions\[0\]"),
+    ([PRED], [[]], ValueError, r"references\[0\]"),
+    ([PRED], [[REF, None]], TypeError, r"references\[0\]\[1\]"),
+    ([PRED], [3], TypeError, r"references\[0\]"),
+    ([PRED, PRED], [REF, [REF]], TypeError, "mix"),
+]
+
+
+@pytest.mark.parametrize("preds,refs,error,name", BAD_INPUTS)
+def test_bad_inputs_name_the_argument(metric, preds, refs, error, name):
+    with pytest.raises(error, match=name):
+        metric.compute(predictions=preds, references=refs)
+
+
+def test_bad_tokenizer_callables(metric):
+    with pytest.raises(TypeError, match="tokenizer"):
+        metric.compute(predictions=[PRED], references=[REF], tokenizer=lambda s: s)
+    with pytest.raises(ValueError, match="tokenizer.*ZeroDivisionError"):
+        metric.compute(predictions=[PRED], references=[REF], tokenizer=lambda s: 1 / 0)
+
+
+def test_compute_with_nothing_added(metric):
+    with pytest.raises(ValueError, match="predictions"):
+        metric.compute()
