@@ -52,21 +52,35 @@ __all__ = [
 
 @njit(cache=True)
 def _dense_ids(values: np.ndarray) -> tuple[np.ndarray, int]:
-    """Map values to 0..u-1 (equal values, equal ids) by sorting; returns (ids, u)."""
+    """Map values to 0..u-1 (equal values, equal ids; in order of first appearance) with an
+    open-addressing hash table: exact (slots compare the values themselves), O(n)."""
     n = values.shape[0]
     ids = np.empty(n, dtype=np.int64)
     if n == 0:
         return ids, 0
-    order = np.argsort(values, kind="mergesort")
+    bits = 1
+    while (1 << bits) < 2 * n:
+        bits += 1
+    size = 1 << bits
+    mask = size - 1
+    first = np.full(size, -1, dtype=np.int64)  # slot -> index of the value's first occurrence
+    shift = np.uint64(64 - bits)
     next_id = 0
-    prev = values[order[0]]
-    for k in range(n):
-        v = values[order[k]]
-        if k > 0 and v != prev:
-            next_id += 1
-            prev = v
-        ids[order[k]] = next_id
-    return ids, next_id + 1
+    for i in range(n):
+        v = values[i]
+        h = np.int64((np.uint64(v) * np.uint64(0x9E3779B97F4A7C15)) >> shift)
+        while True:
+            j = first[h]
+            if j < 0:
+                first[h] = i
+                ids[i] = next_id
+                next_id += 1
+                break
+            if values[j] == v:
+                ids[i] = ids[j]
+                break
+            h = (h + 1) & mask
+    return ids, next_id
 
 
 @njit(cache=True)
@@ -78,33 +92,20 @@ def _pair_ids(tokens: np.ndarray, p0: int, p1: int, r0: int, r1: int):
     both[:lp] = tokens[p0:p1]
     both[lp:] = tokens[r0:r1]
     ids, u = _dense_ids(both)
-    return ids[:lp].copy(), ids[lp:].copy(), u
+    return ids[:lp], ids[lp:], u
 
 
 @njit(cache=True)
-def _clipped_hits(keys_a: np.ndarray, keys_b: np.ndarray) -> int:
-    """sum over keys k of min(count_a(k), count_b(k)), by sorting and merging."""
-    a = np.sort(keys_a)
-    b = np.sort(keys_b)
-    i = 0
-    j = 0
+def _clipped_hits(ids_a: np.ndarray, ids_b: np.ndarray, u: int) -> int:
+    """sum over ids k < u of min(count_a(k), count_b(k))."""
+    left = np.zeros(u, dtype=np.int64)
+    for k in ids_a:
+        left[k] += 1
     hits = 0
-    while i < a.shape[0] and j < b.shape[0]:
-        if a[i] < b[j]:
-            i += 1
-        elif a[i] > b[j]:
-            j += 1
-        else:
-            key = a[i]
-            ca = 0
-            while i < a.shape[0] and a[i] == key:
-                ca += 1
-                i += 1
-            cb = 0
-            while j < b.shape[0] and b[j] == key:
-                cb += 1
-                j += 1
-            hits += min(ca, cb)
+    for k in ids_b:
+        if left[k] > 0:
+            left[k] -= 1
+            hits += 1
     return hits
 
 
@@ -123,11 +124,12 @@ def _ngram_pair(tokens, p0, p1, r0, r1, max_n, out):
         out[n - 1, 2] = max(0, lr - n + 1)
     if lp == 0 or lr == 0:
         return
-    ids_p, ids_r, u = _pair_ids(tokens, p0, p1, r0, r1)
-    # win_p[i] is the dense id of the n-gram starting at i; level n is built from level n - 1
-    # as (id of the (n-1)-gram) * u + (id of the last token), re-densified: exact, no hashing.
-    win_p = ids_p
-    win_r = ids_r
+    ids, u = _dense_ids(np.concatenate((tokens[p0:p1], tokens[r0:r1])))
+    # win[i] is the dense id of the n-gram starting at i (pred windows, then ref windows);
+    # level n is built from level n - 1 as (id of the (n-1)-gram) * u + (id of the last
+    # token), re-densified: exact integers, no hashing of token sequences.
+    win = ids
+    level_u = u
     for n in range(1, max_n + 1):
         cp = lp - n + 1
         cr = lr - n + 1
@@ -136,13 +138,11 @@ def _ngram_pair(tokens, p0, p1, r0, r1, max_n, out):
         if n > 1:
             keys = np.empty(cp + cr, dtype=np.int64)
             for i in range(cp):
-                keys[i] = win_p[i] * u + ids_p[i + n - 1]
+                keys[i] = win[i] * u + ids[i + n - 1]
             for i in range(cr):
-                keys[cp + i] = win_r[i] * u + ids_r[i + n - 1]
-            dense, _ = _dense_ids(keys)
-            win_p = dense[:cp].copy()
-            win_r = dense[cp:].copy()
-        out[n - 1, 0] = _clipped_hits(win_p[:cp], win_r[:cr])
+                keys[cp + i] = win[cp + 1 + i] * u + ids[lp + i + n - 1]
+            win, level_u = _dense_ids(keys)
+        out[n - 1, 0] = _clipped_hits(win[:cp], win[cp:cp + cr], level_u)
 
 
 @njit(cache=True, parallel=True)
@@ -163,45 +163,52 @@ def ngram_stats(tokens, text_offsets, pair_pred, pair_ref, max_n):
 
 
 @njit(cache=True)
-def _lcs_length(a: np.ndarray, b: np.ndarray) -> int:
-    """LCS length of two id arrays; O(len(a) / 64) memory (Hyyro's bit-vector algorithm)."""
+def _lcs_length(a: np.ndarray, b: np.ndarray, u: int) -> int:
+    """LCS length of two arrays of dense ids (< u) in O(len(a) / 64) words of state: Hyyro's
+    bit-vector algorithm, V' = (V + (V & M)) | (V & ~M), one row per token of b."""
     n = a.shape[0]
     if n == 0 or b.shape[0] == 0:
         return 0
     words = (n + 63) // 64
-    # positions of each id in a, grouped by id, so a row's match mask is built in O(words + occ)
-    order = np.argsort(a, kind="mergesort")
-    sorted_a = a[order]
+    # positions of each id in a as linked lists, so a row's match mask costs O(occurrences)
+    head = np.full(u, -1, dtype=np.int64)
+    nxt = np.empty(n, dtype=np.int64)
+    for pos in range(n - 1, -1, -1):
+        nxt[pos] = head[a[pos]]
+        head[a[pos]] = pos
     v = np.full(words, np.uint64(0xFFFFFFFFFFFFFFFF), dtype=np.uint64)
     m = np.zeros(words, dtype=np.uint64)
     one = np.uint64(1)
     for j in range(b.shape[0]):
-        t = b[j]
-        lo = np.searchsorted(sorted_a, t, side="left")
-        hi = np.searchsorted(sorted_a, t, side="right")
-        if lo == hi:
-            continue
-        for q in range(lo, hi):
-            pos = order[q]
+        first = head[b[j]]
+        if first < 0:
+            continue  # no match in this row: V stays as it is
+        pos = first
+        while pos >= 0:
             m[pos >> 6] |= one << np.uint64(pos & 63)
+            pos = nxt[pos]
         carry = np.uint64(0)
         for w in range(words):
             x = v[w]
-            u = x & m[w]
-            s = x + u
+            y = x & m[w]
+            s = x + y
             c1 = np.uint64(1) if s < x else np.uint64(0)
             s2 = s + carry
             c2 = np.uint64(1) if s2 < s else np.uint64(0)
             carry = c1 | c2
             v[w] = s2 | (x & ~m[w])
-        for q in range(lo, hi):
-            m[order[q] >> 6] = np.uint64(0)
+        pos = first
+        while pos >= 0:
+            m[pos >> 6] = np.uint64(0)
+            pos = nxt[pos]
     zeros = 0
     for w in range(words):
         bits = 64 if w < words - 1 else n - 64 * (words - 1)
         x = ~v[w]
-        for i in range(bits):
-            zeros += (x >> np.uint64(i)) & one
+        while bits > 0:
+            zeros += x & one
+            x >>= one
+            bits -= 1
     return zeros
 
 
@@ -213,11 +220,11 @@ def lcs_stats(tokens, text_offsets, pair_pred, pair_ref):
     for k in prange(n_pairs):
         p = pair_pred[k]
         r = pair_ref[k]
-        a = tokens[text_offsets[p]:text_offsets[p + 1]]
-        b = tokens[text_offsets[r]:text_offsets[r + 1]]
-        out[k, 0] = _lcs_length(a, b)
-        out[k, 1] = a.shape[0]
-        out[k, 2] = b.shape[0]
+        ids_p, ids_r, u = _pair_ids(tokens, text_offsets[p], text_offsets[p + 1],
+                                    text_offsets[r], text_offsets[r + 1])
+        out[k, 0] = _lcs_length(ids_p, ids_r, u)
+        out[k, 1] = ids_p.shape[0]
+        out[k, 2] = ids_r.shape[0]
     return out
 
 
@@ -390,9 +397,11 @@ def union_lcs_stats(tokens, sent_offsets, text_sent_offsets, clip_tokens, clip_o
                     pair_pred, pair_ref):
     """Summary-level union LCS: int64[pairs, 3] of (hit, pred_len, ref_len).
 
-    Sentences come from ``tokens``/``sent_offsets``; the unigram clipping tables and the
-    lengths from ``clip_tokens[clip_offsets[k]:clip_offsets[k + 1]]`` (the same tokens except
-    under ROUGE-1.5.5's byte limit, where its two readers differ)."""
+    Sentences come from ``tokens``/``sent_offsets``; the unigram clipping tables and pred_len
+    from ``clip_tokens[clip_offsets[k]:clip_offsets[k + 1]]``; ref_len is the sum of the
+    reference's sentence lengths. The two views hold the same tokens except under
+    ROUGE-1.5.5's byte limit, where its two readers differ: its ROUGE-L divides by the base
+    of the sentences (``lcs``) and by the peer's unigram count (``computeLCSScore``)."""
     n_pairs = pair_pred.shape[0]
     out = np.zeros((n_pairs, 3), dtype=np.int64)
     no_mask = np.zeros(0, dtype=np.bool_)
@@ -405,7 +414,7 @@ def union_lcs_stats(tokens, sent_offsets, text_sent_offsets, clip_tokens, clip_o
                           clip_offsets[r + 1], False, 1.0, no_mask)
         out[k, 0] = int(hit)
         out[k, 1] = clip_offsets[p + 1] - clip_offsets[p]
-        out[k, 2] = clip_offsets[r + 1] - clip_offsets[r]
+        out[k, 2] = sent_offsets[text_sent_offsets[r + 1]] - sent_offsets[text_sent_offsets[r]]
     return out
 
 
@@ -517,7 +526,8 @@ def skip_bigram_stats(tokens, text_offsets, pair_pred, pair_ref, max_skip, unigr
                                     text_offsets[r], text_offsets[r + 1])
         keys_p = _skip_keys(ids_p, u, max_skip, unigrams)
         keys_r = _skip_keys(ids_r, u, max_skip, unigrams)
-        out[k, 0] = _clipped_hits(keys_p, keys_r)
+        dense, n_keys = _dense_ids(np.concatenate((keys_p, keys_r)))
+        out[k, 0] = _clipped_hits(dense[:keys_p.shape[0]], dense[keys_p.shape[0]:], n_keys)
         out[k, 1] = keys_p.shape[0]
         out[k, 2] = keys_r.shape[0]
     return out
@@ -543,9 +553,10 @@ def bootstrap_means(values, draws):
 
 
 @njit(cache=True, parallel=True)
-def perl_bootstrap_means(values, n_samples):
+def perl_bootstrap_means(values, n_samples, divide=True):
     """ROUGE-1.5.5's bootstrap (SPEC §6): sample b re-seeds Perl's drand48 with srand(b),
-    draws N indices floor(rand() * N) and sums the drawn rows in draw order, then / N."""
+    draws N indices floor(rand() * N) and sums the drawn rows in draw order, then / N
+    (divide=False: the sums, as its -t 1 uses them)."""
     n = values.shape[0]
     out = np.zeros((n_samples, values.shape[1]), dtype=np.float64)
     a = np.uint64(0x5DEECE66D)
@@ -558,8 +569,9 @@ def perl_bootstrap_means(values, n_samples):
             row = int(np.floor(float(state) / 281474976710656.0 * n))
             for col in range(values.shape[1]):
                 out[b, col] += values[row, col]
-        for col in range(values.shape[1]):
-            out[b, col] /= n
+        if divide:
+            for col in range(values.shape[1]):
+                out[b, col] /= n
     return out
 
 

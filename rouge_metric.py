@@ -408,8 +408,14 @@ def _truncate_words(text: str, limit: int) -> str:
     return "\n".join(kept)
 
 
+_PERL_SPACE = re.compile(r"[ \t\n\r\f\v]+")  # Perl's \s on bytes: ASCII whitespace only
+
+
 def _perl_split(line: str) -> list:
-    parts = re.split(r"\s+", line)
+    r"""Perl's split /\s+/ of the raw bytes: only ASCII whitespace separates (not NBSP, the
+    em space or \x1c-\x1f, which Python's \s matches); UTF-8 multi-byte sequences never
+    contain an ASCII byte, so splitting the str is the same."""
+    parts = _PERL_SPACE.split(line)
     while parts and parts[-1] == "":  # Perl drops trailing empty fields
         parts.pop()
     return parts
@@ -566,6 +572,25 @@ def _round5(x: np.ndarray) -> np.ndarray:
     return np.array([float("%.5f" % v) for v in np.ravel(x)], dtype=np.float64).reshape(np.shape(x))
 
 
+def _libm_pow(x: np.ndarray, y: float) -> np.ndarray:
+    """x ** y with the C library's pow(), as Perl's ``**`` (and numba's): numpy's SIMD power
+    differs from it in the last bit for about 5% of inputs, which ROUGE-1.5.5 shows in its
+    15-digit ROUGE-W counts (-t 1) and can show in a rounded score."""
+    return np.array([math.pow(v, y) for v in np.ravel(x).tolist()],
+                    dtype=np.float64).reshape(np.shape(x))
+
+
+def _sequential_sums(x: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """Sum of each group x[starts[i]:starts[i] + sizes[i]], added left to right as the
+    script does (np.add.reduceat adds a group of 3 or more in another order, which can
+    change the last bit of ROUGE-W's float counts)."""
+    out = x[starts].astype(np.float64)
+    for j in range(1, int(sizes.max(initial=1))):
+        more = sizes > j
+        out[more] += x[starts[more] + j]
+    return out
+
+
 def _pr_from_counts(kind: str, weight: float, hit, den_p, den_r):
     """P and R from pooled counts; ROUGE-W applies f^-1(x) = x ** (1 / weight)."""
     p = _safe_div(hit, den_p)
@@ -582,17 +607,22 @@ def _example_scores(options: RougeOptions, rouge_type: RougeType, values: np.nda
     (hit, den_p, den_r) for micro aggregation."""
     kind, weight = rouge_type.kind, rouge_type.weight
     hit, pred_len, ref_den = values[:, 0], values[:, 1], values[:, 2]
+    rounding = options.profile == "rouge155"
+    power = _libm_pow if rounding else np.power
     if kind == "W":
         # ROUGE-1.5.5 weights the reference base a second time and the prediction length once
-        den_p, den_r = pred_len ** weight, ref_den ** weight
+        den_p, den_r = power(pred_len, weight), power(ref_den, weight)
     else:
         den_p, den_r = pred_len, ref_den
     starts = np.concatenate(([0], np.cumsum(ref_counts)[:-1]))
-    rounding = options.profile == "rouge155"
     if options.multi_ref == "average" or (ref_counts == 1).all() and options.multi_ref != "max":
-        e_hit = np.add.reduceat(hit, starts)
-        e_den_p = np.add.reduceat(den_p, starts)
-        e_den_r = np.add.reduceat(den_r, starts)
+        if rounding:
+            e_hit, e_den_p, e_den_r = (_sequential_sums(x, starts, ref_counts)
+                                       for x in (hit, den_p, den_r))
+        else:
+            e_hit = np.add.reduceat(hit, starts)
+            e_den_p = np.add.reduceat(den_p, starts)
+            e_den_r = np.add.reduceat(den_r, starts)
     else:
         p_pair, r_pair = _pr_from_counts(kind, weight, hit, den_p, den_r)
         if options.multi_ref == "max":
@@ -601,16 +631,18 @@ def _example_scores(options: RougeOptions, rouge_type: RougeType, values: np.nda
             # ROUGE-1.5.5 -f B: the reference with the strictly highest single-reference
             # score (recall; N and S rounded to 5 decimals; W as f^-1(hit / base)) wins.
             if kind == "W":
-                key = _safe_div(hit, ref_den) ** (1.0 / weight)
+                key = power(_safe_div(hit, ref_den), 1.0 / weight)
             else:
                 key = _safe_div(hit, ref_den)
                 if kind in ("n", "S", "SU") and rounding:
                     key = _round5(key)
-        chosen = np.empty(len(ref_counts), dtype=np.int64)
-        for i, (s, c) in enumerate(zip(starts.tolist(), ref_counts.tolist())):
-            chosen[i] = s + int(np.argmax(key[s:s + c]))  # first maximum, as both originals
+        chosen = _first_max_per_group(key, starts, ref_counts)
         e_hit, e_den_p, e_den_r = hit[chosen], den_p[chosen], den_r[chosen]
-    p, r = _pr_from_counts(kind, weight, e_hit, e_den_p, e_den_r)
+    if rounding and kind == "W":
+        p = power(_safe_div(e_hit, e_den_p), 1.0 / weight)
+        r = power(_safe_div(e_hit, e_den_r), 1.0 / weight)
+    else:
+        p, r = _pr_from_counts(kind, weight, e_hit, e_den_p, e_den_r)
     if rounding:
         p, r = _round5(p), _round5(r)
         f = _round5(_fscore(p, r, options.alpha))
@@ -619,10 +651,23 @@ def _example_scores(options: RougeOptions, rouge_type: RougeType, values: np.nda
     return np.stack([p, r, f], axis=1), np.stack([e_hit, e_den_p, e_den_r], axis=1)
 
 
+def _first_max_per_group(key: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """Index of the first maximum of key within each group (both originals keep the first
+    reference on ties)."""
+    if (sizes == 1).all():
+        return starts.copy()
+    chosen = starts.copy()
+    for i in np.flatnonzero(sizes > 1).tolist():
+        s = starts[i]
+        chosen[i] = s + int(np.argmax(key[s:s + sizes[i]]))
+    return chosen
+
+
 def _perl_interval(sorted_samples: np.ndarray, confidence: float):
     """ROUGE-1.5.5's interval (SPEC §6): both bounds interpolate with the upper fraction."""
     b = len(sorted_samples)
-    delta = b * (100.0 - round(confidence * 100.0, 10)) / 200.0
+    percent = round(confidence * 100.0, 10)  # -c, as typed
+    delta = b * ((100.0 - percent) / 2.0) / 100.0  # the script's operations, in its order
     ua = int(b - delta - 1)
     la = int(delta)
     frac = (b - delta - 1) - ua
@@ -643,8 +688,8 @@ def _aggregate(options: RougeOptions, scores: dict, counts: dict):
     # one matrix of every column that gets resampled: per type (P, R, F) or the raw counts
     matrix = np.concatenate([counts[k] if micro else scores[k] for k in names], axis=1)
     if options.profile == "rouge155":
-        sums = perl_bootstrap_means(matrix, options.n_samples) * n
-        samples = sums if micro else sums / n
+        # the script sums the drawn rows in draw order; -t 0 divides by N, -t 1 keeps the sums
+        samples = perl_bootstrap_means(matrix, options.n_samples, not micro)
     else:
         rng = np.random.default_rng(options.seed)
         draws = rng.integers(0, n, size=(options.n_samples, n), dtype=np.int64)
@@ -782,6 +827,12 @@ class RougeMetric(evaluate.Metric):
         elif getattr(self, "writer", None) is None:
             raise ValueError("predictions: nothing to score; pass predictions= and references= "
                              "or call add/add_batch before compute()")
+        if predictions is not None and getattr(self, "writer", None) is None \
+                and self.num_process == 1:
+            # Everything is in hand and nothing was added before: evaluate would only write
+            # the inputs to Arrow and read them back. Score them directly.
+            return self._compute(predictions=list(predictions), references=list(references),
+                                 **kwargs)
         return super().compute(predictions=predictions, references=references, **kwargs)
 
     def add_batch(self, *, predictions=None, references=None, **kwargs):

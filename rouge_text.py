@@ -91,6 +91,15 @@ class StemMemo:
         self.stem = stem
         self.max_size = max_size
         self._by_code: dict[int, int | str] = {}
+        self._by_word: dict[str, str] = {}  # words too long to pack into a code
+
+    def stem_word(self, word: str) -> str:
+        stemmed = self._by_word.get(word)
+        if stemmed is None:
+            if len(self._by_word) >= self.max_size:
+                self._by_word.clear()
+            stemmed = self._by_word[word] = self.stem(word)
+        return stemmed
 
     def stem_codes(self, codes: np.ndarray) -> list[int | str]:
         """Stems of packed codes: a packed code, or the stem string when it does not pack."""
@@ -156,6 +165,11 @@ def tokenize_ascii_batch(
     codes = codes.copy()
     raw = buf.tobytes()
     long_ids = _LongIds()
+    if not unicode_lower:
+        # ROUGE-1.5.5 keeps whatever its stemmer returns, e.g. "comic_strip" (WordNet's base
+        # form of "comics"); rouge_score drops a stem that is not [a-z0-9]+ (its token check).
+        def long_ids(word, _ids=long_ids._ids):
+            return _ids.setdefault(word, -1 - len(_ids))
     long_positions = np.flatnonzero(codes == 0)
     long_words = [raw[starts[i]:ends[i]].decode("ascii") for i in long_positions.tolist()]
     keep = None
@@ -175,7 +189,7 @@ def tokenize_ascii_batch(
         stem_ids = np.array([s if isinstance(s, int) else long_ids(s) for s in stems],
                             dtype=np.int64)
         codes[stem_mask] = stem_ids[inverse] if len(distinct) else codes[stem_mask]
-        long_words = [stem_memo.stem(w) for w in long_words]
+        long_words = [stem_memo.stem_word(w) for w in long_words]
     for i, word in zip(long_positions.tolist(), long_words):
         code = encode_token(word)  # a long word's stem may pack
         codes[i] = code if code else long_ids(word)

@@ -55,7 +55,7 @@ def test_lcs_stats_equal_naive(pred, ref):
 @given(a=st.lists(st.integers(0, 3), max_size=200), b=st.lists(st.integers(0, 3), max_size=200))
 def test_bit_parallel_lcs_across_words(a, b):
     # lengths past 64 and 128 exercise the carry between machine words
-    assert K._lcs_length(np.array(a, dtype=np.int64), np.array(b, dtype=np.int64)) == \
+    assert K._lcs_length(np.array(a, dtype=np.int64), np.array(b, dtype=np.int64), 4) == \
         naive_rouge.lcs_length(a, b)
 
 
