@@ -268,6 +268,52 @@ def _mark_lcs(y, x, table, mask):
 
 
 @njit(cache=True)
+def _popcount(x):
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@njit(cache=True)
+def _zeros_below(v, j):
+    """Zero bits of v among bits 0..j-1: the LCS table value c[i][j] of bit row v."""
+    low = np.uint64(0xFFFFFFFFFFFFFFFF) if j >= 64 else (np.uint64(1) << np.uint64(j)) - np.uint64(1)
+    return _popcount(~v & low)
+
+
+@njit(cache=True)
+def _mark_lcs_bits(y, x, bit_of, rows, mask):
+    """_mark_lcs for a prediction sentence of at most 64 tokens: the DP rows are machine
+    words (Hyyro's bit-vector LCS), the traceback reads c[i][j] by popcount. Same path,
+    O(len(y) + len(x)) instead of O(len(y) * len(x)). bit_of is a zeroed scratch array
+    indexed by token id."""
+    m = y.shape[0]
+    n = x.shape[0]
+    for j in range(n):
+        bit_of[x[j]] |= np.uint64(1) << np.uint64(j)
+    v = np.uint64(0xFFFFFFFFFFFFFFFF)
+    rows[0] = v
+    for i in range(m):
+        match = bit_of[y[i]]
+        v = (v + (v & match)) | (v & ~match)
+        rows[i + 1] = v
+    for j in range(n):
+        bit_of[x[j]] = np.uint64(0)
+    i = m
+    j = n
+    while i > 0 and j > 0:
+        if y[i - 1] == x[j - 1]:
+            i -= 1
+            j -= 1
+            mask[i] = True
+        elif _zeros_below(rows[i - 1], j) >= _zeros_below(rows[i], j - 1):
+            i -= 1
+        else:
+            j -= 1
+
+
+@njit(cache=True)
 def _mark_wlcs(y, x, weight, table, runs, mask):
     """As _mark_lcs, for ROUGE-1.5.5's weighted LCS: a diagonal step that extends a run of k
     matches adds f(k+1) - f(k), f(k) = k**weight; the path is traced back the same way."""
@@ -350,10 +396,12 @@ def _union_pair(tokens, sent_offsets, s_p0, s_p1, s_r0, s_r1, clip_tokens, c_p0,
     max_p = _max_sentence_len(sent_offsets, s_p0, s_p1)
     max_r = _max_sentence_len(sent_offsets, s_r0, s_r1)
     size = (max_p + 1) * (max_r + 1)
-    itable = np.empty(size if not weighted else 1, dtype=np.int64)
+    itable = np.empty(size if not weighted and max_p > 64 else 1, dtype=np.int64)
     ftable = np.empty(size if weighted else 1, dtype=np.float64)
     runs = np.empty(size if weighted else 1, dtype=np.int64)
     mask = np.zeros(max_r, dtype=np.bool_)
+    bit_of = np.zeros(u, dtype=np.uint64)
+    rows = np.empty(max_r + 1, dtype=np.uint64)
     hit = 0.0
     for si in range(s_r0, s_r1):
         y0 = sent_offsets[si] - t_r0
@@ -368,6 +416,8 @@ def _union_pair(tokens, sent_offsets, s_p0, s_p1, s_r0, s_r1, clip_tokens, c_p0,
                 continue
             if weighted:
                 _mark_wlcs(y, x, weight, ftable, runs, mask)
+            elif x.shape[0] <= 64:
+                _mark_lcs_bits(y, x, bit_of, rows, mask)
             else:
                 _mark_lcs(y, x, itable, mask)
         run = 0
@@ -579,47 +629,81 @@ def perl_bootstrap_means(values, n_samples, divide=True):
 # Tokenization of a whole batch
 
 
+_WORD_BYTE = np.zeros(256, dtype=np.int64)  # base-37 digit of a token byte, 0 for separators
+for _b in range(26):
+    _WORD_BYTE[97 + _b] = 1 + _b
+for _b in range(10):
+    _WORD_BYTE[48 + _b] = 27 + _b
+
+
 @njit(cache=True)
-def scan_ascii_tokens(buf, max_packed_len):
+def _scan_counts(buf, digit):
+    """Pass 1 of scan_ascii_tokens: the number of tokens and of sentence breaks."""
+    n_tok = 0
+    n_breaks = 0
+    inside = False
+    for i in range(buf.shape[0]):
+        ch = buf[i]
+        if digit[ch] > 0:
+            if not inside:
+                n_tok += 1
+                inside = True
+        else:
+            inside = False
+            if ch == 10 or ch == 0:
+                n_breaks += 1
+    return n_tok, n_breaks
+
+
+@njit(cache=True)
+def _scan_fill(buf, digit, max_packed_len, n_tok, n_breaks):
+    n = buf.shape[0]
+    codes = np.empty(n_tok, dtype=np.int64)
+    starts = np.empty(n_tok, dtype=np.int64)
+    ends = np.empty(n_tok, dtype=np.int64)
+    sent_ends = np.empty(n_breaks + 1, dtype=np.int64)
+    text_ends = np.empty(n_breaks + 1, dtype=np.int64)
+    t = 0
+    n_sent = 0
+    n_text = 0
+    i = 0
+    while i < n:
+        ch = buf[i]
+        d = digit[ch]
+        if d > 0:
+            start = i
+            code = 0
+            while i < n and digit[buf[i]] > 0:
+                code = code * 37 + digit[buf[i]]
+                i += 1
+            codes[t] = code if i - start <= max_packed_len else 0
+            starts[t] = start
+            ends[t] = i
+            t += 1
+            continue
+        if ch == 10 or ch == 0:
+            sent_ends[n_sent] = t
+            n_sent += 1
+            if ch == 0:
+                text_ends[n_text] = n_sent
+                n_text += 1
+        i += 1
+    sent_ends[n_sent] = t  # the end of the buffer ends the last sentence and text
+    n_sent += 1
+    text_ends[n_text] = n_sent
+    n_text += 1
+    return codes, starts, ends, sent_ends[:n_sent], text_ends[:n_text]
+
+
+def scan_ascii_tokens(buf: np.ndarray, max_packed_len: int):
     """Find the tokens (maximal runs of [a-z0-9]) of a lowercased byte buffer.
 
     Texts are separated by byte 0 and sentences by byte 10 ('\\n'). Tokens of at most
     ``max_packed_len`` (<= 12) characters get an exact base-37 code (> 0); longer ones get
-    code 0 and are resolved by the caller from (start, end).
+    code 0 and are resolved by the caller from (start, end). Two passes (count, then fill),
+    so nothing is allocated for the worst case.
 
-    Returns (codes, starts, ends, token_sent_ends, sent_text_ends): token codes and byte
-    spans, and for each sentence / text the index one past its last token / sentence."""
-    n = buf.shape[0]
-    codes = np.empty(n // 2 + 1, dtype=np.int64)
-    starts = np.empty(n // 2 + 1, dtype=np.int64)
-    ends = np.empty(n // 2 + 1, dtype=np.int64)
-    sent_ends = np.empty(n + 1, dtype=np.int64)
-    text_ends = np.empty(n + 1, dtype=np.int64)
-    n_tok = 0
-    n_sent = 0
-    n_text = 0
-    i = 0
-    while i <= n:
-        ch = buf[i] if i < n else 0
-        is_alnum = (97 <= ch <= 122) or (48 <= ch <= 57)
-        if is_alnum:
-            start = i
-            code = 0
-            while i < n and ((97 <= buf[i] <= 122) or (48 <= buf[i] <= 57)):
-                d = buf[i] - 96 if buf[i] >= 97 else buf[i] - 48 + 27
-                code = code * 37 + d
-                i += 1
-            codes[n_tok] = code if i - start <= max_packed_len else 0
-            starts[n_tok] = start
-            ends[n_tok] = i
-            n_tok += 1
-            continue
-        if ch == 10 or ch == 0:
-            sent_ends[n_sent] = n_tok
-            n_sent += 1
-        if ch == 0:
-            text_ends[n_text] = n_sent
-            n_text += 1
-        i += 1
-    return (codes[:n_tok], starts[:n_tok], ends[:n_tok], sent_ends[:n_sent],
-            text_ends[:n_text])
+    Returns (codes, starts, ends, sent_ends, text_ends): token codes and byte spans, and for
+    each sentence / text the index one past its last token / sentence."""
+    n_tok, n_breaks = _scan_counts(buf, _WORD_BYTE)
+    return _scan_fill(buf, _WORD_BYTE, max_packed_len, n_tok, n_breaks)

@@ -514,14 +514,20 @@ def _pair_statistics(options: RougeOptions, predictions, references):
     flat_texts = texts
     if options.length_limit_bytes is not None:
         flat_texts = [_truncate_bytes(t, options.length_limit_bytes, True) for t in texts]
-    flat = tokenizer(flat_texts)
-    sent = flat
-    if options.length_limit_bytes is not None and kinds & {"W", "Lsum"} or (
-            options.profile == "rouge155" and options.length_limit_bytes is not None and "L" in kinds):
-        sent = tokenizer([_truncate_bytes(t, options.length_limit_bytes, False) for t in texts])
-    elif callable(options.tokenizer) or options.tokenizer != "default":
-        if kinds & {"Lsum", "W"}:
-            sent = tokenizer.sentences(texts)
+    if options.length_limit_bytes is not None and (kinds & {"W", "Lsum"} or (
+            options.profile == "rouge155" and "L" in kinds)):
+        # Under -b ROUGE-1.5.5's sentence reader keeps more text than its joined-text reader
+        # (SPEC §2.2). Both views come from one tokenizer call, so that a token has the same
+        # id in both (long words get ids per call): rouge155 clips the LCS of the sentence
+        # view with unigram tables of the flat view.
+        lcs_texts = [_truncate_bytes(t, options.length_limit_bytes, False) for t in texts]
+        flat, sent = _split_batch(tokenizer(flat_texts + lcs_texts), flat_texts)
+    else:
+        flat = tokenizer(flat_texts)
+        sent = flat
+        if callable(options.tokenizer) or options.tokenizer != "default":
+            if kinds & {"Lsum", "W"}:
+                sent = tokenizer.sentences(texts)
 
     flat_offsets = flat.text_offsets
     stats = {}
@@ -544,6 +550,19 @@ def _pair_statistics(options: RougeOptions, predictions, references):
                                        t.max_skip, t.kind == "SU")
         stats[t.name] = np.asarray(values, dtype=np.float64)
     return stats, ref_counts, texts, flat, sent
+
+
+def _split_batch(batch: TokenizedBatch, first_texts: list) -> tuple:
+    """The first len(first_texts) texts of one TokenizedBatch and the rest, as two batches."""
+    k = len(first_texts)
+    tso, so = batch.text_sent_offsets, batch.sent_offsets
+    s_mid = int(tso[k])
+    t_mid = int(so[s_mid])
+    lengths = np.diff(so[tso[:k + 1]])
+    empty = sum(1 for j in np.flatnonzero(lengths == 0).tolist() if first_texts[j].strip())
+    first = TokenizedBatch(batch.tokens[:t_mid], so[:s_mid + 1], tso[:k + 1], empty)
+    rest = TokenizedBatch(batch.tokens[t_mid:], so[s_mid:] - t_mid, tso[k:] - s_mid, 0)
+    return first, rest
 
 
 def _clip_view(options, flat, sent):
@@ -651,6 +670,23 @@ def _example_scores(options: RougeOptions, rouge_type: RougeType, values: np.nda
     return np.stack([p, r, f], axis=1), np.stack([e_hit, e_den_p, e_den_r], axis=1)
 
 
+_BOOTSTRAP_BLOCK = 16  # samples drawn per block: bounds memory on huge corpora
+
+
+def _bootstrap_means(matrix: np.ndarray, n_samples: int, seed: int) -> np.ndarray:
+    """Means of n_samples resamples (with replacement) of the rows of matrix, drawn from
+    numpy.random.default_rng(seed) in fixed blocks of rows: the same numbers on every machine
+    and for any way the data was added."""
+    n = matrix.shape[0]
+    rng = np.random.default_rng(seed)
+    out = np.empty((n_samples, matrix.shape[1]), dtype=np.float64)
+    for start in range(0, n_samples, _BOOTSTRAP_BLOCK):
+        stop = min(start + _BOOTSTRAP_BLOCK, n_samples)
+        draws = rng.integers(0, n, size=(stop - start, n), dtype=np.uint32)
+        out[start:stop] = bootstrap_means(matrix, draws)
+    return out
+
+
 def _first_max_per_group(key: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
     """Index of the first maximum of key within each group (both originals keep the first
     reference on ties)."""
@@ -691,9 +727,7 @@ def _aggregate(options: RougeOptions, scores: dict, counts: dict):
         # the script sums the drawn rows in draw order; -t 0 divides by N, -t 1 keeps the sums
         samples = perl_bootstrap_means(matrix, options.n_samples, not micro)
     else:
-        rng = np.random.default_rng(options.seed)
-        draws = rng.integers(0, n, size=(options.n_samples, n), dtype=np.int64)
-        samples = bootstrap_means(matrix, draws)
+        samples = _bootstrap_means(matrix, options.n_samples, options.seed)
     out = {}
     for t_index, name in enumerate(names):
         rouge_type = next(t for t in options.rouge_types if t.name == name)
@@ -780,6 +814,10 @@ def format_result(options: RougeOptions, scores: dict, counts: dict) -> dict:
             return {name: s[:, 2].tolist() for name, s in scores.items()}
         out = {name: {"precision": s[:, 0].tolist(), "recall": s[:, 1].tolist(),
                       "fmeasure": s[:, 2].tolist()} for name, s in scores.items()}
+    elif not options.detailed and options.profile == "rouge_score" \
+            and options.aggregation == "macro":
+        # only the mean F is returned: no interval to compute
+        return {name: float(s.mean(axis=0)[2]) for name, s in scores.items()}  # as _aggregate
     else:
         agg = _aggregate(options, scores, counts)
         if not options.detailed:

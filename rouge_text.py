@@ -41,6 +41,9 @@ MAX_PACKED_LEN = 12
 _DROPPED = np.iinfo(np.int64).min  # marks a token that the stemmer turned into an invalid one
 _VALID_TOKEN = re.compile(r"^[a-z0-9]+$")  # rouge_score's final token check
 _DIGITS = "abcdefghijklmnopqrstuvwxyz0123456789"
+# The non-ASCII characters whose str.lower() contains [a-z0-9]: U+0130 ("i" + combining dot)
+# and the Kelvin sign U+212A ("k").
+LOWERS_TO_ASCII = ("\u0130", "\u212a")
 
 
 @dataclass(frozen=True)
@@ -130,17 +133,20 @@ class _LongIds:
 
 
 def _ascii_buffer(texts: Sequence[str], unicode_lower: bool) -> np.ndarray:
-    """One lowercased byte buffer, texts separated by NUL; bytes >= 0x80 act as separators."""
+    """One lowercased byte buffer, texts separated by NUL; bytes >= 0x80 act as separators.
+    (A text that holds NUL itself is caught by the caller: the scan then finds too many
+    texts.)"""
     joined = "\x00".join(texts)
-    if joined.count("\x00") != len(texts) - 1:  # a text holds NUL itself: it separates tokens
-        joined = "\x00".join(t.replace("\x00", " ") for t in texts)
-    if unicode_lower:
-        # rouge_score: str.lower() first (it can turn non-ASCII into ASCII, e.g. the Kelvin
-        # sign into "k"), then every non-[a-z0-9] character separates tokens.
-        joined = joined.lower()
-        data = joined.encode("ascii", "replace") if not joined.isascii() else joined.encode()
+    if unicode_lower and not joined.isascii():
+        # rouge_score: str.lower() first, then every non-[a-z0-9] character separates tokens.
+        # Only two non-ASCII characters lower to something with ASCII letters (checked over
+        # all of Unicode by the tests); without them, lowering the ASCII bytes is the same.
+        if any(ch in joined for ch in LOWERS_TO_ASCII):
+            data = joined.lower().encode("ascii", "replace")
+        else:
+            data = joined.encode("ascii", "replace").translate(_ASCII_LOWER)
     else:
-        # ROUGE-1.5.5 reads raw bytes and lowercases A-Z only.
+        # ASCII text, or ROUGE-1.5.5, which reads raw bytes and lowercases A-Z only.
         data = joined.encode("utf-8", "surrogatepass").translate(_ASCII_LOWER)
     return np.frombuffer(data, dtype=np.uint8)
 
@@ -162,6 +168,10 @@ def tokenize_ascii_batch(
     characters are stemmed (both rouge_score and ROUGE-1.5.5)."""
     buf = _ascii_buffer(texts, unicode_lower)
     codes, starts, ends, sent_ends, text_ends = scan(buf, MAX_PACKED_LEN)
+    if len(text_ends) != len(texts):  # some text holds NUL: there it separates tokens
+        texts = [t.replace("\x00", " ") for t in texts]
+        buf = _ascii_buffer(texts, unicode_lower)
+        codes, starts, ends, sent_ends, text_ends = scan(buf, MAX_PACKED_LEN)
     codes = codes.copy()
     raw = buf.tobytes()
     long_ids = _LongIds()

@@ -99,6 +99,16 @@ def test_swapping_texts_swaps_counts(pred, ref):
         assert (a[0], a[1], a[2]) == (b[0], b[2], b[1])
 
 
+@settings(max_examples=40, deadline=None)
+@given(pred=st.lists(st.lists(st.integers(0, 4), min_size=50, max_size=150), max_size=3),
+       ref=st.lists(st.lists(st.integers(0, 4), max_size=80), max_size=3))
+def test_union_lcs_long_sentences_equal_naive(pred, ref):
+    # prediction sentences past 64 tokens take the DP-table path instead of the bit rows
+    tokens, sent_offsets, text_sent_offsets, offsets = batch(pred, ref)
+    out = K.union_lcs_stats(tokens, sent_offsets, text_sent_offsets, tokens, offsets, *PAIR)
+    assert tuple(out[0]) == naive_rouge.union_lcs_stats(pred, ref)
+
+
 def test_identical_texts_match_fully():
     t = [[1, 2, 3, 1], [4, 2]]
     tokens, sent_offsets, text_sent_offsets, offsets = batch(t, t)
@@ -126,3 +136,23 @@ def test_perl_drand48_matches_spec_example():
     values = np.array([[1.0], [0], [0], [0], [0], [0], [0]])
     means = np.sort(K.perl_bootstrap_means(values, 1000)[:, 0])
     assert "%.5f" % (np.cumsum(means)[-1] / 1000) == "0.14300"
+
+
+def test_only_two_non_ascii_characters_lower_to_ascii():
+    # the fast tokenizer path lowercases ASCII bytes only, unless one of these is present
+    import re
+    import sys
+
+    import rouge_text
+
+    found = tuple(chr(c) for c in range(0x80, sys.maxunicode + 1)
+                  if re.search("[a-z0-9]", chr(c).lower()))
+    assert found == rouge_text.LOWERS_TO_ASCII
+
+
+def test_text_holding_nul_is_still_one_text():
+    import rouge_text
+
+    batch = rouge_text.tokenize_ascii_batch(["a\x00b", "c"], K.scan_ascii_tokens,
+                                            unicode_lower=True)
+    assert list(batch.text_offsets) == [0, 2, 3]
