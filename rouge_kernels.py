@@ -30,7 +30,7 @@ Also the ROUGE-1.5.5 bootstrap (Perl's drand48, seeds 0..B-1) used by the ``roug
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 __all__ = [
     "ngram_stats",
@@ -145,12 +145,12 @@ def _ngram_pair(tokens, p0, p1, r0, r1, max_n, out):
         out[n - 1, 0] = _clipped_hits(win[:cp], win[cp:cp + cr], level_u)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def ngram_stats(tokens, text_offsets, pair_pred, pair_ref, max_n):
     """ROUGE-1..max_n statistics: int64[pairs, max_n, 3] of (hit, pred_count, ref_count)."""
     n_pairs = pair_pred.shape[0]
     out = np.zeros((n_pairs, max_n, 3), dtype=np.int64)
-    for k in prange(n_pairs):
+    for k in range(n_pairs):
         p = pair_pred[k]
         r = pair_ref[k]
         _ngram_pair(tokens, text_offsets[p], text_offsets[p + 1], text_offsets[r],
@@ -212,12 +212,12 @@ def _lcs_length(a: np.ndarray, b: np.ndarray, u: int) -> int:
     return zeros
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def lcs_stats(tokens, text_offsets, pair_pred, pair_ref):
     """ROUGE-L (whole text as one sequence): int64[pairs, 3] of (lcs, pred_len, ref_len)."""
     n_pairs = pair_pred.shape[0]
     out = np.zeros((n_pairs, 3), dtype=np.int64)
-    for k in prange(n_pairs):
+    for k in range(n_pairs):
         p = pair_pred[k]
         r = pair_ref[k]
         ids_p, ids_r, u = _pair_ids(tokens, text_offsets[p], text_offsets[p + 1],
@@ -442,7 +442,7 @@ def _union_pair(tokens, sent_offsets, s_p0, s_p1, s_r0, s_r1, clip_tokens, c_p0,
     return hit
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def union_lcs_stats(tokens, sent_offsets, text_sent_offsets, clip_tokens, clip_offsets,
                     pair_pred, pair_ref):
     """Summary-level union LCS: int64[pairs, 3] of (hit, pred_len, ref_len).
@@ -455,7 +455,7 @@ def union_lcs_stats(tokens, sent_offsets, text_sent_offsets, clip_tokens, clip_o
     n_pairs = pair_pred.shape[0]
     out = np.zeros((n_pairs, 3), dtype=np.int64)
     no_mask = np.zeros(0, dtype=np.bool_)
-    for k in prange(n_pairs):
+    for k in range(n_pairs):
         p = pair_pred[k]
         r = pair_ref[k]
         hit = _union_pair(tokens, sent_offsets, text_sent_offsets[p], text_sent_offsets[p + 1],
@@ -468,7 +468,7 @@ def union_lcs_stats(tokens, sent_offsets, text_sent_offsets, clip_tokens, clip_o
     return out
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def wlcs_stats(tokens, sent_offsets, text_sent_offsets, clip_tokens, clip_offsets, pair_pred,
                pair_ref, weight):
     """ROUGE-W: float64[pairs, 3] of (weighted hit, pred_len, ref_base), where
@@ -477,7 +477,7 @@ def wlcs_stats(tokens, sent_offsets, text_sent_offsets, clip_tokens, clip_offset
     n_pairs = pair_pred.shape[0]
     out = np.zeros((n_pairs, 3), dtype=np.float64)
     no_mask = np.zeros(0, dtype=np.bool_)
-    for k in prange(n_pairs):
+    for k in range(n_pairs):
         p = pair_pred[k]
         r = pair_ref[k]
         out[k, 0] = _union_pair(tokens, sent_offsets, text_sent_offsets[p],
@@ -563,13 +563,13 @@ def _skip_keys(ids, u, max_skip, unigrams):
     return keys
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def skip_bigram_stats(tokens, text_offsets, pair_pred, pair_ref, max_skip, unigrams):
     """ROUGE-S<max_skip> (SU with unigrams=True; max_skip < 0: no limit):
     int64[pairs, 3] of (hit, pred_count, ref_count)."""
     n_pairs = pair_pred.shape[0]
     out = np.zeros((n_pairs, 3), dtype=np.int64)
-    for k in prange(n_pairs):
+    for k in range(n_pairs):
         p = pair_pred[k]
         r = pair_ref[k]
         ids_p, ids_r, u = _pair_ids(tokens, text_offsets[p], text_offsets[p + 1],
@@ -587,12 +587,12 @@ def skip_bigram_stats(tokens, text_offsets, pair_pred, pair_ref, max_skip, unigr
 # Bootstrap
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def bootstrap_means(values, draws):
     """Mean of values[draws[b], :] for each bootstrap sample b: float64[B, columns]."""
     n_samples, n = draws.shape
     out = np.zeros((n_samples, values.shape[1]), dtype=np.float64)
-    for b in prange(n_samples):
+    for b in range(n_samples):
         for i in range(n):
             row = draws[b, i]
             for c in range(values.shape[1]):
@@ -602,7 +602,7 @@ def bootstrap_means(values, draws):
     return out
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def perl_bootstrap_means(values, n_samples, divide=True):
     """ROUGE-1.5.5's bootstrap (SPEC §6): sample b re-seeds Perl's drand48 with srand(b),
     draws N indices floor(rand() * N) and sums the drawn rows in draw order, then / N
@@ -612,7 +612,7 @@ def perl_bootstrap_means(values, n_samples, divide=True):
     a = np.uint64(0x5DEECE66D)
     c = np.uint64(0xB)
     mask48 = np.uint64((1 << 48) - 1)
-    for b in prange(n_samples):
+    for b in range(n_samples):
         state = (np.uint64(b) << np.uint64(16)) + np.uint64(0x330E)
         for _ in range(n):
             state = (a * state + c) & mask48

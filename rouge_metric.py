@@ -10,8 +10,10 @@ The class is an adapter: validate the options once (``RougeOptions``), tokenize 
 """
 
 import math
+import os
 import re
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Callable, Optional, Sequence, Union
 
@@ -533,23 +535,47 @@ def _pair_statistics(options: RougeOptions, predictions, references):
     stats = {}
     ngram_orders = [t.n for t in options.rouge_types if t.kind == "n"]
     if ngram_orders:
-        by_order = ngram_stats(flat.tokens, flat_offsets, pair_pred, pair_ref, max(ngram_orders))
+        by_order = _over_pairs(ngram_stats, (flat.tokens, flat_offsets), pair_pred, pair_ref,
+                               (max(ngram_orders),))
     for t in options.rouge_types:
         if t.kind == "n":
             values = by_order[:, t.n - 1, :]
         elif t.kind == "L" and options.profile != "rouge155":
-            values = lcs_stats(flat.tokens, flat_offsets, pair_pred, pair_ref)
+            values = _over_pairs(lcs_stats, (flat.tokens, flat_offsets), pair_pred, pair_ref)
         elif t.kind in ("L", "Lsum"):
-            values = union_lcs_stats(sent.tokens, sent.sent_offsets, sent.text_sent_offsets,
-                                     *_clip_view(options, flat, sent), pair_pred, pair_ref)
+            values = _over_pairs(union_lcs_stats, (sent.tokens, sent.sent_offsets,
+                                 sent.text_sent_offsets, *_clip_view(options, flat, sent)),
+                                 pair_pred, pair_ref)
         elif t.kind == "W":
-            values = wlcs_stats(sent.tokens, sent.sent_offsets, sent.text_sent_offsets,
-                                *_clip_view(options, flat, sent), pair_pred, pair_ref, t.weight)
+            values = _over_pairs(wlcs_stats, (sent.tokens, sent.sent_offsets,
+                                 sent.text_sent_offsets, *_clip_view(options, flat, sent)),
+                                 pair_pred, pair_ref, (t.weight,))
         else:
-            values = skip_bigram_stats(flat.tokens, flat_offsets, pair_pred, pair_ref,
-                                       t.max_skip, t.kind == "SU")
+            values = _over_pairs(skip_bigram_stats, (flat.tokens, flat_offsets), pair_pred,
+                                 pair_ref, (t.max_skip, t.kind == "SU"))
         stats[t.name] = np.asarray(values, dtype=np.float64)
     return stats, ref_counts, texts, flat, sent
+
+
+_THREADS = max(1, min(8, os.cpu_count() or 1))
+_PARALLEL_MIN_PAIRS = 256
+
+
+def _over_pairs(kernel, head: tuple, pair_pred, pair_ref, tail: tuple = ()):
+    """kernel(*head, pair_pred, pair_ref, *tail) over chunks of the pairs on a thread pool:
+    the kernels release the GIL (numba nogil), so the chunks run on all cores. (numba's own
+    parallel=True compiles several times slower, and compilation is the cold-start cost.)"""
+    n = len(pair_pred)
+    if n < _PARALLEL_MIN_PAIRS or _THREADS == 1:
+        return kernel(*head, pair_pred, pair_ref, *tail)
+    # more chunks than threads, so one chunk of long documents does not hold up the rest
+    bounds = np.linspace(0, n, 4 * _THREADS + 1).astype(np.int64)
+    chunks = [(lo, hi) for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]
+    with ThreadPoolExecutor(_THREADS) as pool:
+        parts = list(pool.map(
+            lambda span: kernel(*head, pair_pred[span[0]:span[1]], pair_ref[span[0]:span[1]],
+                                *tail), chunks))
+    return np.concatenate(parts)
 
 
 def _split_batch(batch: TokenizedBatch, first_texts: list) -> tuple:
