@@ -832,8 +832,18 @@ def _warn_about_empty_w_references(options, stats, ref_counts) -> None:
                               RougeWarning, stacklevel=5)
 
 
+def _canonical_order(scores: dict, counts: dict) -> tuple:
+    """Rows sorted by their values: the mean and the bootstrap then do not depend on the
+    order in which examples arrived (add_batch splits, distributed shards, threads)."""
+    matrix = np.concatenate([scores[k] for k in scores] + [counts[k] for k in counts], axis=1)
+    order = np.lexsort(matrix.T[::-1])
+    return ({k: v[order] for k, v in scores.items()}, {k: v[order] for k, v in counts.items()})
+
+
 def format_result(options: RougeOptions, scores: dict, counts: dict) -> dict:
     """The output dict from per-example scores and counts (see example_scores)."""
+    if options.use_aggregator and options.profile == "rouge_score":
+        scores, counts = _canonical_order(scores, counts)
     n = len(next(iter(scores.values())))
     if not options.use_aggregator:
         if not options.detailed:

@@ -256,3 +256,13 @@ def test_bad_tokenizer_callables(metric):
 def test_compute_with_nothing_added(metric):
     with pytest.raises(ValueError, match="predictions"):
         metric.compute()
+
+
+def test_aggregate_does_not_depend_on_row_order(metric, realsumm):
+    rows = realsumm[:400]
+    shuffled = rows[::-1][::2] + rows[::-1][1::2]
+    results = [metric.compute(predictions=[r["prediction"] for r in rs],
+                              references=[r["references"] for r in rs],
+                              rouge_types=["rouge1", "rougeL"], detailed=True, seed=5)
+               for rs in (rows, shuffled)]
+    assert results[0] == results[1]
