@@ -353,6 +353,78 @@ def _mark_wlcs(y, x, weight, table, runs, mask):
             j -= 1
 
 
+_FULL_TABLE_MAX_CELLS = 1 << 22  # above this, sentence pairs use the checkpointed DP
+
+
+@njit(cache=True)
+def _dp_block(y, x, weighted, weight, c0, l0, i0, i1, c_out, l_out):
+    """Rows i0..i1 of the (weighted) LCS table, from row i0 (c0, l0), into c_out / l_out
+    (row i at (i - i0) * (len(x) + 1)). The same arithmetic as _mark_lcs / _mark_wlcs, in the
+    same order, so ties break the same way."""
+    n = x.shape[0]
+    w = n + 1
+    c_out[:w] = c0
+    l_out[:w] = l0
+    for i in range(i0 + 1, i1 + 1):
+        row = (i - i0) * w
+        prev = row - w
+        c_out[row] = 0.0
+        l_out[row] = 0
+        yi = y[i - 1]
+        for j in range(1, n + 1):
+            if yi == x[j - 1]:
+                k = l_out[prev + j - 1]
+                if weighted:
+                    c_out[row + j] = c_out[prev + j - 1] + (k + 1.0) ** weight - float(k) ** weight
+                else:
+                    c_out[row + j] = c_out[prev + j - 1] + 1.0
+                l_out[row + j] = k + 1
+            elif c_out[prev + j] >= c_out[row + j - 1]:
+                c_out[row + j] = c_out[prev + j]
+                l_out[row + j] = 0
+            else:
+                c_out[row + j] = c_out[row + j - 1]
+                l_out[row + j] = 0
+
+
+@njit(cache=True)
+def _mark_checkpointed(y, x, weighted, weight, block, mask):
+    """_mark_lcs / _mark_wlcs in O((m / block + block) * n) memory instead of O(m * n): a
+    forward pass keeps every block-th row, the traceback recomputes one block of rows at a
+    time from its checkpoint (each block once, since the path only moves up)."""
+    m = y.shape[0]
+    n = x.shape[0]
+    w = n + 1
+    n_blocks = (m - 1) // block + 1
+    ck_c = np.zeros((n_blocks, w), dtype=np.float64)
+    ck_l = np.zeros((n_blocks, w), dtype=np.int64)
+    buf_c = np.empty((block + 1) * w, dtype=np.float64)
+    buf_l = np.empty((block + 1) * w, dtype=np.int64)
+    for b in range(n_blocks - 1):
+        i0 = b * block
+        _dp_block(y, x, weighted, weight, ck_c[b], ck_l[b], i0, i0 + block, buf_c, buf_l)
+        ck_c[b + 1] = buf_c[block * w:(block + 1) * w]
+        ck_l[b + 1] = buf_l[block * w:(block + 1) * w]
+    b = n_blocks - 1
+    i0 = b * block
+    _dp_block(y, x, weighted, weight, ck_c[b], ck_l[b], i0, m, buf_c, buf_l)
+    i = m
+    j = n
+    while i > 0 and j > 0:
+        if i == i0:
+            b -= 1
+            i0 = b * block
+            _dp_block(y, x, weighted, weight, ck_c[b], ck_l[b], i0, i0 + block, buf_c, buf_l)
+        if y[i - 1] == x[j - 1]:
+            i -= 1
+            j -= 1
+            mask[i] = True
+        elif buf_c[(i - 1 - i0) * w + j] >= buf_c[(i - i0) * w + j - 1]:
+            i -= 1
+        else:
+            j -= 1
+
+
 @njit(cache=True)
 def _max_sentence_len(sent_offsets, s0, s1):
     longest = 0
@@ -396,9 +468,11 @@ def _union_pair(tokens, sent_offsets, s_p0, s_p1, s_r0, s_r1, clip_tokens, c_p0,
     max_p = _max_sentence_len(sent_offsets, s_p0, s_p1)
     max_r = _max_sentence_len(sent_offsets, s_r0, s_r1)
     size = (max_p + 1) * (max_r + 1)
-    itable = np.empty(size if not weighted and max_p > 64 else 1, dtype=np.int64)
-    ftable = np.empty(size if weighted else 1, dtype=np.float64)
-    runs = np.empty(size if weighted else 1, dtype=np.int64)
+    full = size <= _FULL_TABLE_MAX_CELLS  # else long sentences: checkpointed DP, O(m + n)-ish
+    itable = np.empty(size if full and not weighted and max_p > 64 else 1, dtype=np.int64)
+    ftable = np.empty(size if full and weighted else 1, dtype=np.float64)
+    runs = np.empty(size if full and weighted else 1, dtype=np.int64)
+    block = max(1, int(np.sqrt(max_r)))
     mask = np.zeros(max_r, dtype=np.bool_)
     bit_of = np.zeros(u, dtype=np.uint64)
     rows = np.empty(max_r + 1, dtype=np.uint64)
@@ -414,10 +488,12 @@ def _union_pair(tokens, sent_offsets, s_p0, s_p1, s_r0, s_r1, clip_tokens, c_p0,
             x = pred[sent_offsets[sj] - t_p0:sent_offsets[sj + 1] - t_p0]
             if x.shape[0] == 0:
                 continue
-            if weighted:
-                _mark_wlcs(y, x, weight, ftable, runs, mask)
-            elif x.shape[0] <= 64:
+            if x.shape[0] <= 64 and not weighted:
                 _mark_lcs_bits(y, x, bit_of, rows, mask)
+            elif not full:
+                _mark_checkpointed(y, x, weighted, weight, block, mask)
+            elif weighted:
+                _mark_wlcs(y, x, weight, ftable, runs, mask)
             else:
                 _mark_lcs(y, x, itable, mask)
         run = 0
