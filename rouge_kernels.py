@@ -51,6 +51,14 @@ __all__ = [
 
 
 @njit(cache=True)
+def _copy(src, s0, s1, dst, d0):
+    """dst[d0:d0 + s1 - s0] = src[s0:s1], as a loop: numba compiles slice assignment slowly,
+    and compilation is the cold-start cost."""
+    for i in range(s1 - s0):
+        dst[d0 + i] = src[s0 + i]
+
+
+@njit(cache=True)
 def _dense_ids(values: np.ndarray) -> tuple[np.ndarray, int]:
     """Map values to 0..u-1 (equal values, equal ids; in order of first appearance) with an
     open-addressing hash table: exact (slots compare the values themselves), O(n)."""
@@ -89,8 +97,8 @@ def _pair_ids(tokens: np.ndarray, p0: int, p1: int, r0: int, r1: int):
     lp = p1 - p0
     lr = r1 - r0
     both = np.empty(lp + lr, dtype=np.int64)
-    both[:lp] = tokens[p0:p1]
-    both[lp:] = tokens[r0:r1]
+    _copy(tokens, p0, p1, both, 0)
+    _copy(tokens, r0, r1, both, lp)
     ids, u = _dense_ids(both)
     return ids[:lp], ids[lp:], u
 
@@ -124,7 +132,10 @@ def _ngram_pair(tokens, p0, p1, r0, r1, max_n, out):
         out[n - 1, 2] = max(0, lr - n + 1)
     if lp == 0 or lr == 0:
         return
-    ids, u = _dense_ids(np.concatenate((tokens[p0:p1], tokens[r0:r1])))
+    both = np.empty(lp + lr, dtype=np.int64)
+    _copy(tokens, p0, p1, both, 0)
+    _copy(tokens, r0, r1, both, lp)
+    ids, u = _dense_ids(both)
     # win[i] is the dense id of the n-gram starting at i (pred windows, then ref windows);
     # level n is built from level n - 1 as (id of the (n-1)-gram) * u + (id of the last
     # token), re-densified: exact integers, no hashing of token sequences.
@@ -363,8 +374,8 @@ def _dp_block(y, x, weighted, weight, c0, l0, i0, i1, c_out, l_out):
     same order, so ties break the same way."""
     n = x.shape[0]
     w = n + 1
-    c_out[:w] = c0
-    l_out[:w] = l0
+    _copy(c0, 0, w, c_out, 0)
+    _copy(l0, 0, w, l_out, 0)
     for i in range(i0 + 1, i1 + 1):
         row = (i - i0) * w
         prev = row - w
@@ -403,8 +414,8 @@ def _mark_checkpointed(y, x, weighted, weight, block, mask):
     for b in range(n_blocks - 1):
         i0 = b * block
         _dp_block(y, x, weighted, weight, ck_c[b], ck_l[b], i0, i0 + block, buf_c, buf_l)
-        ck_c[b + 1] = buf_c[block * w:(block + 1) * w]
-        ck_l[b + 1] = buf_l[block * w:(block + 1) * w]
+        _copy(buf_c, block * w, (block + 1) * w, ck_c[b + 1], 0)
+        _copy(buf_l, block * w, (block + 1) * w, ck_l[b + 1], 0)
     b = n_blocks - 1
     i0 = b * block
     _dp_block(y, x, weighted, weight, ck_c[b], ck_l[b], i0, m, buf_c, buf_l)
@@ -451,10 +462,10 @@ def _union_pair(tokens, sent_offsets, s_p0, s_p1, s_r0, s_r1, clip_tokens, c_p0,
     nc_p = c_p1 - c_p0
     nc_r = c_r1 - c_r0
     both = np.empty(lp + lr + nc_p + nc_r, dtype=np.int64)
-    both[:lp] = tokens[t_p0:t_p1]
-    both[lp:lp + lr] = tokens[t_r0:t_r1]
-    both[lp + lr:lp + lr + nc_p] = clip_tokens[c_p0:c_p1]
-    both[lp + lr + nc_p:] = clip_tokens[c_r0:c_r1]
+    _copy(tokens, t_p0, t_p1, both, 0)
+    _copy(tokens, t_r0, t_r1, both, lp)
+    _copy(clip_tokens, c_p0, c_p1, both, lp + lr)
+    _copy(clip_tokens, c_r0, c_r1, both, lp + lr + nc_p)
     ids, u = _dense_ids(both)
     pred = ids[:lp]
     ref = ids[lp:lp + lr]
@@ -483,7 +494,8 @@ def _union_pair(tokens, sent_offsets, s_p0, s_p1, s_r0, s_r1, clip_tokens, c_p0,
         y = ref[y0:y1]
         if y.shape[0] == 0:
             continue
-        mask[:y.shape[0]] = False
+        for q in range(y.shape[0]):
+            mask[q] = False
         for sj in range(s_p0, s_p1):
             x = pred[sent_offsets[sj] - t_p0:sent_offsets[sj + 1] - t_p0]
             if x.shape[0] == 0:
@@ -652,7 +664,10 @@ def skip_bigram_stats(tokens, text_offsets, pair_pred, pair_ref, max_skip, unigr
                                     text_offsets[r], text_offsets[r + 1])
         keys_p = _skip_keys(ids_p, u, max_skip, unigrams)
         keys_r = _skip_keys(ids_r, u, max_skip, unigrams)
-        dense, n_keys = _dense_ids(np.concatenate((keys_p, keys_r)))
+        both = np.empty(keys_p.shape[0] + keys_r.shape[0], dtype=np.int64)
+        _copy(keys_p, 0, keys_p.shape[0], both, 0)
+        _copy(keys_r, 0, keys_r.shape[0], both, keys_p.shape[0])
+        dense, n_keys = _dense_ids(both)
         out[k, 0] = _clipped_hits(dense[:keys_p.shape[0]], dense[keys_p.shape[0]:], n_keys)
         out[k, 1] = keys_p.shape[0]
         out[k, 2] = keys_r.shape[0]
