@@ -788,29 +788,63 @@ def _pr_from_micro(options, rouge_type, block):
     return _safe_div(block[:, 0], block[:, 1]), _safe_div(block[:, 0], block[:, 2])
 
 
-def _warn_about_input(options: RougeOptions, texts, flat: TokenizedBatch) -> None:
-    if flat.empty_texts:
+@dataclass
+class InputNotes:
+    """What the input looked like, for the warnings: counted per batch, summed over the
+    chunks of a stream (the CLI), then warned about once (``warn_about_input``)."""
+
+    texts: int = 0
+    empty_texts: int = 0  # texts with visible characters but no tokens
+    texts_with_newline: int = 0
+    tokenless_w_references: int = 0  # ROUGE-W pairs whose reference has no tokens
+
+    def add(self, other: "InputNotes") -> None:
+        self.texts += other.texts
+        self.empty_texts += other.empty_texts
+        self.texts_with_newline += other.texts_with_newline
+        self.tokenless_w_references += other.tokenless_w_references
+
+
+def _input_notes(options: RougeOptions, texts, flat: TokenizedBatch, stats) -> InputNotes:
+    w_names = [t.name for t in options.rouge_types if t.kind == "W"]
+    return InputNotes(
+        texts=len(texts),
+        empty_texts=flat.empty_texts,
+        texts_with_newline=sum("\n" in t for t in texts),
+        tokenless_w_references=int((stats[w_names[0]][:, 2] == 0).sum()) if w_names else 0,
+    )
+
+
+def warn_about_input(options: RougeOptions, notes: InputNotes, stacklevel: int = 2) -> None:
+    """RougeWarnings for valid input that probably does not mean what the caller thinks."""
+    if notes.empty_texts:
         hint = (" Non-Latin scripts need tokenizer='unicode'." if options.profile != "rouge155"
                 and options.tokenizer == "default" else "")
-        warnings.warn(f"{flat.empty_texts} of {len(texts)} non-empty texts have no tokens and "
-                      f"score 0.{hint}", RougeWarning, stacklevel=4)
+        warnings.warn(f"{notes.empty_texts} of {notes.texts} texts are not empty but have no "
+                      f"tokens; they score 0.{hint}", RougeWarning, stacklevel=stacklevel + 1)
     wants_sentences = any(t.kind in ("Lsum", "W") or (t.kind == "L" and options.profile == "rouge155")
                           for t in options.rouge_types)
-    if wants_sentences and not options.split_sentences and not any("\n" in t for t in texts):
+    if wants_sentences and not options.split_sentences and not notes.texts_with_newline:
         warnings.warn("rougeLsum/rougeW split sentences at newlines, and no text contains one: "
                       "they are computed over each whole text as one sentence. Put each "
                       "sentence on its own line, or pass split_sentences=True.", RougeWarning,
-                      stacklevel=4)
+                      stacklevel=stacklevel + 1)
+    if notes.tokenless_w_references:
+        warnings.warn(f"rougeW: {notes.tokenless_w_references} references have no tokens; "
+                      "they score 0 (the ROUGE-1.5.5 script dies on them with a division by "
+                      "zero).", RougeWarning, stacklevel=stacklevel + 1)
 
 
-def example_scores(options: RougeOptions, predictions, references):
+def example_scores(options: RougeOptions, predictions, references, notes=None):
     """Per-example scores {type: float64[N, 3] of (P, R, F)} and the counts behind them
     {type: float64[N, 3] of (hit, den_p, den_r)}: what aggregation needs (the CLI streams
-    these chunk by chunk)."""
+    these chunk by chunk). Warns about the input, or, given an InputNotes, adds to it."""
     stats, ref_counts, texts, flat, sent = _pair_statistics(options, predictions, references)
-    _warn_about_input(options, texts, flat)
-    if any(t.kind == "W" for t in options.rouge_types):
-        _warn_about_empty_w_references(options, stats, ref_counts)
+    batch_notes = _input_notes(options, texts, flat, stats)
+    if notes is None:
+        warn_about_input(options, batch_notes, stacklevel=3)
+    else:
+        notes.add(batch_notes)
     scores, counts = {}, {}
     for t in options.rouge_types:
         scores[t.name], counts[t.name] = _example_scores(options, t, stats[t.name], ref_counts)
@@ -820,16 +854,6 @@ def example_scores(options: RougeOptions, predictions, references):
 def score_batch(options: RougeOptions, predictions, references) -> dict:
     """The whole computation for validated options and inputs."""
     return format_result(options, *example_scores(options, predictions, references))
-
-
-def _warn_about_empty_w_references(options, stats, ref_counts) -> None:
-    for t in options.rouge_types:
-        if t.kind == "W":
-            empty = int((stats[t.name][:, 2] == 0).sum())
-            if empty:
-                warnings.warn(f"{t.name}: {empty} references have no tokens; they score 0 (the "
-                              "ROUGE-1.5.5 script dies on them with a division by zero).",
-                              RougeWarning, stacklevel=5)
 
 
 def _canonical_order(scores: dict, counts: dict) -> tuple:

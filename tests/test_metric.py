@@ -171,7 +171,7 @@ def test_loads_from_a_copy_as_the_hub_stages_it(tmp_path):
 def test_warnings(metric):
     with pytest.warns(Warning, match="no text contains one"):
         metric.compute(predictions=["a b"], references=["a"], rouge_types=["rougeLsum"])
-    with pytest.warns(Warning, match="1 of 2 non-empty texts have no tokens"):
+    with pytest.warns(Warning, match="1 of 2 texts are not empty but have no tokens"):
         metric.compute(predictions=["今天天气很好"], references=["a"], rouge_types=["rouge1"])
     with warnings.catch_warnings():
         warnings.simplefilter("error")

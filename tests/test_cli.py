@@ -1,0 +1,457 @@
+"""rouge_cli.py, run as a subprocess: its numbers against ``metric.compute`` over the same rows,
+text files against JSONL, chunked streaming against one compute, warnings, and the one-line
+errors (exit status 2) on bad files and options.
+
+Expectations come from ``metric.compute`` (run in a subprocess too, with the same caches), never
+from numbers written here: the CLI must reproduce the metric, whose own correctness is tested
+against rouge_score and the Perl script elsewhere.
+
+Every subprocess runs a snapshot of rouge_cli.py, rouge_metric.py and its helpers, copied once
+per session into an empty folder (so that edits made to the working tree during the run change
+neither side), and shares one temporary HF_HOME / HF_MODULES_CACHE / NUMBA_CACHE_DIR, so that
+only the first use of each numba kernel compiles it (about 30 s of CPU in all).
+
+The 1,000,000-row streaming run is opt-in: ``ROUGE_SLOW=1 pytest -s -m slow tests/test_cli.py``
+(it prints rows/s and the child's peak RSS). The ``slow`` marker is not registered in a pytest
+configuration yet; pytest warns about it until it is.
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+import time
+from concurrent.futures import ThreadPoolExecutor
+from itertools import cycle, islice
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+REALSUMM = ROOT.parent / "shared" / "data" / "realsumm.jsonl"
+
+slow = pytest.mark.skipif(os.environ.get("ROUGE_SLOW") != "1",
+                          reason="1M-row streaming run: set ROUGE_SLOW=1 (and -m slow)")
+
+
+# --------------------------------------------------------------------------------------------
+# Helpers
+
+
+@pytest.fixture(scope="session")
+def snapshot(tmp_path_factory):
+    """rouge_cli.py, rouge_metric.py and the helpers it imports, copied once per session into
+    an empty folder: the CLI and compute() run the same code even when the working tree
+    changes during the run (each change would also recompile the kernels), and the CLI
+    needs nothing else from the repository."""
+    d = tmp_path_factory.mktemp("rouge_cli_snapshot")
+    script = (ROOT / "rouge_metric.py").read_text(encoding="utf-8")
+    helpers = re.findall(r"^from \.(\w+) import", script, flags=re.M)
+    for name in ["rouge_cli", "rouge_metric", *helpers]:
+        shutil.copy2(ROOT / f"{name}.py", d / f"{name}.py")
+    return d
+
+
+@pytest.fixture(scope="session")
+def env(tmp_path_factory, snapshot):
+    """Environment for every subprocess: caches shared by the whole session."""
+    cache = tmp_path_factory.mktemp("rouge_cli_cache")
+    out = dict(os.environ)
+    out.update(HF_HOME=str(cache / "hf"), HF_MODULES_CACHE=str(cache / "modules"),
+               NUMBA_CACHE_DIR=str(cache / "numba"), PYTHONIOENCODING="utf-8",
+               ROUGE_CLI_TEST_SNAPSHOT=str(snapshot))
+    return out
+
+
+def run_cli(env, *args, cwd=None):
+    cli = Path(env["ROUGE_CLI_TEST_SNAPSHOT"]) / "rouge_cli.py"
+    return subprocess.run([sys.executable, str(cli), *map(str, args)], env=env, cwd=cwd,
+                          capture_output=True, text=True, timeout=600)
+
+
+def ok(proc):
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    return proc
+
+
+_COMPUTE = textwrap.dedent("""
+    import json, sys, warnings
+    import evaluate
+    jobs = json.load(open(sys.argv[1], encoding="utf-8"))
+    metric = evaluate.load(sys.argv[2])
+    rouge_warning = sys.modules[type(metric).__module__].RougeWarning
+    out = []
+    for job in jobs:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            result = metric.compute(predictions=job["predictions"],
+                                    references=job["references"], **job["kwargs"])
+        out.append({"result": result, "warnings": [str(w.message) for w in caught
+                                                   if issubclass(w.category, rouge_warning)]})
+    json.dump(out, sys.stdout)
+""")
+
+
+def compute_many(env, tmp_path, jobs):
+    """metric.compute(predictions, references, **kwargs) for each job, in one subprocess:
+    [{"result": dict, "warnings": [RougeWarning messages]}]."""
+    spec = tmp_path / "jobs.json"
+    spec.write_text(json.dumps(jobs), encoding="utf-8")
+    script = Path(env["ROUGE_CLI_TEST_SNAPSHOT"]) / "rouge_metric.py"
+    proc = subprocess.run([sys.executable, "-c", _COMPUTE, str(spec), str(script)], env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def job(rows, **kwargs):
+    return {"predictions": [r["prediction"] for r in rows],
+            "references": [r["references"] for r in rows], "kwargs": kwargs}
+
+
+def write_jsonl(path, rows):
+    with open(path, "w", encoding="utf-8") as f:
+        for r in rows:
+            f.write(json.dumps({"prediction": r["prediction"], "references": r["references"]})
+                    + "\n")
+    return path
+
+
+def write_lines(path, texts):
+    assert all("\n" not in t and "\r" not in t for t in texts)
+    path.write_text("".join(t + "\n" for t in texts), encoding="utf-8")
+    return path
+
+
+def flat(text):
+    return text.replace("\n", " ")
+
+
+def warning_lines(messages):
+    return ["rouge_cli: warning: " + " ".join(m.split()) for m in messages]
+
+
+def per_example_from_compute(result):
+    """compute(use_aggregator=False, detailed=True) as the CLI's per-example JSON lines."""
+    names = [k for k in result if k not in ("signature", "count")]
+    n = result["count"]
+    return [{name: {key: result[name][key][i] for key in ("precision", "recall", "fmeasure")}
+             for name in names} for i in range(n)]
+
+
+# --------------------------------------------------------------------------------------------
+# Data: 300 rows spread over the 35 systems of realsumm.jsonl, with a second reference
+# (another system's summary of the same document) for the multi-reference cases
+
+
+@pytest.fixture(scope="module")
+def realsumm():
+    return [json.loads(line) for line in REALSUMM.read_text(encoding="utf-8").splitlines()]
+
+
+@pytest.fixture(scope="module")
+def rows(realsumm):
+    return [{"prediction": r["prediction"], "references": r["references"]}
+            for r in realsumm[::11][:300]]
+
+
+@pytest.fixture(scope="module")
+def multi_rows(realsumm):
+    by_doc = {}
+    for r in realsumm:
+        by_doc.setdefault(r["doc"], []).append(r["prediction"])
+    picked = realsumm[5::11][:300]
+    return [{"prediction": r["prediction"],
+             "references": r["references"] + [by_doc[r["doc"]][(i * 7) % 35]]}
+            for i, r in enumerate(picked)]
+
+
+CONFIGS = {
+    "defaults": ([], {}),
+    "stem-micro-best-alpha": (
+        ["--use-stemmer", "--multi-ref", "best", "--aggregation", "micro", "--rouge-types",
+         "rouge1 rougeL rougeW-1.5 rougeSU4", "--alpha", "0.3", "--remove-stopwords",
+         "--n-samples", "300", "--seed", "7", "--confidence", "0.9"],
+        dict(use_stemmer=True, multi_ref="best", aggregation="micro",
+             rouge_types=["rouge1", "rougeL", "rougeW-1.5", "rougeSU4"], alpha=0.3,
+             remove_stopwords=True, n_samples=300, seed=7, confidence=0.9)),
+    "rouge155-limit-split": (
+        ["--profile", "rouge155", "--rouge-types", "rouge1,rouge2,rougeL,rougeSU4",
+         "--length-limit-words", "40", "--split-sentences", "--use-stemmer", "--n-samples",
+         "200"],
+        dict(profile="rouge155", rouge_types=["rouge1", "rouge2", "rougeL", "rougeSU4"],
+             length_limit_words=40, split_sentences=True, use_stemmer=True, n_samples=200)),
+    "unicode-bytes-average": (
+        ["--tokenizer", "unicode", "--length-limit-bytes", "200", "--multi-ref", "average",
+         "--rouge-types", "rouge3, rougeLsum, rougeS"],
+        dict(tokenizer="unicode", length_limit_bytes=200, multi_ref="average",
+             rouge_types=["rouge3", "rougeLsum", "rougeS"])),
+}
+
+
+def no_token_rows(rows, flatten):
+    """Rows with texts that have no tokens in several chunks (RougeWarnings to total), and
+    newlines in all chunks but the first (flatten=False) or in none (flatten=True)."""
+    out = []
+    for i, r in enumerate(rows[:150]):
+        pred, refs = r["prediction"], list(r["references"])
+        if i % 23 == 5:
+            pred = "!!! ..."
+        if i % 31 == 7:
+            refs = ["-- ?"]
+        if flatten or i < 37:
+            pred, refs = flat(pred), [flat(x) for x in refs]
+        out.append({"prediction": pred, "references": refs})
+    return out
+
+
+@pytest.fixture(scope="module")
+def expected(env, tmp_path_factory, rows, multi_rows):
+    """Every metric.compute these tests compare with, in one subprocess."""
+    jobs = {}
+    for name, (_, kwargs) in CONFIGS.items():
+        jobs[name] = job(rows if name == "defaults" else multi_rows, detailed=True, **kwargs)
+    flat_multi = [{"prediction": flat(r["prediction"]),
+                   "references": [flat(x) for x in r["references"]]} for r in multi_rows]
+    jobs["multi-text"] = job(flat_multi, detailed=True, use_stemmer=True)
+    jobs["multi-text-per-example"] = job(flat_multi, detailed=True, use_stemmer=True,
+                                         use_aggregator=False)
+    jobs["defaults-per-example"] = job(rows, detailed=True, use_aggregator=False)
+    for flatten in (False, True):
+        jobs[f"warnings-{flatten}"] = job(no_token_rows(rows, flatten), detailed=True,
+                                          rouge_types=["rouge1", "rougeLsum", "rougeW"])
+    names = list(jobs)
+    results = compute_many(env, tmp_path_factory.mktemp("compute"), [jobs[n] for n in names])
+    return dict(zip(names, results))
+
+
+# --------------------------------------------------------------------------------------------
+# The bundled example
+
+
+def test_bundled_example_files_are_aligned():
+    preds = (EXAMPLES / "predictions.txt").read_text(encoding="utf-8").splitlines()
+    refs = (EXAMPLES / "references.txt").read_text(encoding="utf-8").splitlines()
+    pairs = [json.loads(line) for line in
+             (EXAMPLES / "pairs.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert len(preds) == len(refs) == len(pairs) >= 5
+    for p, r, pair in zip(preds, refs, pairs):
+        assert p == flat(pair["prediction"]) and [r] == [flat(x) for x in pair["references"]]
+        assert "\n" in pair["prediction"]  # JSONL keeps the sentence breaks for rougeLsum
+
+
+def test_text_files_and_jsonl_give_the_same_output(env, tmp_path):
+    preds = (EXAMPLES / "predictions.txt").read_text(encoding="utf-8").splitlines()
+    refs = (EXAMPLES / "references.txt").read_text(encoding="utf-8").splitlines()
+    pairs = write_jsonl(tmp_path / "same.jsonl", [{"prediction": p, "references": [r]}
+                                                  for p, r in zip(preds, refs)])
+    text = ok(run_cli(env, EXAMPLES / "predictions.txt", EXAMPLES / "references.txt"))
+    jsonl = ok(run_cli(env, "--jsonl", pairs))
+    assert text.stdout == jsonl.stdout
+    assert text.stderr == jsonl.stderr
+    lines = text.stdout.splitlines()
+    assert lines[0].split() == ["type", "precision", "(low-high)", "recall", "(low-high)",
+                                "fmeasure", "(low-high)"]
+    assert [line.split()[0] for line in lines[1:5]] == ["rouge1", "rouge2", "rougeL",
+                                                        "rougeLsum"]
+    assert lines[5].startswith("signature: rouge1+rouge2+rougeL+rougeLsum|profile:rouge_score")
+    assert lines[6] == f"count: {len(preds)}"
+    # no newline in a text file: rougeLsum is rougeL, and the metric says so once
+    assert lines[3].split()[1:] == lines[4].split()[1:]
+    assert text.stderr.count("rouge_cli: warning:") == 1 and "rougeLsum" in text.stderr
+
+
+# --------------------------------------------------------------------------------------------
+# Numbers: equal to metric.compute, exactly
+
+
+@pytest.mark.parametrize("config", list(CONFIGS))
+def test_json_output_equals_compute(env, tmp_path, rows, multi_rows, expected, config):
+    data = rows if config == "defaults" else multi_rows
+    pairs = write_jsonl(tmp_path / "pairs.jsonl", data)
+    proc = ok(run_cli(env, "--jsonl", pairs, "--json", *CONFIGS[config][0]))
+    assert json.loads(proc.stdout) == expected[config]["result"]
+    assert proc.stderr == "".join(line + "\n" for line in
+                                  warning_lines(expected[config]["warnings"]))
+
+
+def test_multiple_reference_files(env, tmp_path, multi_rows, expected):
+    preds = write_lines(tmp_path / "p.txt", [flat(r["prediction"]) for r in multi_rows])
+    ref_a = write_lines(tmp_path / "a.txt", [flat(r["references"][0]) for r in multi_rows])
+    ref_b = write_lines(tmp_path / "b.txt", [flat(r["references"][1]) for r in multi_rows])
+    proc = ok(run_cli(env, preds, ref_a, ref_b, "--use-stemmer", "--json", "--per-example",
+                      "-"))
+    lines = proc.stdout.splitlines()
+    assert len(lines) == len(multi_rows) + 1
+    assert json.loads(lines[-1]) == expected["multi-text"]["result"]
+    assert [json.loads(line) for line in lines[:-1]] == per_example_from_compute(
+        expected["multi-text-per-example"]["result"])
+
+
+def test_chunked_streaming_equals_one_compute(env, tmp_path, rows, expected):
+    pairs = write_jsonl(tmp_path / "pairs.jsonl", rows)
+    out = tmp_path / "per_example.jsonl"
+    proc = ok(run_cli(env, "--jsonl", pairs, "--json", "--chunk-size", "37", "--per-example",
+                      out, "--progress"))
+    assert json.loads(proc.stdout) == expected["defaults"]["result"]
+    per_example = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert per_example == per_example_from_compute(expected["defaults-per-example"]["result"])
+    assert "300 rows" in proc.stderr  # the progress bar, forced on a pipe
+
+
+@pytest.mark.parametrize("flatten", [False, True], ids=["newlines-after-chunk-1", "no-newlines"])
+def test_warnings_are_printed_once_with_totals(env, tmp_path, rows, expected, flatten):
+    pairs = write_jsonl(tmp_path / "pairs.jsonl", no_token_rows(rows, flatten))
+    proc = ok(run_cli(env, "--jsonl", pairs, "--json", "--chunk-size", "37", "--rouge-types",
+                      "rouge1,rougeLsum,rougeW"))
+    want = expected[f"warnings-{flatten}"]
+    assert json.loads(proc.stdout) == want["result"]
+    assert proc.stderr.splitlines() == warning_lines(want["warnings"])
+    assert len(want["warnings"]) == (3 if flatten else 2)  # the case really warns
+
+
+# --------------------------------------------------------------------------------------------
+# Bad files and options: exit status 2, one line on stderr, no traceback
+
+
+def _bad_inputs(d: Path) -> None:
+    (d / "p.txt").write_text("a b\nc d\ne f\n", encoding="utf-8")
+    (d / "r2.txt").write_text("a b\nc d\n", encoding="utf-8")
+    (d / "r3.txt").write_text("a b\nc d\ne f\n", encoding="utf-8")
+    (d / "r4.txt").write_text("a b\nc d\ne f\ng h\n", encoding="utf-8")
+    (d / "empty.txt").write_text("", encoding="utf-8")
+    (d / "blank.jsonl").write_text("\n  \n", encoding="utf-8")
+    (d / "latin1.txt").write_bytes(b"caf\xe9\n")
+    (d / "long_p.txt").write_text("".join(f"w{i} x\n" for i in range(100)), encoding="utf-8")
+    (d / "long_r.txt").write_text("".join(f"w{i} y\n" for i in range(99)), encoding="utf-8")
+    good = json.dumps({"prediction": "a b", "references": ["a c"]})
+    lines = {
+        "badjson": [good, '{"prediction": "a", "references": ["b"]'],
+        "notobject": [good, '["a", ["b"]]'],
+        "nopred": ['{"references": ["b"]}'],
+        "norefs": ['{"prediction": "a", "refs": ["b"]}'],
+        "predtype": ['{"prediction": ["a"], "references": ["b"]}'],
+        "refstype": ['{"prediction": "a", "references": 3}'],
+        "refsempty": ['{"prediction": "a", "references": []}'],
+        "refitem": ['{"prediction": "a", "references": ["b", null]}'],
+        "latedbad": [good] * 95 + ["{oops"],
+    }
+    for name, content in lines.items():
+        (d / f"{name}.jsonl").write_text("\n".join(content) + "\n", encoding="utf-8")
+
+
+BAD = {
+    # case: (arguments, a fragment the message must contain). The option cases import evaluate
+    # (about 1 s each), so only a few of the metric's own checks are repeated here.
+    "missing-file": (["nope.txt", "r3.txt"], "nope.txt: No such file"),
+    "missing-reference-file": (["p.txt", "r3.txt", "nope.txt"], "nope.txt: No such file"),
+    "directory": (["--jsonl", "."], "Is a directory"),
+    "fewer-reference-lines": (["p.txt", "r2.txt"], "p.txt has 3 lines, r2.txt has 2 lines"),
+    "more-reference-lines": (["p.txt", "r3.txt", "r4.txt"], "r4.txt has 4 lines"),
+    "mismatch-after-chunks": (["long_p.txt", "long_r.txt", "--chunk-size", "10"],
+                              "long_r.txt has 99 lines"),
+    "empty-text": (["empty.txt", "empty.txt"], "no examples"),
+    "empty-jsonl": (["--jsonl", "blank.jsonl"], "no examples"),
+    "not-utf8": (["latin1.txt", "latin1.txt"], "latin1.txt:1: not valid UTF-8"),
+    "invalid-json": (["--jsonl", "badjson.jsonl"], "badjson.jsonl:2: invalid JSON"),
+    "invalid-json-after-chunks": (["--jsonl", "latedbad.jsonl", "--chunk-size", "10"],
+                                  "latedbad.jsonl:96: invalid JSON"),
+    "not-an-object": (["--jsonl", "notobject.jsonl"], "notobject.jsonl:2: expected an object"),
+    "missing-prediction": (["--jsonl", "nopred.jsonl"], "missing key 'prediction'"),
+    "missing-references": (["--jsonl", "norefs.jsonl"], "missing key 'references'"),
+    "prediction-type": (["--jsonl", "predtype.jsonl"], '"prediction" must be a string'),
+    "references-type": (["--jsonl", "refstype.jsonl"], "got a number"),
+    "references-empty": (["--jsonl", "refsempty.jsonl"], "(empty)"),
+    "reference-item-type": (["--jsonl", "refitem.jsonl"], '"references"[1] must be a string'),
+    "no-arguments": ([], "expected PREDICTIONS"),
+    "one-file": (["p.txt"], "expected PREDICTIONS"),
+    "jsonl-and-files": (["--jsonl", "badjson.jsonl", "p.txt"], "not both"),
+    "unknown-option": (["p.txt", "r3.txt", "--stemmer"], "unrecognized arguments: --stemmer"),
+    "types-by-space-last": (["p.txt", "r3.txt", "--rouge-types", "rouge1", "rougeL"],
+                            "separated by commas"),
+    "types-by-space-first": (["--rouge-types", "rouge1", "rougeL", "p.txt", "r3.txt"],
+                             "rougeL: No such file or directory (several --rouge-types"),
+    "not-a-number": (["p.txt", "r3.txt", "--alpha", "half"], "--alpha: expected a number"),
+    "chunk-size": (["p.txt", "r3.txt", "--chunk-size", "0"], "--chunk-size"),
+    "n-samples-zero": (["p.txt", "r3.txt", "--n-samples", "0"], "n_samples: got 0"),
+    "n-samples-float": (["p.txt", "r3.txt", "--n-samples", "2.5"], "n_samples: got 2.5 (float)"),
+    "rouge-type": (["p.txt", "r3.txt", "--rouge-types", "rouge1,rougeX"], "'rougeX'"),
+    "both-limits": (["p.txt", "r3.txt", "--length-limit-words", "5", "--length-limit-bytes",
+                     "9"], "length_limit_words and length_limit_bytes"),
+}
+
+
+@pytest.fixture(scope="module")
+def bad_runs(env, tmp_path_factory):
+    """All the bad cases at once, in parallel: most exit before importing evaluate."""
+    d = tmp_path_factory.mktemp("bad")
+    _bad_inputs(d)
+    with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
+        procs = pool.map(lambda args: run_cli(env, *args, cwd=d), [a for a, _ in BAD.values()])
+    return dict(zip(BAD, procs))
+
+
+@pytest.mark.parametrize("case", list(BAD))
+def test_bad_input_exits_2_with_one_line(bad_runs, case):
+    proc = bad_runs[case]
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("rouge_cli: error: "), proc.stderr
+    assert BAD[case][1] in lines[0]
+    assert proc.stdout == ""
+
+
+# --------------------------------------------------------------------------------------------
+# 1,000,000 rows, streaming (opt-in)
+
+
+def _run_measured(env, args, out_path):
+    """Run the CLI; (seconds, peak RSS in MiB of that child, exit status)."""
+    with open(out_path, "w") as out, open(str(out_path) + ".err", "w") as err:
+        start = time.perf_counter()
+        cli = Path(env["ROUGE_CLI_TEST_SNAPSHOT"]) / "rouge_cli.py"
+        proc = subprocess.Popen([sys.executable, str(cli), *map(str, args)], env=env,
+                                stdout=out, stderr=err)
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return seconds, usage.ru_maxrss / 1024.0, proc.returncode  # ru_maxrss: KiB on Linux
+
+
+@pytest.mark.slow
+@slow
+@pytest.mark.parametrize("n_samples", [1000, 1])
+def test_one_million_rows_streaming(env, tmp_path, realsumm, n_samples):
+    n = 1_000_000
+    lines = [json.dumps({"prediction": r["prediction"], "references": r["references"]})
+             for r in realsumm]
+    big = tmp_path / "big.jsonl"
+    with open(big, "w", encoding="utf-8") as f:
+        f.writelines(line + "\n" for line in islice(cycle(lines), n))
+    small = tmp_path / "small.jsonl"
+    small.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    args = ["--json", "--n-samples", n_samples]
+    _, base_rss, status = _run_measured(env, ["--jsonl", small, *args], tmp_path / "small.out")
+    assert status == 0
+    try:
+        seconds, peak_rss, status = _run_measured(env, ["--jsonl", big, *args],
+                                                  tmp_path / "big.out")
+    finally:
+        big_mib = big.stat().st_size / 2 ** 20
+        big.unlink()  # 680 MiB; pytest keeps the last three sessions' tmp dirs
+    assert status == 0, (tmp_path / "big.out.err").read_text()
+    result = json.loads((tmp_path / "big.out").read_text())
+    assert result["count"] == n
+    print(f"\n1M rows, n_samples={n_samples}: {seconds:.1f} s, {n / seconds:,.0f} rows/s, "
+          f"peak RSS {peak_rss:,.0f} MiB (3,500 rows: {base_rss:,.0f} MiB; input "
+          f"{big_mib:,.0f} MiB)")
+    # what may grow with the rows: the kept float64[N, 3] scores and counts of the 4 types
+    # (twice while concatenated), the metric's bootstrap matrix (float64[N, 12]) and a block
+    # of 16 uint32 draws per row, plus 100 bytes of slack; not the texts (700 bytes a row)
+    allowed = n * (2 * 48 * 4 + 96 + 64 + 100) / 2 ** 20
+    assert peak_rss - base_rss < allowed, (peak_rss, base_rss, allowed)
