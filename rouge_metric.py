@@ -706,10 +706,18 @@ def _bootstrap_means(matrix: np.ndarray, n_samples: int, seed: int) -> np.ndarra
     n = matrix.shape[0]
     rng = np.random.default_rng(seed)
     out = np.empty((n_samples, matrix.shape[1]), dtype=np.float64)
-    for start in range(0, n_samples, _BOOTSTRAP_BLOCK):
-        stop = min(start + _BOOTSTRAP_BLOCK, n_samples)
-        draws = rng.integers(0, n, size=(stop - start, n), dtype=np.uint32)
-        out[start:stop] = bootstrap_means(matrix, draws)
+    with ThreadPoolExecutor(_THREADS) as pool:
+        pending = []
+        for start in range(0, n_samples, _BOOTSTRAP_BLOCK):
+            stop = min(start + _BOOTSTRAP_BLOCK, n_samples)
+            # draws come from the generator in a fixed order; the sums run on the pool
+            draws = rng.integers(0, n, size=(stop - start, n), dtype=np.uint32)
+            pending.append((start, stop, pool.submit(bootstrap_means, matrix, draws)))
+            if len(pending) > 2 * _THREADS:  # bound the draws held in memory
+                s0, s1, job = pending.pop(0)
+                out[s0:s1] = job.result()
+        for s0, s1, job in pending:
+            out[s0:s1] = job.result()
     return out
 
 
