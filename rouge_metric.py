@@ -19,7 +19,6 @@ from typing import Callable, Optional, Sequence, Union
 
 import datasets
 import evaluate
-import nltk
 import numba
 import numpy as np
 
@@ -177,9 +176,17 @@ def parse_rouge_type(name: object) -> RougeType:
 
 
 def _porter_nltk() -> Callable[[str], str]:
+    # imported only when stemming: `import nltk` costs 0.2 s, and evaluate.load imports every
+    # library this script imports at the top (nltk is in requirements.txt)
     from nltk.stem import porter
 
     return porter.PorterStemmer().stem
+
+
+def _nltk_version() -> str:
+    import nltk
+
+    return nltk.__version__
 
 
 # Stem memos, one per stemmer, shared by every metric instance of this process: each distinct
@@ -302,7 +309,7 @@ class RougeOptions:
 
     def signature(self) -> str:
         """Every setting that changes a number, in the style of sacrebleu's signatures."""
-        stem = {"porter": f"porter-nltk{nltk.__version__}", "rouge155": "rouge155-porter+wordnet2.0",
+        stem = {"porter": f"porter-nltk{_nltk_version()}", "rouge155": "rouge155-porter+wordnet2.0",
                 None: "no"}[self.stemmer]
         if self.use_stemmer and self.stemmer is None:
             stem = "ignored(callable-tokenizer)"
