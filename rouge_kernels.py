@@ -33,6 +33,7 @@ import numpy as np
 from numba import njit
 
 __all__ = [
+    "dense_ids",
     "ngram_stats",
     "lcs_stats",
     "union_lcs_stats",
@@ -89,6 +90,11 @@ def _dense_ids(values: np.ndarray) -> tuple[np.ndarray, int]:
                 break
             h = (h + 1) & mask
     return ids, next_id
+
+
+def dense_ids(values: np.ndarray) -> tuple:
+    """Ids 0..u-1 for int64 values (equal values, equal ids), and u: O(n) hashing."""
+    return _dense_ids(np.ascontiguousarray(values, dtype=np.int64))
 
 
 @njit(cache=True)

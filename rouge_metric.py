@@ -28,6 +28,7 @@ from .rouge155_lexicon import (
 )
 from .rouge_kernels import (
     bootstrap_means,
+    dense_ids,
     lcs_stats,
     ngram_stats,
     perl_bootstrap_means,
@@ -465,7 +466,8 @@ class _Tokenizer:
             stem = _stem_memo(opts.stemmer) if opts.stemmer else None
             return tokenize_ascii_batch(
                 texts, scan_ascii_tokens, unicode_lower=opts.profile != "rouge155",
-                stem_memo=stem, stopwords=SMART_STOPWORDS if opts.remove_stopwords else None)
+                stem_memo=stem, stopwords=SMART_STOPWORDS if opts.remove_stopwords else None,
+                dense_ids=dense_ids)
         tokenize = {"unicode": unicode_tokenize, "whitespace": whitespace_tokenize}.get(
             opts.tokenizer, opts.tokenizer)
         if opts.remove_stopwords:

@@ -161,8 +161,10 @@ def tokenize_ascii_batch(
     unicode_lower: bool,
     stem_memo: StemMemo | None = None,
     stopwords: frozenset[str] | None = None,
+    dense_ids: Callable | None = None,
 ) -> TokenizedBatch:
-    """Tokenize a batch with the fast byte scanner (``rouge_kernels.scan_ascii_tokens``).
+    """Tokenize a batch with the fast byte scanner (``rouge_kernels.scan_ascii_tokens``);
+    ``dense_ids`` (``rouge_kernels.dense_ids``) finds the distinct words to stem in O(n).
 
     Stopwords are removed before stemming (ROUGE-1.5.5 order); only tokens longer than 3
     characters are stemmed (both rouge_score and ROUGE-1.5.5)."""
@@ -194,7 +196,10 @@ def tokenize_ascii_batch(
         stem_mask &= codes != 0
         if keep is not None:
             stem_mask &= keep
-        distinct, inverse = np.unique(codes[stem_mask], return_inverse=True)
+        selected = codes[stem_mask]
+        inverse, n_distinct = dense_ids(selected)
+        distinct = np.empty(n_distinct, dtype=np.int64)
+        distinct[inverse] = selected
         stems = stem_memo.stem_codes(distinct)
         stem_ids = np.array([s if isinstance(s, int) else long_ids(s) for s in stems],
                             dtype=np.int64)
