@@ -259,13 +259,18 @@ def test_single_example_scores_and_highlights(page, metric):
     page.locator("#prediction textarea").fill(PRED)
     page.locator("#reference-1 textarea").fill(REF)
     _set_types(page, TYPES)
+    expected = metric.compute(predictions=[PRED], references=[[REF]], rouge_types=TYPES,
+                              detailed=True, use_aggregator=False)
     page.locator("#score-button").click()
+    # the page starts with another example already scored: wait until the table shows the
+    # new rouge1 F (outputs may render one after the other)
+    page.wait_for_function(
+        "want => document.querySelector('#rouge-scores tr[data-type=\"rouge1\"] td.fmeasure')"
+        "?.getAttribute('data-value') === want", arg=repr(expected["rouge1"]["fmeasure"][0]),
+        timeout=180_000)
     page.locator('#rouge-scores tr[data-type="rougeSU4"]').wait_for()
     page.wait_for_function(
         "() => document.querySelector('#highlight-pred')?.innerText.includes('sat')")
-
-    expected = metric.compute(predictions=[PRED], references=[[REF]], rouge_types=TYPES,
-                              detailed=True, use_aggregator=False)
     shown = _scores_table(page)
     assert list(shown) == TYPES
     for name in TYPES:
