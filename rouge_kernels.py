@@ -801,15 +801,48 @@ def _scan_fill(buf, digit, max_packed_len, n_tok, n_breaks):
     return codes, starts, ends, sent_ends[:n_sent], text_ends[:n_text]
 
 
-def scan_ascii_tokens(buf: np.ndarray, max_packed_len: int):
+def scan_ascii_tokens(buf: np.ndarray, max_packed_len: int, parts: int = 1):
     """Find the tokens (maximal runs of [a-z0-9]) of a lowercased byte buffer.
 
     Texts are separated by byte 0 and sentences by byte 10 ('\\n'). Tokens of at most
     ``max_packed_len`` (<= 12) characters get an exact base-37 code (> 0); longer ones get
     code 0 and are resolved by the caller from (start, end). Two passes (count, then fill),
-    so nothing is allocated for the worst case.
+    so nothing is allocated for the worst case; a large buffer is cut at text boundaries
+    into ``parts`` pieces scanned on threads (the passes release the GIL).
 
     Returns (codes, starts, ends, sent_ends, text_ends): token codes and byte spans, and for
     each sentence / text the index one past its last token / sentence."""
-    n_tok, n_breaks = _scan_counts(buf, _WORD_BYTE)
-    return _scan_fill(buf, _WORD_BYTE, max_packed_len, n_tok, n_breaks)
+    cuts = [0]
+    if parts > 1 and buf.shape[0] > (1 << 20):
+        raw = buf.tobytes()
+        for k in range(1, parts):
+            nul = raw.find(b"\x00", max(cuts[-1], buf.shape[0] * k // parts))
+            if nul < 0:
+                break
+            cuts.append(nul + 1)  # the next piece starts after the separator
+    bounds = list(zip(cuts, cuts[1:] + [buf.shape[0] + 1]))
+
+    def scan(span):
+        piece = buf[span[0]:span[1] - 1] if span[1] <= buf.shape[0] else buf[span[0]:]
+        n_tok, n_breaks = _scan_counts(piece, _WORD_BYTE)
+        return _scan_fill(piece, _WORD_BYTE, max_packed_len, n_tok, n_breaks)
+
+    if len(bounds) == 1:
+        return scan(bounds[0])
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(len(bounds)) as pool:
+        pieces = list(pool.map(scan, bounds))
+    # each piece ends its last sentence and text itself; shift its indices and offsets
+    codes, starts, ends, sent_ends, text_ends = [], [], [], [], []
+    n_tok = 0
+    n_sent = 0
+    for (lo, _), (c, st, en, se, te) in zip(bounds, pieces):
+        codes.append(c)
+        starts.append(st + lo)
+        ends.append(en + lo)
+        sent_ends.append(se + n_tok)
+        text_ends.append(te + n_sent)
+        n_tok += c.shape[0]
+        n_sent += se.shape[0]
+    return tuple(np.concatenate(a) for a in (codes, starts, ends, sent_ends, text_ends))

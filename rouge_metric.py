@@ -9,6 +9,7 @@ The class is an adapter: validate the options once (``RougeOptions``), tokenize 
 (``rouge_kernels``), combine references, aggregate, format.
 """
 
+import functools
 import math
 import os
 import re
@@ -465,7 +466,8 @@ class _Tokenizer:
         if opts.profile == "rouge155" or opts.tokenizer == "default":
             stem = _stem_memo(opts.stemmer) if opts.stemmer else None
             return tokenize_ascii_batch(
-                texts, scan_ascii_tokens, unicode_lower=opts.profile != "rouge155",
+                texts, functools.partial(scan_ascii_tokens, parts=_THREADS),
+                unicode_lower=opts.profile != "rouge155",
                 stem_memo=stem, stopwords=SMART_STOPWORDS if opts.remove_stopwords else None,
                 dense_ids=dense_ids)
         tokenize = {"unicode": unicode_tokenize, "whitespace": whitespace_tokenize}.get(

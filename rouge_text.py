@@ -144,7 +144,9 @@ def _ascii_buffer(texts: Sequence[str], unicode_lower: bool) -> np.ndarray:
         if any(ch in joined for ch in LOWERS_TO_ASCII):
             data = joined.lower().encode("ascii", "replace")
         else:
-            data = joined.encode("ascii", "replace").translate(_ASCII_LOWER)
+            # UTF-8 encodes every non-ASCII character as bytes >= 0x80: separators, as is
+            # the "?" that "replace" would give, but without the slow error handler
+            data = joined.encode("utf-8", "surrogatepass").translate(_ASCII_LOWER)
     else:
         # ASCII text, or ROUGE-1.5.5, which reads raw bytes and lowercases A-Z only.
         data = joined.encode("utf-8", "surrogatepass").translate(_ASCII_LOWER)

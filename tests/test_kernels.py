@@ -175,3 +175,17 @@ def test_checkpointed_traceback_marks_the_same_path(y, x, weighted, block):
     got = np.zeros(len(y), dtype=np.bool_)
     K._mark_checkpointed(y, x, weighted, 1.2, block, got)
     assert got.tolist() == expected.tolist()
+
+
+@settings(max_examples=30, deadline=None)
+@given(texts=st.lists(st.text(alphabet="ab1 \n.\x00é", max_size=30), min_size=1, max_size=40))
+def test_scan_in_pieces_equals_one_scan(texts):
+    buf = np.frombuffer("\x00".join(texts).encode("utf-8") * 1, dtype=np.uint8)
+    # force the split path on a small buffer by padding it past the 1 MiB threshold
+    pad = np.frombuffer(b" " * (1 << 20) + b"\x00", dtype=np.uint8)
+    big = np.concatenate([buf, np.frombuffer(b"\x00", dtype=np.uint8), pad, buf])
+    one = K.scan_ascii_tokens(big, 12, parts=1)
+    for parts in (2, 3):
+        split = K.scan_ascii_tokens(big, 12, parts=parts)
+        for a, b in zip(one, split):
+            assert a.tolist() == b.tolist()
