@@ -709,25 +709,28 @@ def bootstrap_means(values, draws):
 
 
 @njit(cache=True, nogil=True)
-def perl_bootstrap_means(values, n_samples, divide=True):
+def perl_bootstrap_means(values, n_samples, divide=True, first_sample=0):
     """ROUGE-1.5.5's bootstrap (SPEC §6): sample b re-seeds Perl's drand48 with srand(b),
     draws N indices floor(rand() * N) and sums the drawn rows in draw order, then / N
-    (divide=False: the sums, as its -t 1 uses them)."""
+    (divide=False: the sums, as its -t 1 uses them). Computes samples first_sample ..
+    first_sample + n_samples - 1 (each depends only on its own seed, so ranges of samples
+    can run on separate threads)."""
     n = values.shape[0]
     out = np.zeros((n_samples, values.shape[1]), dtype=np.float64)
     a = np.uint64(0x5DEECE66D)
     c = np.uint64(0xB)
     mask48 = np.uint64((1 << 48) - 1)
-    for b in range(n_samples):
+    for k in range(n_samples):
+        b = first_sample + k
         state = (np.uint64(b) << np.uint64(16)) + np.uint64(0x330E)
         for _ in range(n):
             state = (a * state + c) & mask48
             row = int(np.floor(float(state) / 281474976710656.0 * n))
             for col in range(values.shape[1]):
-                out[b, col] += values[row, col]
+                out[k, col] += values[row, col]
         if divide:
             for col in range(values.shape[1]):
-                out[b, col] /= n
+                out[k, col] /= n
     return out
 
 

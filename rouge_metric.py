@@ -770,7 +770,11 @@ def _aggregate(options: RougeOptions, scores: dict, counts: dict):
     matrix = np.concatenate([counts[k] if micro else scores[k] for k in names], axis=1)
     if options.profile == "rouge155":
         # the script sums the drawn rows in draw order; -t 0 divides by N, -t 1 keeps the sums
-        samples = perl_bootstrap_means(matrix, options.n_samples, not micro)
+        bounds = np.linspace(0, options.n_samples, _THREADS + 1).astype(np.int64)
+        with ThreadPoolExecutor(_THREADS) as pool:
+            samples = np.concatenate(list(pool.map(
+                lambda lo_hi: perl_bootstrap_means(matrix, int(lo_hi[1] - lo_hi[0]), not micro,
+                                                   int(lo_hi[0])), zip(bounds[:-1], bounds[1:]))))
     else:
         samples = _bootstrap_means(matrix, options.n_samples, options.seed)
     out = {}
@@ -1001,7 +1005,9 @@ def tokens_of(text: str, **options) -> list:
                 words = [w for w in words if w not in SMART_STOPWORDS]
             if stem is not None:
                 words = [stem(w) if len(w) > 3 else w for w in words]
-            out.append([w for w in words if _ASCII_WORD.fullmatch(w)])
+            if opts.profile != "rouge155":  # rouge_score drops a stem that is not [a-z0-9]+
+                words = [w for w in words if _ASCII_WORD.fullmatch(w)]
+            out.append(words)
         return out
     tokenize = {"unicode": unicode_tokenize, "whitespace": whitespace_tokenize}.get(
         opts.tokenizer, opts.tokenizer)
