@@ -250,41 +250,6 @@ def lcs_stats(tokens, text_offsets, pair_pred, pair_ref):
 
 
 @njit(cache=True)
-def _mark_lcs(y, x, table, mask):
-    """Fill the LCS DP table of reference sentence y and prediction sentence x, then trace
-    back from the bottom-right and set mask[i] for every reference position on the path.
-    Tie-break as ROUGE-1.5.5 and rouge_score: equal -> diagonal; up >= left -> up."""
-    m = y.shape[0]
-    n = x.shape[0]
-    w = n + 1
-    for j in range(w):
-        table[j] = 0
-    for i in range(1, m + 1):
-        row = i * w
-        prev = row - w
-        table[row] = 0
-        yi = y[i - 1]
-        for j in range(1, n + 1):
-            if yi == x[j - 1]:
-                table[row + j] = table[prev + j - 1] + 1
-            elif table[prev + j] >= table[row + j - 1]:
-                table[row + j] = table[prev + j]
-            else:
-                table[row + j] = table[row + j - 1]
-    i = m
-    j = n
-    while i > 0 and j > 0:
-        if y[i - 1] == x[j - 1]:
-            i -= 1
-            j -= 1
-            mask[i] = True
-        elif table[(i - 1) * w + j] >= table[i * w + j - 1]:
-            i -= 1
-        else:
-            j -= 1
-
-
-@njit(cache=True)
 def _popcount(x):
     x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
     x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
@@ -301,7 +266,7 @@ def _zeros_below(v, j):
 
 @njit(cache=True)
 def _mark_lcs_bits(y, x, bit_of, rows, mask):
-    """_mark_lcs for a prediction sentence of at most 64 tokens: the DP rows are machine
+    """_mark_path for a prediction sentence of at most 64 tokens: the DP rows are machine
     words (Hyyro's bit-vector LCS), the traceback reads c[i][j] by popcount. Same path,
     O(len(y) + len(x)) instead of O(len(y) * len(x)). bit_of is a zeroed scratch array
     indexed by token id."""
@@ -330,54 +295,17 @@ def _mark_lcs_bits(y, x, bit_of, rows, mask):
             j -= 1
 
 
-@njit(cache=True)
-def _mark_wlcs(y, x, weight, table, runs, mask):
-    """As _mark_lcs, for ROUGE-1.5.5's weighted LCS: a diagonal step that extends a run of k
-    matches adds f(k+1) - f(k), f(k) = k**weight; the path is traced back the same way."""
-    m = y.shape[0]
-    n = x.shape[0]
-    w = n + 1
-    for j in range(w):
-        table[j] = 0.0
-        runs[j] = 0
-    for i in range(1, m + 1):
-        row = i * w
-        prev = row - w
-        table[row] = 0.0
-        runs[row] = 0
-        yi = y[i - 1]
-        for j in range(1, n + 1):
-            if yi == x[j - 1]:
-                k = runs[prev + j - 1]
-                table[row + j] = table[prev + j - 1] + (k + 1.0) ** weight - float(k) ** weight
-                runs[row + j] = k + 1
-            elif table[prev + j] >= table[row + j - 1]:
-                table[row + j] = table[prev + j]
-                runs[row + j] = 0
-            else:
-                table[row + j] = table[row + j - 1]
-                runs[row + j] = 0
-    i = m
-    j = n
-    while i > 0 and j > 0:
-        if y[i - 1] == x[j - 1]:
-            i -= 1
-            j -= 1
-            mask[i] = True
-        elif table[(i - 1) * w + j] >= table[i * w + j - 1]:
-            i -= 1
-        else:
-            j -= 1
-
-
 _FULL_TABLE_MAX_CELLS = 1 << 22  # above this, sentence pairs use the checkpointed DP
 
 
 @njit(cache=True)
 def _dp_block(y, x, weighted, weight, c0, l0, i0, i1, c_out, l_out):
-    """Rows i0..i1 of the (weighted) LCS table, from row i0 (c0, l0), into c_out / l_out
-    (row i at (i - i0) * (len(x) + 1)). The same arithmetic as _mark_lcs / _mark_wlcs, in the
-    same order, so ties break the same way."""
+    """Rows i0..i1 of the LCS table of reference sentence y and prediction sentence x, from
+    row i0 (c0, l0), into c_out / l_out (row i at (i - i0) * (len(x) + 1)); l is the length
+    of the run of matches ending at a cell. ROUGE-1.5.5's recurrences: equal tokens -> the
+    diagonal plus 1, or for the weighted LCS plus f(k+1) - f(k), f(k) = k**weight, added in
+    the script's order (c + f(k+1)) - f(k), since a regrouping changes which tied path wins;
+    otherwise the larger of up and left, up on ties."""
     n = x.shape[0]
     w = n + 1
     _copy(c0, 0, w, c_out, 0)
@@ -405,33 +333,41 @@ def _dp_block(y, x, weighted, weight, c0, l0, i0, i1, c_out, l_out):
 
 
 @njit(cache=True)
-def _mark_checkpointed(y, x, weighted, weight, block, mask):
-    """_mark_lcs / _mark_wlcs in O((m / block + block) * n) memory instead of O(m * n): a
-    forward pass keeps every block-th row, the traceback recomputes one block of rows at a
-    time from its checkpoint (each block once, since the path only moves up)."""
+def _mark_path(y, x, weighted, weight, block, mask, ck_c, ck_l, buf_c, buf_l):
+    """Fill the (weighted) LCS table of y and x and trace it back from the bottom-right, as
+    ROUGE-1.5.5 and rouge_score do (equal -> diagonal; up >= left -> up; else left), setting
+    mask[i] for each reference position on the path.
+
+    With block >= len(y) the table is held whole. With a smaller block only every block-th
+    row is kept (in ck_c / ck_l) and the traceback recomputes one block of rows at a time
+    from its checkpoint (each block once, since the path only moves up): O((m / block +
+    block) * n) memory for long sentences. Buffers: ck_* >= (m // block + 1) * (n + 1),
+    buf_* >= (min(block, m) + 1) * (n + 1)."""
     m = y.shape[0]
     n = x.shape[0]
     w = n + 1
+    block = min(block, m)
     n_blocks = (m - 1) // block + 1
-    ck_c = np.zeros((n_blocks, w), dtype=np.float64)
-    ck_l = np.zeros((n_blocks, w), dtype=np.int64)
-    buf_c = np.empty((block + 1) * w, dtype=np.float64)
-    buf_l = np.empty((block + 1) * w, dtype=np.int64)
+    for j in range(w):  # checkpoint 0: the zero row
+        ck_c[j] = 0.0
+        ck_l[j] = 0
     for b in range(n_blocks - 1):
         i0 = b * block
-        _dp_block(y, x, weighted, weight, ck_c[b], ck_l[b], i0, i0 + block, buf_c, buf_l)
-        _copy(buf_c, block * w, (block + 1) * w, ck_c[b + 1], 0)
-        _copy(buf_l, block * w, (block + 1) * w, ck_l[b + 1], 0)
+        _dp_block(y, x, weighted, weight, ck_c[b * w:], ck_l[b * w:], i0, i0 + block, buf_c,
+                  buf_l)
+        _copy(buf_c, block * w, (block + 1) * w, ck_c, (b + 1) * w)
+        _copy(buf_l, block * w, (block + 1) * w, ck_l, (b + 1) * w)
     b = n_blocks - 1
     i0 = b * block
-    _dp_block(y, x, weighted, weight, ck_c[b], ck_l[b], i0, m, buf_c, buf_l)
+    _dp_block(y, x, weighted, weight, ck_c[b * w:], ck_l[b * w:], i0, m, buf_c, buf_l)
     i = m
     j = n
     while i > 0 and j > 0:
         if i == i0:
             b -= 1
             i0 = b * block
-            _dp_block(y, x, weighted, weight, ck_c[b], ck_l[b], i0, i0 + block, buf_c, buf_l)
+            _dp_block(y, x, weighted, weight, ck_c[b * w:], ck_l[b * w:], i0, i0 + block,
+                      buf_c, buf_l)
         if y[i - 1] == x[j - 1]:
             i -= 1
             j -= 1
@@ -484,12 +420,18 @@ def _union_pair(tokens, sent_offsets, s_p0, s_p1, s_r0, s_r1, clip_tokens, c_p0,
         left_r[ids[i]] += 1
     max_p = _max_sentence_len(sent_offsets, s_p0, s_p1)
     max_r = _max_sentence_len(sent_offsets, s_r0, s_r1)
-    size = (max_p + 1) * (max_r + 1)
-    full = size <= _FULL_TABLE_MAX_CELLS  # else long sentences: checkpointed DP, O(m + n)-ish
-    itable = np.empty(size if full and not weighted and max_p > 64 else 1, dtype=np.int64)
-    ftable = np.empty(size if full and weighted else 1, dtype=np.float64)
-    runs = np.empty(size if full and weighted else 1, dtype=np.int64)
-    block = max(1, int(np.sqrt(max_r)))
+    # DP tables, only where the bit rows do not serve (weighted, or sentences > 64 tokens):
+    # whole for ordinary sentences, checkpointed past _FULL_TABLE_MAX_CELLS
+    block = max_r
+    if (max_p + 1) * (max_r + 1) > _FULL_TABLE_MAX_CELLS:
+        block = max(1, int(np.sqrt(max_r)))
+    need = weighted or max_p > 64
+    ck_size = ((max_r - 1) // max(block, 1) + 1) * (max_p + 1) if need else 1
+    buf_size = (block + 1) * (max_p + 1) if need else 1
+    ck_c = np.empty(ck_size, dtype=np.float64)
+    ck_l = np.empty(ck_size, dtype=np.int64)
+    buf_c = np.empty(buf_size, dtype=np.float64)
+    buf_l = np.empty(buf_size, dtype=np.int64)
     mask = np.zeros(max_r, dtype=np.bool_)
     bit_of = np.zeros(u, dtype=np.uint64)
     rows = np.empty(max_r + 1, dtype=np.uint64)
@@ -508,12 +450,8 @@ def _union_pair(tokens, sent_offsets, s_p0, s_p1, s_r0, s_r1, clip_tokens, c_p0,
                 continue
             if x.shape[0] <= 64 and not weighted:
                 _mark_lcs_bits(y, x, bit_of, rows, mask)
-            elif not full:
-                _mark_checkpointed(y, x, weighted, weight, block, mask)
-            elif weighted:
-                _mark_wlcs(y, x, weight, ftable, runs, mask)
             else:
-                _mark_lcs(y, x, itable, mask)
+                _mark_path(y, x, weighted, weight, block, mask, ck_c, ck_l, buf_c, buf_l)
         run = 0
         for q in range(y.shape[0]):
             if mask[q]:

@@ -163,18 +163,20 @@ def test_text_holding_nul_is_still_one_text():
        x=st.lists(st.integers(0, 3), min_size=1, max_size=40),
        weighted=st.booleans(), block=st.integers(1, 7))
 def test_checkpointed_traceback_marks_the_same_path(y, x, weighted, block):
-    # the low-memory DP for long sentences must mark exactly what the full table marks
+    # the low-memory DP for long sentences must mark exactly what the whole table marks
     y = np.array(y, dtype=np.int64)
     x = np.array(x, dtype=np.int64)
-    size = (len(y) + 1) * (len(x) + 1)
-    expected = np.zeros(len(y), dtype=np.bool_)
-    if weighted:
-        K._mark_wlcs(y, x, 1.2, np.empty(size), np.empty(size, dtype=np.int64), expected)
-    else:
-        K._mark_lcs(y, x, np.empty(size, dtype=np.int64), expected)
-    got = np.zeros(len(y), dtype=np.bool_)
-    K._mark_checkpointed(y, x, weighted, 1.2, block, got)
-    assert got.tolist() == expected.tolist()
+    w = len(x) + 1
+
+    def marks(block):
+        got = np.zeros(len(y), dtype=np.bool_)
+        size = (len(y) + 1) * w
+        K._mark_path(y, x, weighted, 1.2, block, got, np.empty(size), np.empty(size, np.int64),
+                     np.empty(size), np.empty(size, np.int64))
+        return got.tolist()
+
+    assert marks(block) == marks(len(y))
+
 
 
 @settings(max_examples=30, deadline=None)
