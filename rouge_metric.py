@@ -112,8 +112,8 @@ Returns:
     {type: {"precision": {"low", "mid", "high"}, "recall": ..., "fmeasure": ...},
      "signature": str, "count": int}.
 Examples:
-    >>> import os, evaluate
-    >>> rouge = evaluate.load(os.path.join(REPO, "rouge_metric.py"))
+    >>> import evaluate
+    >>> rouge = evaluate.load(__file__)  # this script; yours: evaluate.load("path/to/rouge_metric.py")
     >>> rouge.compute(predictions=["the cat sat on the mat"], references=["the cat lay on the mat"],
     ...               rouge_types=["rouge1", "rougeL"])
     {'rouge1': 0.8333333333333334, 'rougeL': 0.8333333333333334}

@@ -266,3 +266,13 @@ def test_aggregate_does_not_depend_on_row_order(metric, realsumm):
                               rouge_types=["rouge1", "rougeL"], detailed=True, seed=5)
                for rs in (rows, shuffled)]
     assert results[0] == results[1]
+
+
+def test_module_doctests_run_as_evaluate_ci_runs_them(metric_module):
+    # evaluate's tests/test_metric_common.py: doctest.testmod on the metric module, and
+    # results.attempted > 1
+    import doctest
+
+    results = doctest.testmod(metric_module, optionflags=doctest.ELLIPSIS)
+    assert results.attempted > 1
+    assert results.failed == 0
