@@ -853,7 +853,7 @@ def warn_about_input(options: RougeOptions, notes: InputNotes, stacklevel: int =
                       "sentence on its own line, or pass split_sentences=True.", RougeWarning,
                       stacklevel=stacklevel + 1)
     if notes.tokenless_w_references:
-        warnings.warn(f"rougeW: {notes.tokenless_w_references} references have no tokens; "
+        warnings.warn(f"rougeW: {notes.tokenless_w_references} reference(s) have no tokens; "
                       "they score 0 (the ROUGE-1.5.5 script dies on them with a division by "
                       "zero).", RougeWarning, stacklevel=stacklevel + 1)
 
