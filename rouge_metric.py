@@ -874,9 +874,23 @@ def example_scores(options: RougeOptions, predictions, references, notes=None):
     return scores, counts
 
 
+_CHUNK_EXAMPLES = 50_000  # examples tokenized and scored at a time: bounds the token arrays
+
+
 def score_batch(options: RougeOptions, predictions, references) -> dict:
-    """The whole computation for validated options and inputs."""
-    return format_result(options, *example_scores(options, predictions, references))
+    """The whole computation for validated options and inputs, in chunks of examples (the
+    per-example numbers do not depend on the chunking; the warnings are about the whole)."""
+    notes = InputNotes()
+    chunks = [example_scores(options, predictions[i:i + _CHUNK_EXAMPLES],
+                             references[i:i + _CHUNK_EXAMPLES], notes)
+              for i in range(0, len(predictions), _CHUNK_EXAMPLES)]
+    warn_about_input(options, notes, stacklevel=3)
+    if len(chunks) == 1:
+        return format_result(options, *chunks[0])
+    names = [t.name for t in options.rouge_types]
+    return format_result(options,
+                         {k: np.concatenate([c[0][k] for c in chunks]) for k in names},
+                         {k: np.concatenate([c[1][k] for c in chunks]) for k in names})
 
 
 def _canonical_order(scores: dict, counts: dict) -> tuple:

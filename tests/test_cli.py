@@ -410,6 +410,28 @@ def test_bad_input_exits_2_with_one_line(bad_runs, case):
 # 1,000,000 rows, streaming (opt-in)
 
 
+ADD_BATCH_SCRIPT = """
+import json, sys, warnings
+import evaluate
+warnings.simplefilter("ignore")
+snapshot, path, n_samples = sys.argv[1], sys.argv[2], int(sys.argv[3])
+metric = evaluate.load(snapshot + "/rouge_metric.py")
+batch = []
+with open(path, encoding="utf-8") as f:
+    for line in f:
+        row = json.loads(line)
+        batch.append(row)
+        if len(batch) == 10_000:
+            metric.add_batch(predictions=[r["prediction"] for r in batch],
+                             references=[r["references"] for r in batch])
+            batch = []
+if batch:
+    metric.add_batch(predictions=[r["prediction"] for r in batch],
+                     references=[r["references"] for r in batch])
+print(json.dumps(metric.compute(detailed=True, n_samples=n_samples)))
+"""
+
+
 def _run_measured(env, args, out_path):
     """Run the CLI; (seconds, peak RSS in MiB of that child, exit status)."""
     with open(out_path, "w") as out, open(str(out_path) + ".err", "w") as err:
@@ -441,10 +463,19 @@ def test_one_million_rows_streaming(env, tmp_path, realsumm, n_samples):
     try:
         seconds, peak_rss, status = _run_measured(env, ["--jsonl", big, *args],
                                                   tmp_path / "big.out")
+        assert status == 0, (tmp_path / "big.out.err").read_text()
+        if n_samples > 1:
+            # the same rows through evaluate's add_batch, in batches, give the CLI's numbers
+            by_add_batch = subprocess.run(
+                [sys.executable, "-c", ADD_BATCH_SCRIPT, env["ROUGE_CLI_TEST_SNAPSHOT"],
+                 str(big), str(n_samples)], env=env, capture_output=True, text=True,
+                timeout=3600)
+            assert by_add_batch.returncode == 0, by_add_batch.stderr[-3000:]
+            assert json.loads(by_add_batch.stdout.splitlines()[-1]) == \
+                json.loads((tmp_path / "big.out").read_text())
     finally:
         big_mib = big.stat().st_size / 2 ** 20
         big.unlink()  # 680 MiB; pytest keeps the last three sessions' tmp dirs
-    assert status == 0, (tmp_path / "big.out.err").read_text()
     result = json.loads((tmp_path / "big.out").read_text())
     assert result["count"] == n
     print(f"\n1M rows, n_samples={n_samples}: {seconds:.1f} s, {n / seconds:,.0f} rows/s, "

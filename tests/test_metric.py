@@ -276,3 +276,13 @@ def test_module_doctests_run_as_evaluate_ci_runs_them(metric_module):
     results = doctest.testmod(metric_module, optionflags=doctest.ELLIPSIS)
     assert results.attempted > 1
     assert results.failed == 0
+
+
+def test_chunked_scoring_equals_one_chunk(metric, metric_module, realsumm, monkeypatch):
+    rows = realsumm[:700]
+    kwargs = dict(predictions=[r["prediction"] for r in rows],
+                  references=[r["references"] for r in rows], detailed=True,
+                  rouge_types=["rouge1", "rougeLsum", "rougeW", "rougeSU4"], use_stemmer=True)
+    whole = metric.compute(**kwargs)
+    monkeypatch.setattr(metric_module, "_CHUNK_EXAMPLES", 64)
+    assert metric.compute(**kwargs) == whole
