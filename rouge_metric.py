@@ -569,7 +569,8 @@ def _pair_statistics(options: RougeOptions, predictions, references):
 
 
 _THREADS = max(1, min(8, os.cpu_count() or 1))
-_PARALLEL_MIN_PAIRS = 256
+_PARALLEL_MIN_PAIRS = 256  # below this many pairs and tokens, threads cost more than they save
+_PARALLEL_MIN_TOKENS = 50_000
 
 
 def _over_pairs(kernel, head: tuple, pair_pred, pair_ref, tail: tuple = ()):
@@ -577,7 +578,8 @@ def _over_pairs(kernel, head: tuple, pair_pred, pair_ref, tail: tuple = ()):
     the kernels release the GIL (numba nogil), so the chunks run on all cores. (numba's own
     parallel=True compiles several times slower, and compilation is the cold-start cost.)"""
     n = len(pair_pred)
-    if n < _PARALLEL_MIN_PAIRS or _THREADS == 1:
+    few = n < _PARALLEL_MIN_PAIRS and len(head[0]) < _PARALLEL_MIN_TOKENS  # head[0]: tokens
+    if n < 2 or few or _THREADS == 1:
         return kernel(*head, pair_pred, pair_ref, *tail)
     # more chunks than threads, so one chunk of long documents does not hold up the rest
     bounds = np.linspace(0, n, 4 * _THREADS + 1).astype(np.int64)
@@ -718,17 +720,15 @@ def _bootstrap_means(matrix: np.ndarray, n_samples: int, seed: int) -> np.ndarra
     rng = np.random.default_rng(seed)
     out = np.empty((n_samples, matrix.shape[1]), dtype=np.float64)
     with ThreadPoolExecutor(_THREADS) as pool:
-        pending = []
         for start in range(0, n_samples, _BOOTSTRAP_BLOCK):
             stop = min(start + _BOOTSTRAP_BLOCK, n_samples)
-            # draws come from the generator in a fixed order; the sums run on the pool
+            # one block of draws at a time, from the generator in a fixed order; its samples
+            # are summed on the threads
             draws = rng.integers(0, n, size=(stop - start, n), dtype=np.uint32)
-            pending.append((start, stop, pool.submit(bootstrap_means, matrix, draws)))
-            if len(pending) > 2 * _THREADS:  # bound the draws held in memory
-                s0, s1, job = pending.pop(0)
-                out[s0:s1] = job.result()
-        for s0, s1, job in pending:
-            out[s0:s1] = job.result()
+            cuts = np.linspace(0, stop - start, _THREADS + 1).astype(np.int64)
+            parts = pool.map(lambda lo_hi: bootstrap_means(matrix, draws[lo_hi[0]:lo_hi[1]]),
+                             [(lo, hi) for lo, hi in zip(cuts[:-1], cuts[1:]) if hi > lo])
+            out[start:stop] = np.concatenate(list(parts))
     return out
 
 
@@ -893,18 +893,21 @@ def score_batch(options: RougeOptions, predictions, references) -> dict:
                          {k: np.concatenate([c[1][k] for c in chunks]) for k in names})
 
 
-def _canonical_order(scores: dict, counts: dict) -> tuple:
-    """Rows sorted by their values: the mean and the bootstrap then do not depend on the
-    order in which examples arrived (add_batch splits, distributed shards, threads)."""
-    matrix = np.concatenate([scores[k] for k in scores] + [counts[k] for k in counts], axis=1)
-    order = np.lexsort(matrix.T[::-1])
-    return ({k: v[order] for k, v in scores.items()}, {k: v[order] for k, v in counts.items()})
+def _canonical_order(options: RougeOptions, scores: dict, counts: dict) -> tuple:
+    """Rows sorted by the values the aggregation uses (scores for macro, counts for micro): the
+    mean and the bootstrap then do not depend on the order in which examples arrived
+    (add_batch splits, distributed shards, threads). Only that half is copied."""
+    micro = options.aggregation == "micro"
+    used = counts if micro else scores
+    order = np.lexsort([a[:, j] for a in used.values() for j in range(a.shape[1])][::-1])
+    ordered = {k: v[order] for k, v in used.items()}
+    return (scores, ordered) if micro else (ordered, counts)
 
 
 def format_result(options: RougeOptions, scores: dict, counts: dict) -> dict:
     """The output dict from per-example scores and counts (see example_scores)."""
     if options.use_aggregator and options.profile == "rouge_score":
-        scores, counts = _canonical_order(scores, counts)
+        scores, counts = _canonical_order(options, scores, counts)
     n = len(next(iter(scores.values())))
     if not options.use_aggregator:
         if not options.detailed:
