@@ -20,6 +20,7 @@ from typing import Callable, Optional, Sequence, Union
 
 import datasets
 import evaluate
+# numba is used by the kernels; imported here too so that evaluate.load names it when missing
 import numba
 import numpy as np
 
@@ -500,15 +501,6 @@ def _checked_tokens(tokenize, text):
     return tokens
 
 
-@dataclass
-class _PairStats:
-    """Statistics of every (prediction, reference) pair for one type, as float64[pairs, 3]:
-    (hit, prediction count, reference count); for W, (weighted hit, prediction length,
-    sum of len(sentence) ** weight)."""
-
-    values: np.ndarray
-
-
 def _pair_statistics(options: RougeOptions, predictions, references):
     """Tokenize once and run the kernels: {type name: float64[pairs, 3]}, plus pair layout."""
     n_examples = len(predictions)
@@ -764,7 +756,6 @@ def _perl_interval(sorted_samples: np.ndarray, confidence: float):
 def _aggregate(options: RougeOptions, scores: dict, counts: dict):
     """{type: {"precision"|"recall"|"fmeasure": (low, mid, high)}}."""
     names = list(scores)
-    n = len(next(iter(scores.values())))
     micro = options.aggregation == "micro"
     # one matrix of every column that gets resampled: per type (P, R, F) or the raw counts
     matrix = np.concatenate([counts[k] if micro else scores[k] for k in names], axis=1)
@@ -779,13 +770,12 @@ def _aggregate(options: RougeOptions, scores: dict, counts: dict):
         samples = _bootstrap_means(matrix, options.n_samples, options.seed)
     out = {}
     for t_index, name in enumerate(names):
-        rouge_type = next(t for t in options.rouge_types if t.name == name)
         block = samples[:, 3 * t_index:3 * t_index + 3]
         if micro:
-            p, r = _pr_from_micro(options, rouge_type, block)
+            p, r = _pr_from_sums(block)
             block = np.stack([p, r, _fscore(p, r, options.alpha)], axis=1)
             totals = counts[name].sum(axis=0, keepdims=True)
-            tp, tr = _pr_from_micro(options, rouge_type, totals)
+            tp, tr = _pr_from_sums(totals)
             mid_values = np.array([tp[0], tr[0], _fscore(tp, tr, options.alpha)[0]])
         else:
             mid_values = scores[name].mean(axis=0)
@@ -805,7 +795,7 @@ def _aggregate(options: RougeOptions, scores: dict, counts: dict):
     return out
 
 
-def _pr_from_micro(options, rouge_type, block):
+def _pr_from_sums(block):
     """Corpus P and R from summed (hit, den_p, den_r). ROUGE-1.5.5's -t 1 applies no f^-1 to
     ROUGE-W; the rouge_score profile does the same, so that both profiles agree."""
     return _safe_div(block[:, 0], block[:, 1]), _safe_div(block[:, 0], block[:, 2])

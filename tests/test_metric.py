@@ -1,6 +1,5 @@
 """The metric's contract: evaluate's output shape, options, errors, bootstrap, signature."""
 import shutil
-import sys
 import warnings
 from fractions import Fraction
 
