@@ -595,6 +595,50 @@ def _skip_keys(ids, u, max_skip, unigrams):
     return keys
 
 
+@njit(cache=True)
+def _skip_hits_unlimited(ids_p, ids_r, u):
+    """Clipped hits of the skip-bigrams with no distance limit, without listing them (there
+    are n(n-1)/2 per text): only words that occur in both texts can match, so for each such
+    second word b, count c(a, b) = #{i < j: t_i = a, t_j = b} for every first word a in one
+    pass over each text, and add min(c_pred(a, b), c_ref(a, b)). O(n) memory, O(n * c) time
+    for c common words."""
+    in_p = np.zeros(u, dtype=np.bool_)
+    in_r = np.zeros(u, dtype=np.bool_)
+    for t in ids_p:
+        in_p[t] = True
+    for t in ids_r:
+        in_r[t] = True
+    common = np.full(u, -1, dtype=np.int64)
+    c = 0
+    for t in range(u):
+        if in_p[t] and in_r[t]:
+            common[t] = c
+            c += 1
+    seen = np.zeros(c, dtype=np.int64)
+    pairs_p = np.zeros(c, dtype=np.int64)
+    pairs_r = np.zeros(c, dtype=np.int64)
+    hits = 0
+    for b in range(c):
+        for ids, pairs in ((ids_p, pairs_p), (ids_r, pairs_r)):
+            for a in range(c):
+                seen[a] = 0
+                pairs[a] = 0
+            for t in ids:
+                k = common[t]
+                if k < 0:
+                    continue
+                if k == b:
+                    for a in range(c):
+                        pairs[a] += seen[a]
+                seen[k] += 1
+        for a in range(c):
+            hits += min(pairs_p[a], pairs_r[a])
+    return hits
+
+
+_LIST_SKIP_BIGRAMS_MAX = 200_000  # above this many skip-bigrams, count them without listing
+
+
 @njit(cache=True, nogil=True)
 def skip_bigram_stats(tokens, text_offsets, pair_pred, pair_ref, max_skip, unigrams):
     """ROUGE-S<max_skip> (SU with unigrams=True; max_skip < 0: no limit):
@@ -606,6 +650,21 @@ def skip_bigram_stats(tokens, text_offsets, pair_pred, pair_ref, max_skip, unigr
         r = pair_ref[k]
         ids_p, ids_r, u = _pair_ids(tokens, text_offsets[p], text_offsets[p + 1],
                                     text_offsets[r], text_offsets[r + 1])
+        lp = ids_p.shape[0]
+        lr = ids_r.shape[0]
+        if max_skip < 0 and (lp * (lp - 1) + lr * (lr - 1)) // 2 > _LIST_SKIP_BIGRAMS_MAX:
+            hit = _skip_hits_unlimited(ids_p, ids_r, u)
+            count_p = lp * (lp - 1) // 2
+            count_r = lr * (lr - 1) // 2
+            if unigrams:  # SU: the unigrams of all but the last token
+                if lp > 1 and lr > 1:
+                    hit += _clipped_hits(ids_p[:lp - 1], ids_r[:lr - 1], u)
+                count_p += max(lp - 1, 0)
+                count_r += max(lr - 1, 0)
+            out[k, 0] = hit
+            out[k, 1] = count_p
+            out[k, 2] = count_r
+            continue
         keys_p = _skip_keys(ids_p, u, max_skip, unigrams)
         keys_r = _skip_keys(ids_r, u, max_skip, unigrams)
         both = np.empty(keys_p.shape[0] + keys_r.shape[0], dtype=np.int64)

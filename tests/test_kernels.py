@@ -191,3 +191,23 @@ def test_scan_in_pieces_equals_one_scan(texts):
         split = K.scan_ascii_tokens(big, 12, parts=parts)
         for a, b in zip(one, split):
             assert a.tolist() == b.tolist()
+
+
+@settings(max_examples=150, deadline=None)
+@given(pred=st.lists(st.integers(0, 6), max_size=40), ref=st.lists(st.integers(0, 6), max_size=40))
+def test_unlimited_skip_bigrams_counted_without_listing(pred, ref):
+    # long texts take this path (past _LIST_SKIP_BIGRAMS_MAX); here on small ones directly
+    ids, u = K.dense_ids(np.array(pred + ref, dtype=np.int64))
+    hit = K._skip_hits_unlimited(ids[:len(pred)], ids[len(pred):], u)
+    assert hit == naive_rouge.skip_bigram_stats(pred, ref, None, False)[0]
+
+
+def test_long_texts_take_the_unlisted_skip_bigram_path():
+    rng = np.random.default_rng(3)
+    pred = [list(rng.integers(0, 40, 700))]
+    ref = [list(rng.integers(0, 40, 650))]
+    tokens, _, _, offsets = batch(pred, ref)
+    assert (700 * 699 + 650 * 649) // 2 > K._LIST_SKIP_BIGRAMS_MAX
+    for unigrams in (False, True):
+        out = K.skip_bigram_stats(tokens, offsets, *PAIR, -1, unigrams)
+        assert tuple(out[0]) == naive_rouge.skip_bigram_stats(flat(pred), flat(ref), None, unigrams)
