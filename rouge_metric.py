@@ -865,16 +865,27 @@ def example_scores(options: RougeOptions, predictions, references, notes=None):
 
 
 _CHUNK_EXAMPLES = 50_000  # examples tokenized and scored at a time: bounds the token arrays
+_THREAD_CHUNK_MIN = 1_000  # examples per chunk below which one thread does it all
 
 
 def score_batch(options: RougeOptions, predictions, references) -> dict:
     """The whole computation for validated options and inputs, in chunks of examples (the
     per-example numbers do not depend on the chunking; the warnings are about the whole)."""
-    notes = InputNotes()
-    chunks = [example_scores(options, predictions[i:i + _CHUNK_EXAMPLES],
-                             references[i:i + _CHUNK_EXAMPLES], notes)
-              for i in range(0, len(predictions), _CHUNK_EXAMPLES)]
-    warn_about_input(options, notes, stacklevel=3)
+    n = len(predictions)
+    size = _CHUNK_EXAMPLES
+    if _THREADS > 1 and n >= 2 * _THREAD_CHUNK_MIN:
+        # one chunk per thread (at least): tokenization's GIL-free parts overlap too
+        size = min(size, -(-n // _THREADS))
+    spans = [(i, min(i + size, n)) for i in range(0, n, size)]
+    notes = [InputNotes() for _ in spans]
+    with ThreadPoolExecutor(min(_THREADS, len(spans))) as pool:
+        chunks = list(pool.map(
+            lambda k: example_scores(options, predictions[spans[k][0]:spans[k][1]],
+                                     references[spans[k][0]:spans[k][1]], notes[k]),
+            range(len(spans))))
+    for more in notes[1:]:
+        notes[0].add(more)
+    warn_about_input(options, notes[0], stacklevel=3)
     if len(chunks) == 1:
         return format_result(options, *chunks[0])
     names = [t.name for t in options.rouge_types]
