@@ -103,3 +103,15 @@ def perl_rouge(pairs, options: str) -> dict:
             proc.returncode, proc.stderr.decode("utf-8", "replace")[-2000:]))
     _CACHE[key] = result
     return result
+
+
+def shared_vectors() -> list:
+    """The hand-picked cases of ``vectors.jsonl`` with the oracle's outputs. Missing file:
+    an empty list locally, an error in CI (a parametrized test must not run zero cases)."""
+    path = oracle_dir() / "vectors.jsonl"
+    if not path.is_file():
+        if os.environ.get("CI"):
+            raise FileNotFoundError(f"{path} is missing (the shared oracle folder)")
+        return []
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]

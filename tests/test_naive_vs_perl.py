@@ -10,7 +10,6 @@ naive statistics with the script's rounding (SPEC §5):
 The random corpora change on every run. The seed is in every failure message; rerun a failure
 with ``ROUGE_TEST_SEED=<seed>``.
 """
-import json
 import os
 import random
 import re
@@ -24,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import pytest  # noqa: E402
 
 import naive_rouge as nr  # noqa: E402
-from oracle import oracle_dir, perl_rouge, require_oracle  # noqa: E402
+from oracle import oracle_dir, perl_rouge, require_oracle, shared_vectors  # noqa: E402
 
 SEED = int(os.environ.get("ROUGE_TEST_SEED") or time.time_ns() % (2 ** 32))
 SEED_MSG = "seed=%d (rerun with ROUGE_TEST_SEED=%d)" % (SEED, SEED)
@@ -324,11 +323,7 @@ def test_corpora_cover_edge_cases():
 
 
 def _vectors():
-    path = oracle_dir() / "vectors.jsonl"
-    if not path.is_file():
-        return []
-    with open(path, encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
+    return shared_vectors()
 
 
 VECTORS = _vectors()

@@ -49,7 +49,7 @@ REPO = HERE.parent
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
-from oracle import _rouge_pl, oracle_available, oracle_dir, perl_rouge, require_oracle  # noqa: E402
+from oracle import _rouge_pl, oracle_available, perl_rouge, require_oracle, shared_vectors  # noqa: E402
 
 SEED = int(os.environ.get("ROUGE_TEST_SEED") or time.time_ns() % (2 ** 32))
 SEED_MSG = "seed=%d (rerun with ROUGE_TEST_SEED=%d)" % (SEED, SEED)
@@ -604,11 +604,7 @@ def test_every_printed_number(m155, perl_runs, corpus, index):
 
 
 def _vectors():
-    path = oracle_dir() / "vectors.jsonl"
-    if not path.is_file():
-        return []
-    with open(path, encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
+    return shared_vectors()
 
 
 @pytest.mark.parametrize("vector", _vectors(), ids=lambda v: v["id"])
