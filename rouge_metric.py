@@ -471,22 +471,24 @@ class _Tokenizer:
                 unicode_lower=opts.profile != "rouge155",
                 stem_memo=stem, stopwords=SMART_STOPWORDS if opts.remove_stopwords else None,
                 dense_ids=dense_ids)
-        tokenize = {"unicode": unicode_tokenize, "whitespace": whitespace_tokenize}.get(
-            opts.tokenizer, opts.tokenizer)
-        if opts.remove_stopwords:
-            def tokenize(text, _inner=tokenize):
-                return [t for t in _checked_tokens(_inner, text) if t not in SMART_STOPWORDS]
-        return tokenize_string_batch(texts, lambda text: [_checked_tokens(tokenize, text)])
+        return tokenize_string_batch(texts, lambda text: [_string_tokens(opts, text)])
 
     def sentences(self, texts: Sequence[str]) -> TokenizedBatch:
         """Sentence view for rougeLsum with a string tokenizer: rouge_score tokenizes each
         non-empty line on its own."""
-        tokenize = {"unicode": unicode_tokenize, "whitespace": whitespace_tokenize}.get(
-            self.options.tokenizer, self.options.tokenizer)
-        stop = SMART_STOPWORDS if self.options.remove_stopwords else None
         return tokenize_string_batch(
-            texts, lambda text: [[t for t in _checked_tokens(tokenize, s) if not stop or t not in stop]
-                                 for s in text.split("\n") if s])
+            texts, lambda text: [_string_tokens(self.options, s) for s in text.split("\n") if s])
+
+
+def _string_tokens(options: RougeOptions, text: str) -> list:
+    """Tokens of a string tokenizer ("unicode", "whitespace" or the user's callable), checked,
+    without the stopwords when asked."""
+    tokenize = {"unicode": unicode_tokenize, "whitespace": whitespace_tokenize}.get(
+        options.tokenizer, options.tokenizer)
+    tokens = _checked_tokens(tokenize, text)
+    if options.remove_stopwords:
+        tokens = [t for t in tokens if t not in SMART_STOPWORDS]
+    return tokens
 
 
 def _checked_tokens(tokenize, text):
@@ -1018,7 +1020,7 @@ def tokens_of(text: str, **options) -> list:
                 lowered = sentence.encode("utf-8", "surrogatepass").lower().decode("ascii", "replace")
             else:
                 lowered = sentence.lower()
-            words = [w for w in _ASCII_WORD.findall(lowered)]
+            words = _ASCII_WORD.findall(lowered)
             if opts.remove_stopwords:
                 words = [w for w in words if w not in SMART_STOPWORDS]
             if stem is not None:
@@ -1027,7 +1029,4 @@ def tokens_of(text: str, **options) -> list:
                 words = [w for w in words if _ASCII_WORD.fullmatch(w)]
             out.append(words)
         return out
-    tokenize = {"unicode": unicode_tokenize, "whitespace": whitespace_tokenize}.get(
-        opts.tokenizer, opts.tokenizer)
-    stop = SMART_STOPWORDS if opts.remove_stopwords else frozenset()
-    return [[t for t in _checked_tokens(tokenize, s) if t not in stop] for s in sentences]
+    return [_string_tokens(opts, s) for s in sentences]
