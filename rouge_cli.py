@@ -11,10 +11,11 @@ rougeLsum and rougeW need JSONL (``"\\n"`` inside a JSON string separates senten
 skipped). The options are the metric's (``rouge_metric.py``), spelled with dashes.
 
 The input is read in chunks (``--chunk-size`` rows): each chunk is scored with
-``example_scores`` and only its per-example score and count arrays are kept (a few dozen bytes
-per row and type), so memory does not grow with the texts; ``format_result`` aggregates their
-concatenation at the end, which gives exactly the numbers of one ``metric.compute`` over all
-rows. RougeWarnings are collected per chunk and printed once each, totalled over the chunks.
+``example_scores`` and added to the metric's ``Aggregate``, which keeps integer sums (the mean
+and a Poisson bootstrap) rather than rows, so memory does not grow with the row count (the
+``rouge155`` profile keeps the per-example scores: its bootstrap resamples rows by index). The
+result is exactly that of one ``metric.compute`` over all rows. RougeWarnings are collected per
+chunk and printed once each, totalled over the chunks.
 
 Output: a table of precision, recall and F (mid and low-high interval) per type, then the
 signature and the count; ``--json`` prints the detailed result dict instead. ``--per-example
@@ -366,11 +367,11 @@ def run(args, stdout, stderr) -> None:
         except (ValueError, TypeError) as error:
             raise CliError(str(error)) from None
         notes = module.InputNotes()
-        kept = score_chunks(module, options, chain([first], batches), source, notes, args,
-                            stdout)
+        aggregate = score_chunks(module, options, chain([first], batches), source, notes, args,
+                                 stdout)
     finally:
         source.close()
-    result = module.format_result(options, *_concatenate(kept))
+    result = aggregate.result()
     with warnings.catch_warnings(record=True) as records:
         warnings.simplefilter("always", module.RougeWarning)
         module.warn_about_input(options, notes)
@@ -380,11 +381,11 @@ def run(args, stdout, stderr) -> None:
     stdout.flush()
 
 
-def score_chunks(module, options, batches, source, notes, args, stdout) -> dict:
-    """example_scores per chunk: {type: (score chunks, count chunks)}; per-example lines are
+def score_chunks(module, options, batches, source, notes, args, stdout):
+    """example_scores per chunk, added to an Aggregate (returned); per-example lines are
     written as they come; what the warnings need is summed into notes (InputNotes), so they
     are those of one compute over the whole input."""
-    kept = {t.name: ([], []) for t in options.rouge_types}
+    aggregate = module.Aggregate(options)
     per_example = None
     if args.per_example is not None:
         per_example = stdout if args.per_example == "-" else _open_output(args.per_example)
@@ -392,12 +393,10 @@ def score_chunks(module, options, batches, source, notes, args, stdout) -> dict:
     rows = 0
     try:
         for predictions, references in batches:
-            scores, counts = module.example_scores(options, predictions, references, notes)
-            for name, (score_list, count_list) in kept.items():
-                score_list.append(scores[name])
-                count_list.append(counts[name])
+            batch = module.example_scores(options, predictions, references, notes)
+            aggregate.add(batch)
             if per_example is not None:
-                write_per_example(per_example, scores)
+                write_per_example(per_example, batch.scores)
             rows += len(predictions)
             bar.update(source.consumed - bar.n)
             bar.set_postfix_str(f"{rows:,} rows", refresh=False)
@@ -405,7 +404,7 @@ def score_chunks(module, options, batches, source, notes, args, stdout) -> dict:
         bar.close()
         if per_example is not None and per_example is not stdout:
             per_example.close()
-    return kept
+    return aggregate
 
 
 def _open_output(path: str):
@@ -413,19 +412,6 @@ def _open_output(path: str):
         return open(path, "w", encoding="utf-8")
     except OSError as error:
         raise CliError(f"{path}: {error.strerror or error}") from None
-
-
-def _concatenate(kept: dict):
-    """{type: float64[N, 3]} scores and counts from the chunks, freeing each as it goes."""
-    import numpy as np
-
-    scores, counts = {}, {}
-    for name, (score_chunks, count_chunks) in kept.items():
-        scores[name] = np.concatenate(score_chunks)
-        score_chunks.clear()
-        counts[name] = np.concatenate(count_chunks)
-        count_chunks.clear()
-    return scores, counts
 
 
 def main(argv=None) -> int:

@@ -14,9 +14,10 @@ import math
 import os
 import re
 import warnings
+import zlib
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Callable, Optional, Sequence, Union
+from typing import Callable, NamedTuple, Optional, Sequence, Union
 
 import datasets
 import evaluate
@@ -29,11 +30,11 @@ from .rouge155_lexicon import (
     stem_token_rouge155,
 )
 from .rouge_kernels import (
-    bootstrap_means,
     dense_ids,
     lcs_stats,
     ngram_stats,
     perl_bootstrap_means,
+    poisson_bootstrap_sums,
     scan_ascii_tokens,
     skip_bigram_stats,
     union_lcs_stats,
@@ -703,29 +704,6 @@ def _example_scores(options: RougeOptions, rouge_type: RougeType, values: np.nda
     return np.stack([p, r, f], axis=1), np.stack([e_hit, e_den_p, e_den_r], axis=1)
 
 
-_BOOTSTRAP_BLOCK = 16  # samples drawn per block: bounds memory on huge corpora
-
-
-def _bootstrap_means(matrix: np.ndarray, n_samples: int, seed: int) -> np.ndarray:
-    """Means of n_samples resamples (with replacement) of the rows of matrix, drawn from
-    numpy.random.default_rng(seed) in fixed blocks of rows: the same numbers on every machine
-    and for any way the data was added."""
-    n = matrix.shape[0]
-    rng = np.random.default_rng(seed)
-    out = np.empty((n_samples, matrix.shape[1]), dtype=np.float64)
-    with ThreadPoolExecutor(_THREADS) as pool:
-        for start in range(0, n_samples, _BOOTSTRAP_BLOCK):
-            stop = min(start + _BOOTSTRAP_BLOCK, n_samples)
-            # one block of draws at a time, from the generator in a fixed order; its samples
-            # are summed on the threads
-            draws = rng.integers(0, n, size=(stop - start, n), dtype=np.uint32)
-            cuts = np.linspace(0, stop - start, _THREADS + 1).astype(np.int64)
-            parts = pool.map(lambda lo_hi: bootstrap_means(matrix, draws[lo_hi[0]:lo_hi[1]]),
-                             [(lo, hi) for lo, hi in zip(cuts[:-1], cuts[1:]) if hi > lo])
-            out[start:stop] = np.concatenate(list(parts))
-    return out
-
-
 def _first_max_per_group(key: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
     """Index of the first maximum of key within each group (both originals keep the first
     reference on ties)."""
@@ -755,44 +733,31 @@ def _perl_interval(sorted_samples: np.ndarray, confidence: float):
     return lower, upper
 
 
-def _aggregate(options: RougeOptions, scores: dict, counts: dict):
-    """{type: {"precision"|"recall"|"fmeasure": (low, mid, high)}}."""
+def _rouge155_aggregate(options: RougeOptions, scores: dict, counts: dict) -> dict:
+    """ROUGE-1.5.5's aggregation (SPEC §6) over every row in input order: its bootstrap draws
+    row indices, sums the drawn rows in draw order and reports the mean of the sample means.
+    {type: {"precision"|"recall"|"fmeasure": (low, mid, high)}}, rounded to 5 decimals."""
     names = list(scores)
     micro = options.aggregation == "micro"
-    # one matrix of every column that gets resampled: per type (P, R, F) or the raw counts
     matrix = np.concatenate([counts[k] if micro else scores[k] for k in names], axis=1)
-    if options.profile == "rouge155":
-        # the script sums the drawn rows in draw order; -t 0 divides by N, -t 1 keeps the sums
-        bounds = np.linspace(0, options.n_samples, _THREADS + 1).astype(np.int64)
-        with ThreadPoolExecutor(_THREADS) as pool:
-            samples = np.concatenate(list(pool.map(
-                lambda lo_hi: perl_bootstrap_means(matrix, int(lo_hi[1] - lo_hi[0]), not micro,
-                                                   int(lo_hi[0])), zip(bounds[:-1], bounds[1:]))))
-    else:
-        samples = _bootstrap_means(matrix, options.n_samples, options.seed)
+    # -t 0 divides each sample by N, -t 1 keeps the sums
+    bounds = np.linspace(0, options.n_samples, _THREADS + 1).astype(np.int64)
+    with ThreadPoolExecutor(_THREADS) as pool:
+        samples = np.concatenate(list(pool.map(
+            lambda lo_hi: perl_bootstrap_means(matrix, int(lo_hi[1] - lo_hi[0]), not micro,
+                                               int(lo_hi[0])), zip(bounds[:-1], bounds[1:]))))
     out = {}
     for t_index, name in enumerate(names):
         block = samples[:, 3 * t_index:3 * t_index + 3]
         if micro:
             p, r = _pr_from_sums(block)
             block = np.stack([p, r, _fscore(p, r, options.alpha)], axis=1)
-            totals = counts[name].sum(axis=0, keepdims=True)
-            tp, tr = _pr_from_sums(totals)
-            mid_values = np.array([tp[0], tr[0], _fscore(tp, tr, options.alpha)[0]])
-        else:
-            mid_values = scores[name].mean(axis=0)
         entry = {}
         for col, key in enumerate(("precision", "recall", "fmeasure")):
-            column = block[:, col]
-            if options.profile == "rouge155":
-                ordered = np.sort(column)
-                mean = float(np.cumsum(ordered)[-1] / len(ordered))  # Perl's sequential sum
-                low, high = _perl_interval(ordered, options.confidence)
-                entry[key] = tuple(float("%.5f" % v) for v in (low, mean, high))
-            else:
-                tail = 100.0 * (1.0 - options.confidence) / 2.0
-                low, high = np.percentile(column, [tail, 100.0 - tail])
-                entry[key] = (float(low), float(mid_values[col]), float(high))
+            ordered = np.sort(block[:, col])
+            mean = float(np.cumsum(ordered)[-1] / len(ordered))  # Perl's sequential sum
+            low, high = _perl_interval(ordered, options.confidence)
+            entry[key] = tuple(float("%.5f" % v) for v in (low, mean, high))
         out[name] = entry
     return out
 
@@ -850,10 +815,17 @@ def warn_about_input(options: RougeOptions, notes: InputNotes, stacklevel: int =
                       "zero).", RougeWarning, stacklevel=stacklevel + 1)
 
 
-def example_scores(options: RougeOptions, predictions, references, notes=None):
-    """Per-example scores {type: float64[N, 3] of (P, R, F)} and the counts behind them
-    {type: float64[N, 3] of (hit, den_p, den_r)}: what aggregation needs (the CLI streams
-    these chunk by chunk). Warns about the input, or, given an InputNotes, adds to it."""
+class ScoredExamples(NamedTuple):
+    """What aggregation needs from a batch of examples."""
+
+    scores: dict  # {type: float64[N, 3]} per-example (P, R, F)
+    counts: dict  # {type: float64[N, 3]} the counts behind them (hit, den_p, den_r)
+    keys: Optional[np.ndarray]  # uint64[N] row keys for the bootstrap (None: not needed)
+
+
+def example_scores(options: RougeOptions, predictions, references, notes=None) -> ScoredExamples:
+    """Per-example scores and counts of a batch (the CLI streams these chunk by chunk into an
+    Aggregate). Warns about the input, or, given an InputNotes, adds to it."""
     stats, ref_counts, texts, flat, sent = _pair_statistics(options, predictions, references)
     batch_notes = _input_notes(options, texts, flat, stats)
     if notes is None:
@@ -863,7 +835,217 @@ def example_scores(options: RougeOptions, predictions, references, notes=None):
     scores, counts = {}, {}
     for t in options.rouge_types:
         scores[t.name], counts[t.name] = _example_scores(options, t, stats[t.name], ref_counts)
-    return scores, counts
+    keys = _row_keys(predictions, references) if _wants_poisson_bootstrap(options) else None
+    return ScoredExamples(scores, counts, keys)
+
+
+def _row_keys(predictions, references) -> np.ndarray:
+    """A 64-bit key per example from its own texts (CRC-32 of the prediction, CRC-32 of the
+    references): the bootstrap weights are drawn from it, so they follow the example wherever
+    it arrives (order, chunk, process)."""
+    keys = []
+    for prediction, refs in zip(predictions, references):
+        crc = 0
+        for ref in ([refs] if isinstance(refs, str) else refs):
+            crc = zlib.crc32(ref.encode("utf-8", "surrogatepass") + b"\0", crc)
+        keys.append(zlib.crc32(prediction.encode("utf-8", "surrogatepass")) << 32 | crc)
+    return np.array(keys, dtype=np.uint64)
+
+
+def _wants_poisson_bootstrap(options: RougeOptions) -> bool:
+    return options.use_aggregator and options.detailed and options.profile == "rouge_score"
+
+
+# Fixed-point scales of the bootstrap sums: macro scores in [0, 1] count in units of 2^-32,
+# micro counts (integers, or ROUGE-W's weighted floats) in units of 2^-16. int64 sums then hold
+# 2^31 examples, or 2^47 tokens, and the rounding (< 1e-9) is far below the bootstrap's noise.
+_SCORE_SCALE = 2.0 ** 32
+_COUNT_SCALE = 2.0 ** 16
+# 2^32 * P(Poisson(1) <= k), k = 0..15 (P(> 15) < 1e-13)
+_POISSON_CDF = np.array([math.floor(2.0 ** 32 * math.fsum(math.exp(-1) / math.factorial(j)
+                                                          for j in range(k + 1)))
+                         for k in range(16)], dtype=np.uint64)
+_BOOTSTRAP_MIN_ROWS_PER_THREAD = 1_000
+
+
+def _exact_column_sums(matrix: np.ndarray) -> list:
+    """Column sums of non-negative floats as Python ints in units of 2^-64 (each value split
+    into its whole part and two 32-bit fraction parts; the last is rounded, an error below
+    2^-64): integer sums are the same in any order and any chunking."""
+    whole = np.floor(matrix)
+    fraction = (matrix - whole) * 2.0 ** 32  # exact: power-of-two scaling of an exact difference
+    high = np.floor(fraction)
+    low = np.rint((fraction - high) * 2.0 ** 32)
+    sums = [part.astype(np.int64).sum(axis=0).tolist() for part in (whole, high, low)]
+    return [(w << 64) + (h << 32) + lo for w, h, lo in zip(*sums)]
+
+
+class _Occurrences:
+    """How many times each row key was seen before: the k-th copy of an example draws its
+    bootstrap weights with occurrence k, so identical examples get independent weights (as
+    distinct test items should) while the weights stay a function of the multiset of rows.
+    Sorted uint64 keys and uint32 counts: 12 bytes per distinct example."""
+
+    def __init__(self):
+        self.keys = np.empty(0, dtype=np.uint64)
+        self.counts = np.empty(0, dtype=np.uint32)
+
+    def number(self, keys: np.ndarray) -> np.ndarray:
+        """The occurrence index of each key (0 for its first copy), counting these too."""
+        order = np.argsort(keys, kind="stable")
+        unique, first, copies = np.unique(keys[order], return_index=True, return_counts=True)
+        at = np.searchsorted(self.keys, unique)
+        known = at < len(self.keys)
+        known[known] = self.keys[at[known]] == unique[known]
+        before = np.zeros(len(unique), dtype=np.int64)
+        before[known] = self.counts[at[known]]
+        occurrences = np.empty(len(keys), dtype=np.int64)
+        occurrences[order] = (np.arange(len(keys)) - np.repeat(first, copies)
+                              + np.repeat(before, copies))
+        self.counts[at[known]] += copies[known].astype(np.uint32)
+        self.keys = np.insert(self.keys, at[~known], unique[~known])
+        self.counts = np.insert(self.counts, at[~known], copies[~known].astype(np.uint32))
+        return occurrences
+
+
+def _poisson_sums(fixed: np.ndarray, keys: np.ndarray, occurrences: np.ndarray, seed: int,
+                  n_samples: int) -> tuple:
+    """poisson_bootstrap_sums over row ranges on the thread pool, summed (exact integers)."""
+    n = len(keys)
+    parts = max(1, min(_THREADS, n // _BOOTSTRAP_MIN_ROWS_PER_THREAD))
+    bounds = np.linspace(0, n, parts + 1).astype(np.int64)
+    seed64 = np.uint64(seed % 2 ** 64)
+
+    def run(span):
+        lo, hi = span
+        return poisson_bootstrap_sums(fixed[lo:hi], keys[lo:hi], occurrences[lo:hi], seed64,
+                                      n_samples, _POISSON_CDF)
+
+    spans = list(zip(bounds[:-1].tolist(), bounds[1:].tolist()))
+    if parts == 1:
+        return run(spans[0])
+    with ThreadPoolExecutor(parts) as pool:
+        results = list(pool.map(run, spans))
+    return sum(r[0] for r in results), sum(r[1] for r in results)
+
+
+class Aggregate:
+    """The aggregation of everything added (``add`` per batch, in any order and chunking),
+    formatted by ``result()``.
+
+    Under the default profile its memory does not grow with the examples: exact integer
+    column sums give the mean, and the bootstrap is a Poisson bootstrap kept as integer sums
+    per sample (each example enters each sample w ~ Poisson(1) times, w drawn from the
+    example's own texts, the seed and its copy number), so that the numbers do not depend on
+    the order, the chunks or the processes the examples came from. Per-example rows are kept
+    only when they are the output (use_aggregator=False) or under the rouge155 profile (its
+    bootstrap draws rows by index, in input order)."""
+
+    def __init__(self, options: RougeOptions):
+        self.options = options
+        self.names = [t.name for t in options.rouge_types]
+        self.count = 0
+        self._rows = []  # ScoredExamples, when the rows themselves are needed
+        self._keep_rows = not options.use_aggregator or options.profile == "rouge155"
+        self._micro = options.aggregation == "micro"
+        width = 3 * len(self.names)
+        self._exact = [0] * width
+        self._bootstrap = _wants_poisson_bootstrap(options)
+        if self._bootstrap:
+            self._occurrences = _Occurrences()
+            self._fixed_totals = [0] * width  # what the samples would sum with all weights 1
+            self._sample_sums = np.zeros((options.n_samples, width), dtype=np.int64)
+            self._sample_weights = np.zeros(options.n_samples, dtype=np.int64)
+
+    def add(self, batch: ScoredExamples) -> None:
+        n = len(next(iter(batch.scores.values())))
+        self.count += n
+        if self._keep_rows:
+            self._rows.append(batch)
+            return
+        used = batch.counts if self._micro else batch.scores
+        matrix = np.concatenate([used[name] for name in self.names], axis=1)
+        self._exact = [a + b for a, b in zip(self._exact, _exact_column_sums(matrix))]
+        if self._bootstrap:
+            fixed = np.rint(matrix * _scale(self._micro)).astype(np.int64)
+            self._fixed_totals = [a + b for a, b in zip(self._fixed_totals,
+                                                        fixed.sum(axis=0).tolist())]
+            sums, weights = _poisson_sums(fixed, batch.keys,
+                                          self._occurrences.number(batch.keys),
+                                          self.options.seed, self.options.n_samples)
+            self._sample_sums += sums
+            self._sample_weights += weights
+
+    def rows(self) -> tuple:
+        """({type: float64[N, 3]} scores, counts) of the kept rows, in the order added."""
+        return tuple({name: np.concatenate([getattr(b, part)[name] for b in self._rows])
+                      for name in self.names} for part in ("scores", "counts"))
+
+    def result(self) -> dict:
+        """The output dict of compute()."""
+        options = self.options
+        if self.count == 0:
+            raise ValueError("predictions: no examples were given (add/add_batch/compute got "
+                             "none); allowed: at least one")
+        if not options.use_aggregator:
+            scores, _ = self.rows()
+            if not options.detailed:
+                return {name: s[:, 2].tolist() for name, s in scores.items()}
+            out = {name: {"precision": s[:, 0].tolist(), "recall": s[:, 1].tolist(),
+                          "fmeasure": s[:, 2].tolist()} for name, s in scores.items()}
+        else:
+            agg = _rouge155_aggregate(options, *self.rows()) \
+                if options.profile == "rouge155" else self._aggregate()
+            if not options.detailed:
+                return {name: entry["fmeasure"][1] for name, entry in agg.items()}
+            out = {name: {key: dict(zip(("low", "mid", "high"), bounds)) for key, bounds in
+                          entry.items()} for name, entry in agg.items()}
+        out["signature"] = options.signature()
+        out["count"] = self.count
+        return out
+
+    def _aggregate(self) -> dict:
+        """{type: {"precision"|"recall"|"fmeasure": (low, mid, high)}} (low = high = mid
+        without the bootstrap)."""
+        options = self.options
+        tail = 100.0 * (1.0 - options.confidence) / 2.0
+        used = self._bootstrap and self._sample_weights > 0  # a sample that drew nothing
+        out = {}
+        for t_index, name in enumerate(self.names):
+            cols = slice(3 * t_index, 3 * t_index + 3)
+            mid = self._scores(self._exact[cols], self.count << 64)
+            bounds = np.stack([mid, mid])
+            if np.any(used):
+                samples = self._scores(self._sample_sums[used, cols].astype(np.float64),
+                                       self._sample_weights[used] * _scale(self._micro))
+                # the fixed-point rounding moves every sample alike: take it out, so that
+                # the samples are centred as if the values had not been rounded
+                full = self._scores(self._fixed_totals[cols], self.count * _scale(self._micro))
+                samples += mid - full
+                bounds = np.percentile(samples, [tail, 100.0 - tail], axis=0)
+            out[name] = {key: (float(bounds[0, col]), float(mid[col]), float(bounds[1, col]))
+                         for col, key in enumerate(("precision", "recall", "fmeasure"))}
+        return out
+
+    def _scores(self, sums, units) -> np.ndarray:
+        """(P, R, F) from the column sums of one type (rows: samples, or one row of Python
+        ints, divided exactly): macro: sums of (P, R, F) over units; micro: sums of (hit,
+        den_p, den_r)."""
+        if isinstance(sums, list):  # exact Python ints: a / b is correctly rounded
+            a, b, c = sums
+            if self._micro:
+                p, r = (a / b if b else 0.0), (a / c if c else 0.0)
+                return np.array([p, r, _fscore(np.array([p]), np.array([r]),
+                                                self.options.alpha)[0]])
+            return np.array([a / units, b / units, c / units])
+        if self._micro:
+            p, r = _pr_from_sums(sums)
+            return np.stack([p, r, _fscore(p, r, self.options.alpha)], axis=1)
+        return sums / np.asarray(units, dtype=np.float64)[:, None]
+
+
+def _scale(micro: bool) -> float:
+    return _COUNT_SCALE if micro else _SCORE_SCALE
 
 
 _CHUNK_EXAMPLES = 50_000  # examples tokenized and scored at a time: bounds the token arrays
@@ -872,7 +1054,7 @@ _THREAD_CHUNK_MIN = 1_000  # examples per chunk below which one thread does it a
 
 def score_batch(options: RougeOptions, predictions, references) -> dict:
     """The whole computation for validated options and inputs, in chunks of examples (the
-    per-example numbers do not depend on the chunking; the warnings are about the whole)."""
+    numbers do not depend on the chunking; the warnings are about the whole)."""
     n = len(predictions)
     size = _CHUNK_EXAMPLES
     if _THREADS > 1 and n >= 2 * _THREAD_CHUNK_MIN:
@@ -888,48 +1070,10 @@ def score_batch(options: RougeOptions, predictions, references) -> dict:
     for more in notes[1:]:
         notes[0].add(more)
     warn_about_input(options, notes[0], stacklevel=3)
-    if len(chunks) == 1:
-        return format_result(options, *chunks[0])
-    names = [t.name for t in options.rouge_types]
-    return format_result(options,
-                         {k: np.concatenate([c[0][k] for c in chunks]) for k in names},
-                         {k: np.concatenate([c[1][k] for c in chunks]) for k in names})
-
-
-def _canonical_order(options: RougeOptions, scores: dict, counts: dict) -> tuple:
-    """Rows sorted by the values the aggregation uses (scores for macro, counts for micro): the
-    mean and the bootstrap then do not depend on the order in which examples arrived
-    (add_batch splits, distributed shards, threads). Only that half is copied."""
-    micro = options.aggregation == "micro"
-    used = counts if micro else scores
-    order = np.lexsort([a[:, j] for a in used.values() for j in range(a.shape[1])][::-1])
-    ordered = {k: v[order] for k, v in used.items()}
-    return (scores, ordered) if micro else (ordered, counts)
-
-
-def format_result(options: RougeOptions, scores: dict, counts: dict) -> dict:
-    """The output dict from per-example scores and counts (see example_scores)."""
-    if options.use_aggregator and options.profile == "rouge_score":
-        scores, counts = _canonical_order(options, scores, counts)
-    n = len(next(iter(scores.values())))
-    if not options.use_aggregator:
-        if not options.detailed:
-            return {name: s[:, 2].tolist() for name, s in scores.items()}
-        out = {name: {"precision": s[:, 0].tolist(), "recall": s[:, 1].tolist(),
-                      "fmeasure": s[:, 2].tolist()} for name, s in scores.items()}
-    elif not options.detailed and options.profile == "rouge_score" \
-            and options.aggregation == "macro":
-        # only the mean F is returned: no interval to compute
-        return {name: float(s.mean(axis=0)[2]) for name, s in scores.items()}  # as _aggregate
-    else:
-        agg = _aggregate(options, scores, counts)
-        if not options.detailed:
-            return {name: entry["fmeasure"][1] for name, entry in agg.items()}
-        out = {name: {key: dict(zip(("low", "mid", "high"), bounds)) for key, bounds in
-                      entry.items()} for name, entry in agg.items()}
-    out["signature"] = options.signature()
-    out["count"] = n
-    return out
+    aggregate = Aggregate(options)
+    for chunk in chunks:
+        aggregate.add(chunk)
+    return aggregate.result()
 
 
 # --------------------------------------------------------------------------------------------
