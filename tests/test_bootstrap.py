@@ -1,0 +1,102 @@
+"""The default profile's Poisson bootstrap, against textbook references: the Poisson(1)
+probabilities, a plain multinomial percentile bootstrap written with numpy, and the binomial
+standard error. (Order, chunk and process invariance: test_metric.py, test_distributed.py.)"""
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+
+def test_weights_follow_poisson_one(metric_module):
+    # one row of value 1 and 200,000 samples: sums[b] is that row's weight in sample b
+    n_samples = 200_000
+    sums, weights = metric_module.poisson_bootstrap_sums(
+        np.ones((1, 1), dtype=np.int64), np.array([12345], dtype=np.uint64),
+        np.zeros(1, dtype=np.int64), np.uint64(7), n_samples, metric_module._POISSON_CDF)
+    assert (sums[:, 0] == weights).all()
+    frequencies = np.bincount(weights, minlength=8)[:8] / n_samples
+    for k in range(8):
+        p = math.exp(-1) / math.factorial(k)
+        # five standard errors of a frequency estimated from 200,000 draws
+        assert abs(frequencies[k] - p) < 5 * math.sqrt(p * (1 - p) / n_samples) + 1e-6, k
+
+
+def test_occurrences_number_copies_across_batches(metric_module):
+    register = metric_module._Occurrences()
+    keys = lambda *k: np.array(k, dtype=np.uint64)
+    assert register.number(keys(5, 3, 5)).tolist() == [0, 0, 1]
+    assert register.number(keys(5, 7, 3, 7)).tolist() == [2, 0, 1, 1]
+    assert register.number(keys(9)).tolist() == [0]
+    assert register.keys.tolist() == [3, 5, 7, 9]
+    assert register.counts.tolist() == [2, 3, 2, 1]
+
+
+def _numpy_percentile_bootstrap(values, n_samples, confidence, seed):
+    """The textbook bootstrap: resample the rows with replacement, take the percentiles."""
+    rng = np.random.default_rng(seed)
+    means = values[rng.integers(0, len(values), (n_samples, len(values)))].mean(axis=1)
+    tail = 100 * (1 - confidence) / 2
+    return np.percentile(means, [tail, 100 - tail])
+
+
+def test_interval_agrees_with_a_multinomial_bootstrap(metric, realsumm):
+    preds = [r["prediction"] for r in realsumm]
+    refs = [r["references"][0] for r in realsumm]
+    ours = metric.compute(predictions=preds, references=refs, rouge_types=["rouge1", "rougeL"],
+                          use_stemmer=True, detailed=True, n_samples=2000)
+    per_example = metric.compute(predictions=preds, references=refs, use_stemmer=True,
+                                 rouge_types=["rouge1", "rougeL"], use_aggregator=False)
+    for t in ("rouge1", "rougeL"):
+        values = np.array(per_example[t])
+        assert ours[t]["fmeasure"]["mid"] == pytest.approx(values.mean(), abs=1e-15)
+        low, high = _numpy_percentile_bootstrap(values, 2000, 0.95, seed=1)
+        width = high - low
+        # two Monte Carlo estimates of the same bounds: within 15% of the width
+        assert abs(ours[t]["fmeasure"]["low"] - low) < 0.15 * width, t
+        assert abs(ours[t]["fmeasure"]["high"] - high) < 0.15 * width, t
+
+
+def test_identical_examples_are_resampled_independently(metric):
+    # 60 copies of one perfect example and 60 distinct zero-score ones: the mean is 1/2 and
+    # its 95% interval is about +-1.96 * sqrt(1/4 / 120) = +-0.089, as for 120 distinct rows.
+    # (Were the copies one resampling unit, the interval would span most of [0, 1].)
+    duplicated = (["a b c"] * 60 + [f"x{i}" for i in range(60)],
+                  ["a b c"] * 60 + [f"y{i}" for i in range(60)])
+    distinct = ([f"a{i}" for i in range(60)] + [f"x{i}" for i in range(60)],
+                [f"a{i}" for i in range(60)] + [f"y{i}" for i in range(60)])
+    half_widths = []
+    for preds, refs in (duplicated, distinct):
+        out = metric.compute(predictions=preds, references=refs, rouge_types=["rouge1"],
+                             detailed=True, n_samples=4000)["rouge1"]["fmeasure"]
+        assert out["mid"] == 0.5
+        half_widths.append((out["high"] - out["low"]) / 2)
+    for half_width in half_widths:
+        assert 0.075 < half_width < 0.105, half_widths
+
+
+def test_interval_of_one_example_is_its_score(metric):
+    out = metric.compute(predictions=["a b c d"], references=["a b x"], rouge_types=["rouge1"],
+                         detailed=True)
+    f = 2 * (2 / 4) * (2 / 3) / (2 / 4 + 2 / 3)  # 4/7 through rouge_score's float formula
+    for key, expected in (("precision", 2 / 4), ("recall", 2 / 3), ("fmeasure", f)):
+        assert out["rouge1"][key] == {"low": expected, "mid": expected, "high": expected}
+
+
+@pytest.mark.parametrize("aggregation", ["macro", "micro"])
+def test_mid_is_exact_and_inside_the_interval(metric, realsumm, aggregation):
+    rows = realsumm[:500]
+    preds = [r["prediction"] for r in rows]
+    refs = [r["references"] for r in rows]
+    types = ["rouge2", "rougeW-1.2", "rougeSU4"]
+    out = metric.compute(predictions=preds, references=refs, rouge_types=types,
+                         aggregation=aggregation, detailed=True)
+    per_example = metric.compute(predictions=preds, references=refs, rouge_types=types,
+                                 use_aggregator=False, detailed=True)
+    for t in types:
+        for key in ("precision", "recall", "fmeasure"):
+            b = out[t][key]
+            assert b["low"] <= b["mid"] <= b["high"], (t, key)
+            if aggregation == "macro":
+                exact = sum(map(Fraction, per_example[t][key])) / len(rows)
+                assert b["mid"] == float(exact), (t, key)  # the correctly rounded mean
