@@ -50,7 +50,7 @@ from .rouge_text import (
     whitespace_tokenize,
 )
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 _ASCII_WORD = re.compile(r"[a-z0-9]+")
 

@@ -467,7 +467,7 @@ def _ours(m155, pairs, o: _OptionSet, with_w=True):
                                  use_aggregator=False, **kw)
         else:
             options = module.RougeOptions.build(detailed=True, use_aggregator=False, **kw)
-            _, counts = module.example_scores(options, preds, refs)
+            counts = module.example_scores(options, preds, refs).counts
     for ours, perl_name in o.types(with_w):
         entry = {}
         for key, letter in (("recall", "R"), ("precision", "P"), ("fmeasure", "F")):
