@@ -60,7 +60,7 @@ def _copy(src, s0, s1, dst, d0):
         dst[d0 + i] = src[s0 + i]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _dense_ids(values: np.ndarray) -> tuple[np.ndarray, int]:
     """Map values to 0..u-1 (equal values, equal ids; in order of first appearance) with an
     open-addressing hash table: exact (slots compare the values themselves), O(n)."""
@@ -765,7 +765,7 @@ for _b in range(10):
     _WORD_BYTE[48 + _b] = 27 + _b
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _scan_counts(buf, digit):
     """Pass 1 of scan_ascii_tokens: the number of tokens and of sentence breaks."""
     n_tok = 0
@@ -784,7 +784,7 @@ def _scan_counts(buf, digit):
     return n_tok, n_breaks
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _scan_fill(buf, digit, max_packed_len, n_tok, n_breaks):
     n = buf.shape[0]
     codes = np.empty(n_tok, dtype=np.int64)
@@ -869,3 +869,138 @@ def scan_ascii_tokens(buf: np.ndarray, max_packed_len: int, parts: int = 1):
         n_tok += c.shape[0]
         n_sent += se.shape[0]
     return tuple(np.concatenate(a) for a in (codes, starts, ends, sent_ends, text_ends))
+
+
+# --------------------------------------------------------------------------------------------
+# Tokenization and stemming of a whole batch in one pass (the fast path of
+# rouge_text.tokenize_ascii_batch)
+
+_WORD_BYTE_FOLD = _WORD_BYTE.copy()  # the same, and A-Z as a-z: no lowercasing pass first
+for _b in range(26):
+    _WORD_BYTE_FOLD[65 + _b] = 1 + _b
+
+MIN_STEM_CODE = 52060  # the smallest code of a 4-character word (3 characters: <= 50652)
+
+
+@njit(cache=True)
+def _scan_stem_counts(buf, digit):
+    """The number of tokens and of sentence breaks, without branches on the bytes."""
+    n_tok = 0
+    n_breaks = 0
+    prev = 0
+    for i in range(buf.shape[0]):
+        ch = buf[i]
+        inside = 1 if digit[ch] > 0 else 0
+        n_tok += inside & (prev ^ 1)
+        prev = inside
+        n_breaks += 1 if (ch == 10) | (ch == 0) else 0
+    return n_tok, n_breaks
+
+
+@njit(cache=True, nogil=True)
+def _scan_stem(buf, digit, max_packed_len, keys, vals, stem):
+    """One pass of scan_ascii_tokens (after a branch-free count) that also replaces each
+    packed code >= MIN_STEM_CODE by its stem from the hash table (keys, vals) when stem is
+    True. Returns codes (0 for tokens longer than max_packed_len), sent_ends, text_ends, the
+    long tokens (index, start, end) and the indices of the tokens to stem that the table does
+    not resolve (not there, or a stem that does not pack: value <= 0)."""
+    n = buf.shape[0]
+    n_tok, n_breaks = _scan_stem_counts(buf, digit)
+    codes = np.empty(n_tok, dtype=np.int64)
+    sent_ends = np.empty(n_breaks + 1, dtype=np.int64)
+    text_ends = np.empty(n_breaks + 1, dtype=np.int64)
+    n_long_max = n // (max_packed_len + 1) + 1
+    long_tok = np.empty(n_long_max, dtype=np.int64)
+    long_start = np.empty(n_long_max, dtype=np.int64)
+    long_end = np.empty(n_long_max, dtype=np.int64)
+    pending = np.empty(n_tok if stem else 0, dtype=np.int64)
+    size = keys.shape[0]
+    bits = 0
+    while (1 << bits) < size:
+        bits += 1
+    shift = np.uint64(64 - bits)
+    mask = size - 1
+    t = 0
+    n_sent = 0
+    n_text = 0
+    n_long = 0
+    n_pending = 0
+    i = 0
+    while i < n:
+        d = digit[buf[i]]
+        if d > 0:
+            start = i
+            code = d
+            i += 1
+            while i < n:
+                d = digit[buf[i]]
+                if d == 0:
+                    break
+                code = code * 37 + d
+                i += 1
+            if i - start > max_packed_len:
+                code = 0
+                long_tok[n_long] = t
+                long_start[n_long] = start
+                long_end[n_long] = i
+                n_long += 1
+            elif stem and code >= MIN_STEM_CODE:
+                h = np.int64((np.uint64(code) * np.uint64(0x9E3779B97F4A7C15)) >> shift)
+                while True:
+                    key = keys[h]
+                    if key == code:
+                        v = vals[h]
+                        if v > 0:
+                            code = v
+                        else:  # a stem that does not pack: resolved by the caller
+                            pending[n_pending] = t
+                            n_pending += 1
+                        break
+                    if key == 0:
+                        pending[n_pending] = t
+                        n_pending += 1
+                        break
+                    h = (h + 1) & mask
+            codes[t] = code
+            t += 1
+            continue
+        ch = buf[i]
+        if ch == 10 or ch == 0:
+            sent_ends[n_sent] = t
+            n_sent += 1
+            if ch == 0:
+                text_ends[n_text] = n_sent
+                n_text += 1
+        i += 1
+    sent_ends[n_sent] = t  # the end of the buffer ends the last sentence and text
+    n_sent += 1
+    text_ends[n_text] = n_sent
+    n_text += 1
+    return (codes, sent_ends[:n_sent], text_ends[:n_text], long_tok[:n_long],
+            long_start[:n_long], long_end[:n_long], pending[:n_pending])
+
+
+def scan_stem_tokens(buf: np.ndarray, max_packed_len: int, keys: np.ndarray, vals: np.ndarray,
+                     stem: bool):
+    """scan_ascii_tokens of a buffer that is not lowercased yet (A-Z read as a-z), with the
+    stems of a hash table applied on the way (see _scan_stem)."""
+    return _scan_stem(buf, _WORD_BYTE_FOLD, max_packed_len, keys, vals, stem)
+
+
+@njit(cache=True, nogil=True)
+def stem_table_insert(keys, vals, new_keys, new_vals):
+    """Insert new_keys -> new_vals into the open-addressing table (keys, vals) in place
+    (key 0 marks an empty slot; the caller keeps the load below 1/2)."""
+    size = keys.shape[0]
+    bits = 0
+    while (1 << bits) < size:
+        bits += 1
+    shift = np.uint64(64 - bits)
+    mask = size - 1
+    for q in range(new_keys.shape[0]):
+        code = new_keys[q]
+        h = np.int64((np.uint64(code) * np.uint64(0x9E3779B97F4A7C15)) >> shift)
+        while keys[h] != 0 and keys[h] != code:
+            h = (h + 1) & mask
+        keys[h] = code
+        vals[h] = new_vals[q]

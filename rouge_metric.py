@@ -36,7 +36,9 @@ from .rouge_kernels import (
     perl_bootstrap_means,
     poisson_bootstrap_sums,
     scan_ascii_tokens,
+    scan_stem_tokens,
     skip_bigram_stats,
+    stem_table_insert,
     union_lcs_stats,
     wlcs_stats,
 )
@@ -471,7 +473,7 @@ class _Tokenizer:
                 texts, functools.partial(scan_ascii_tokens, parts=_THREADS),
                 unicode_lower=opts.profile != "rouge155",
                 stem_memo=stem, stopwords=SMART_STOPWORDS if opts.remove_stopwords else None,
-                dense_ids=dense_ids)
+                dense_ids=dense_ids, scan_stem=scan_stem_tokens, table_insert=stem_table_insert)
         return tokenize_string_batch(texts, lambda text: [_string_tokens(opts, text)])
 
     def sentences(self, texts: Sequence[str]) -> TokenizedBatch:
@@ -507,9 +509,15 @@ def _checked_tokens(tokenize, text):
 def _pair_statistics(options: RougeOptions, predictions, references):
     """Tokenize once and run the kernels: {type name: float64[pairs, 3]}, plus pair layout."""
     n_examples = len(predictions)
-    refs = [[r] if isinstance(r, str) else list(r) for r in references]
-    ref_counts = np.array([len(r) for r in refs], dtype=np.int64)
-    texts = list(predictions) + [r for row in refs for r in row]
+    if all(type(r) is str for r in references):
+        # one reference each: no list per example (10,000 small lists would trigger the
+        # garbage collector, whose full collections scan every object of the process)
+        ref_counts = np.ones(n_examples, dtype=np.int64)
+        texts = list(predictions) + list(references)
+    else:
+        refs = [[r] if isinstance(r, str) else list(r) for r in references]
+        ref_counts = np.array([len(r) for r in refs], dtype=np.int64)
+        texts = list(predictions) + [r for row in refs for r in row]
     if options.split_sentences:
         texts = [split_sentences_rule_based(t) for t in texts]
     pair_pred = np.repeat(np.arange(n_examples, dtype=np.int64), ref_counts)
@@ -845,9 +853,12 @@ def _row_keys(predictions, references) -> np.ndarray:
     it arrives (order, chunk, process)."""
     keys = []
     for prediction, refs in zip(predictions, references):
-        crc = 0
-        for ref in ([refs] if isinstance(refs, str) else refs):
-            crc = zlib.crc32(ref.encode("utf-8", "surrogatepass") + b"\0", crc)
+        if isinstance(refs, str):  # (no list per example: see _pair_statistics)
+            crc = zlib.crc32(refs.encode("utf-8", "surrogatepass") + b"\0")
+        else:
+            crc = 0
+            for ref in refs:
+                crc = zlib.crc32(ref.encode("utf-8", "surrogatepass") + b"\0", crc)
         keys.append(zlib.crc32(prediction.encode("utf-8", "surrogatepass")) << 32 | crc)
     return np.array(keys, dtype=np.uint64)
 

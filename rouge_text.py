@@ -17,6 +17,7 @@ No numba and no relative imports here: ``rouge_metric.py`` passes the scanner in
 from __future__ import annotations
 
 import re
+import threading
 import unicodedata
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
@@ -95,6 +96,51 @@ class StemMemo:
         self.max_size = max_size
         self._by_code: dict[int, int | str] = {}
         self._by_word: dict[str, str] = {}  # words too long to pack into a code
+        self._long_codes: dict[str, int | str] = {}  # such words -> long_code()
+        # the packed stems as an open-addressing hash table for the scanner
+        # (rouge_kernels.scan_stem_tokens): code -> stem code, or -1 for a stem that does not
+        # pack. Replaced, never changed in place, so a scan on another thread keeps a
+        # consistent table.
+        self.table = (np.zeros(1 << 10, dtype=np.int64), np.zeros(1 << 10, dtype=np.int64))
+        self._table_count = 0
+        self._unpacked: set[int] = set()  # codes in the table whose stem does not pack
+        self._table_lock = threading.Lock()
+
+    def add_to_table(self, codes: np.ndarray, stems: list, insert: Callable) -> None:
+        """Put stem_codes' answers for codes into the table (insert:
+        rouge_kernels.stem_table_insert)."""
+        new = [(c, s if isinstance(s, int) else -1) for c, s in zip(codes.tolist(), stems)
+               if c not in self._unpacked]
+        if not new:
+            return
+        codes = np.array([c for c, _ in new], dtype=np.int64)
+        new_vals = np.array([s for _, s in new], dtype=np.int64)
+        with self._table_lock:  # insert releases the GIL: one writer at a time
+            self._unpacked.update(c for c, s in new if s < 0)
+            old_keys, old_vals = self.table
+            count = self._table_count + len(codes)
+            if 2 * count > len(old_keys):
+                size = len(old_keys)
+                while 2 * count > size:
+                    size *= 2
+                used = old_keys != 0
+                keys, vals = np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64)
+                insert(keys, vals, old_keys[used], old_vals[used])
+            else:
+                keys, vals = old_keys.copy(), old_vals.copy()
+            insert(keys, vals, codes, new_vals)
+            self.table = (keys, vals)
+            self._table_count = count
+
+    def long_code(self, word: str) -> int | str:
+        """The stem of a word too long to pack: its code when the stem packs, else the stem."""
+        out = self._long_codes.get(word)
+        if out is None:
+            if len(self._long_codes) >= self.max_size:
+                self._long_codes.clear()
+            stemmed = self.stem_word(word)
+            out = self._long_codes[word] = encode_token(stemmed) or stemmed
+        return out
 
     def stem_word(self, word: str) -> str:
         stemmed = self._by_word.get(word)
@@ -108,6 +154,11 @@ class StemMemo:
         """Stems of packed codes: a packed code, or the stem string when it does not pack."""
         if len(self._by_code) + len(codes) > self.max_size:
             self._by_code.clear()
+            with self._table_lock:
+                self.table = (np.zeros(1 << 10, dtype=np.int64),
+                              np.zeros(1 << 10, dtype=np.int64))
+                self._table_count = 0
+                self._unpacked = set()
         memo = self._by_code
         out: list[int | str] = []
         for code in codes.tolist():
@@ -132,7 +183,7 @@ class _LongIds:
         return self._ids.setdefault(word, -1 - len(self._ids))
 
 
-def _ascii_buffer(texts: Sequence[str], unicode_lower: bool) -> np.ndarray:
+def _ascii_buffer(texts: Sequence[str], unicode_lower: bool, lower: bool = True) -> np.ndarray:
     """One lowercased byte buffer, texts separated by NUL; bytes >= 0x80 act as separators.
     (A text that holds NUL itself is caught by the caller: the scan then finds too many
     texts.)"""
@@ -146,10 +197,12 @@ def _ascii_buffer(texts: Sequence[str], unicode_lower: bool) -> np.ndarray:
         else:
             # UTF-8 encodes every non-ASCII character as bytes >= 0x80: separators, as is
             # the "?" that "replace" would give, but without the slow error handler
-            data = joined.encode("utf-8", "surrogatepass").translate(_ASCII_LOWER)
+            data = joined.encode("utf-8", "surrogatepass")
     else:
         # ASCII text, or ROUGE-1.5.5, which reads raw bytes and lowercases A-Z only.
-        data = joined.encode("utf-8", "surrogatepass").translate(_ASCII_LOWER)
+        data = joined.encode("utf-8", "surrogatepass")
+    if lower:  # else the scanner reads A-Z as a-z (rouge_kernels.scan_stem_tokens)
+        data = data.translate(_ASCII_LOWER)
     return np.frombuffer(data, dtype=np.uint8)
 
 
@@ -164,12 +217,20 @@ def tokenize_ascii_batch(
     stem_memo: StemMemo | None = None,
     stopwords: frozenset[str] | None = None,
     dense_ids: Callable | None = None,
+    scan_stem: Callable | None = None,
+    table_insert: Callable | None = None,
 ) -> TokenizedBatch:
     """Tokenize a batch with the fast byte scanner (``rouge_kernels.scan_ascii_tokens``);
     ``dense_ids`` (``rouge_kernels.dense_ids``) finds the distinct words to stem in O(n).
+    Without stopwords, given ``scan_stem`` (``rouge_kernels.scan_stem_tokens``) and
+    ``table_insert`` (``rouge_kernels.stem_table_insert``), the scanner also applies the
+    stems it finds in the memo's table: Python only sees words it has not stemmed before.
 
     Stopwords are removed before stemming (ROUGE-1.5.5 order); only tokens longer than 3
     characters are stemmed (both rouge_score and ROUGE-1.5.5)."""
+    if scan_stem is not None and not stopwords and dense_ids is not None:
+        return _tokenize_scan_stem(texts, scan_stem, table_insert, unicode_lower, stem_memo,
+                                   dense_ids)
     buf = _ascii_buffer(texts, unicode_lower)
     codes, starts, ends, sent_ends, text_ends = scan(buf, MAX_PACKED_LEN)
     if len(text_ends) != len(texts):  # some text holds NUL: there it separates tokens
@@ -224,6 +285,63 @@ def tokenize_ascii_batch(
     text_sent_offsets[1:] = text_ends
     batch = TokenizedBatch(codes, sent_offsets, text_sent_offsets, 0)
     return _with_empty_count(batch, texts)
+
+
+_NO_TABLE = (np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64))
+
+
+def _tokenize_scan_stem(texts, scan_stem, table_insert, unicode_lower, stem_memo, dense_ids):
+    """tokenize_ascii_batch without stopwords: one scan that lowercases, packs and stems."""
+    keys, vals = stem_memo.table if stem_memo is not None else _NO_TABLE
+    stem = stem_memo is not None
+    buf = _ascii_buffer(texts, unicode_lower, lower=False)
+    codes, sent_ends, text_ends, long_tok, long_start, long_end, pending = scan_stem(
+        buf, MAX_PACKED_LEN, keys, vals, stem)
+    if len(text_ends) != len(texts):  # some text holds NUL: there it separates tokens
+        texts = [t.replace("\x00", " ") for t in texts]
+        buf = _ascii_buffer(texts, unicode_lower, lower=False)
+        codes, sent_ends, text_ends, long_tok, long_start, long_end, pending = scan_stem(
+            buf, MAX_PACKED_LEN, keys, vals, stem)
+    long_ids = _LongIds()
+    if not unicode_lower:  # as in tokenize_ascii_batch
+        def long_ids(word, _ids=long_ids._ids):
+            return _ids.setdefault(word, -1 - len(_ids))
+    dropped = []
+    if len(pending):  # words the table does not know yet, or stems that do not pack
+        selected = codes[pending]
+        inverse, n_distinct = dense_ids(selected)
+        distinct = np.empty(n_distinct, dtype=np.int64)
+        distinct[inverse] = selected
+        stems = stem_memo.stem_codes(distinct)
+        stem_memo.add_to_table(distinct, stems, table_insert)
+        stem_ids = np.array([s if isinstance(s, int) else long_ids(s) for s in stems],
+                            dtype=np.int64)
+        codes[pending] = stem_ids[inverse]
+        if (stem_ids == _DROPPED).any():
+            dropped.append(pending[stem_ids[inverse] == _DROPPED])
+    if len(long_tok):
+        raw = buf.base if isinstance(buf.base, bytes) else buf.tobytes()
+        long_values = []
+        for a, b in zip(long_start.tolist(), long_end.tolist()):
+            word = raw[a:b].decode("ascii").lower()
+            code = stem_memo.long_code(word) if stem else word
+            long_values.append(code if isinstance(code, int) else long_ids(code))
+        long_values = np.array(long_values, dtype=np.int64)
+        codes[long_tok] = long_values
+        if (long_values == _DROPPED).any():
+            dropped.append(long_tok[long_values == _DROPPED])
+    sent_offsets = np.zeros(len(sent_ends) + 1, dtype=np.int64)
+    if dropped:
+        keep = np.ones(len(codes), dtype=np.bool_)
+        keep[np.concatenate(dropped)] = False
+        kept_before = np.concatenate(([0], np.cumsum(keep)))
+        sent_offsets[1:] = kept_before[sent_ends]
+        codes = codes[keep]
+    else:
+        sent_offsets[1:] = sent_ends
+    text_sent_offsets = np.zeros(len(texts) + 1, dtype=np.int64)
+    text_sent_offsets[1:] = text_ends
+    return _with_empty_count(TokenizedBatch(codes, sent_offsets, text_sent_offsets, 0), texts)
 
 
 def _with_empty_count(batch: TokenizedBatch, texts: Sequence[str]) -> TokenizedBatch:

@@ -57,3 +57,51 @@ def test_swapping_prediction_and_reference_swaps_p_and_r(metric, pairs):
     for t in SYMMETRIC:
         assert fwd[t]["precision"] == back[t]["recall"], t
         assert fwd[t]["recall"] == back[t]["precision"], t
+
+
+# Text that exercises the byte scanner: case, long words (> 12 characters do not pack),
+# digits, NUL, newlines, non-ASCII letters (İ and the Kelvin sign lower to ASCII), and words
+# whose stems differ from the word or do not pack.
+scanner_word = st.sampled_from(
+    "The CATS Running ran runs universality Internationalization électricité İstanbul "
+    "\u212aelvin 2024 x42 ab-cd generalizations orderly connection \x00 \n . , "
+    "abcdefghijklmnopqrstuvwxyz".split(" "))
+scanner_text = st.lists(scanner_word, min_size=0, max_size=12).map(" ".join)
+
+
+def _first_appearance_ids(tokens):
+    """Token ids relabelled 0, 1, ... by first appearance: equal tokens, equal ids."""
+    seen = {}
+    return [seen.setdefault(t, len(seen)) for t in tokens.tolist()]
+
+
+@settings(max_examples=80, deadline=None)
+@given(texts=st.lists(scanner_text, min_size=1, max_size=6),
+       stemmer=st.sampled_from([None, "porter", "rouge155"]),
+       unicode_lower=st.booleans())
+def test_one_pass_scan_and_stem_equals_scan_then_stem(metric_module, texts, stemmer,
+                                                      unicode_lower):
+    # the fast path (scan_stem_tokens with the memo's hash table) against the plain scan plus
+    # the Python stem memo; twice, so that the second call reads stems from the table
+    M = metric_module
+
+    def memo():
+        if stemmer is None:
+            return None
+        return M.StemMemo(M._porter_nltk() if stemmer == "porter" else M.stem_token_rouge155)
+
+    plain = M.tokenize_ascii_batch(texts, M.scan_ascii_tokens, unicode_lower=unicode_lower,
+                                   stem_memo=memo(), dense_ids=M.dense_ids)
+    fast_memo = memo()
+    for _ in range(2):
+        fast = M.tokenize_ascii_batch(texts, M.scan_ascii_tokens, unicode_lower=unicode_lower,
+                                      stem_memo=fast_memo, dense_ids=M.dense_ids,
+                                      scan_stem=M.scan_stem_tokens,
+                                      table_insert=M.stem_table_insert)
+        assert _first_appearance_ids(fast.tokens) == _first_appearance_ids(plain.tokens)
+        # packed words (ids >= 0) are the words themselves; negative ids number long words
+        assert [max(t, -1) for t in fast.tokens.tolist()] == \
+            [max(t, -1) for t in plain.tokens.tolist()]
+        assert fast.sent_offsets.tolist() == plain.sent_offsets.tolist()
+        assert fast.text_sent_offsets.tolist() == plain.text_sent_offsets.tolist()
+        assert fast.empty_texts == plain.empty_texts
