@@ -30,21 +30,36 @@ depend on row order) and ROUGE-1.5.5's (Perl's drand48, seeds 0..B-1) for ``roug
 
 from __future__ import annotations
 
+import functools
+import importlib.util
+import threading
+import time
+
 import numpy as np
-from numba import njit
+
+if globals().get("PURE_PYTHON"):  # set by pure_python_twin() before it runs this file again
+
+    def njit(*args, **kwargs):
+        """No compilation: the decorated function stays the Python function it is."""
+        return (lambda function: function) if kwargs or not args else args[0]
+
+else:
+    from numba import njit
 
 __all__ = [
+    "pick",
     "dense_ids",
     "ngram_stats",
     "lcs_stats",
     "union_lcs_stats",
     "wlcs_stats",
     "skip_bigram_stats",
-    "union_lcs_marks",
-    "ngram_match_marks",
     "poisson_bootstrap_sums",
     "perl_bootstrap_means",
     "scan_ascii_tokens",
+    "scan_stem_tokens",
+    "stem_table_insert",
+    "pure_python_twin",
 ]
 
 
@@ -526,48 +541,6 @@ def wlcs_stats(tokens, sent_offsets, text_sent_offsets, clip_tokens, clip_offset
     return out
 
 
-@njit(cache=True)
-def union_lcs_marks(tokens, sent_offsets, text_sent_offsets, pred, ref):
-    """Which reference tokens the union LCS of one pair counts (for highlighting)."""
-    r0 = sent_offsets[text_sent_offsets[ref]]
-    r1 = sent_offsets[text_sent_offsets[ref + 1]]
-    mask = np.zeros(r1 - r0, dtype=np.bool_)
-    p_c0 = sent_offsets[text_sent_offsets[pred]]
-    p_c1 = sent_offsets[text_sent_offsets[pred + 1]]
-    if mask.shape[0] > 0:
-        _union_pair(tokens, sent_offsets, text_sent_offsets[pred], text_sent_offsets[pred + 1],
-                    text_sent_offsets[ref], text_sent_offsets[ref + 1], tokens, p_c0, p_c1, r0,
-                    r1, False, 1.0, mask)
-    return mask
-
-
-@njit(cache=True)
-def ngram_match_marks(a, b, n):
-    """Positions of a (bool per token) covered by an n-gram that is clipped-matched in b,
-    matching occurrences left to right (for highlighting)."""
-    marks = np.zeros(a.shape[0], dtype=np.bool_)
-    ca = a.shape[0] - n + 1
-    cb = b.shape[0] - n + 1
-    if ca <= 0 or cb <= 0:
-        return marks
-    used = np.zeros(cb, dtype=np.bool_)
-    for i in range(ca):
-        for j in range(cb):
-            if used[j]:
-                continue
-            same = True
-            for q in range(n):
-                if a[i + q] != b[j + q]:
-                    same = False
-                    break
-            if same:
-                used[j] = True
-                for q in range(n):
-                    marks[i + q] = True
-                break
-    return marks
-
-
 # --------------------------------------------------------------------------------------------
 # ROUGE-S / SU
 
@@ -1004,3 +977,58 @@ def stem_table_insert(keys, vals, new_keys, new_vals):
             h = (h + 1) & mask
         keys[h] = code
         vals[h] = new_vals[q]
+
+
+# --------------------------------------------------------------------------------------------
+# Tiers: plain Python first, numba for what is big or keeps coming
+#
+# numba compiles a kernel on its first call: 0.3-2.5 s each, once per machine (then it loads
+# from its disk cache, ~0.1 s each, once per process). A small batch is done sooner by the same
+# functions run as plain Python (10 pairs: ~35 ms), so small batches use this file's pure
+# Python twin, until numba has the kernel anyway or the process has spent PURE_BUDGET_SECONDS
+# in the twin (a loop of small calls then pays for compiling once). The numbers are the same
+# either way: the twin is this very code (tests/test_kernels.py runs both).
+
+PURE_BUDGET_SECONDS = 0.5
+_pure = {"twin": None, "seconds": 0.0}  # the twin module and the time spent in it
+_pure_lock = threading.Lock()
+# the compiled function behind each plain-Python wrapper: its signatures say if numba has it
+_COMPILED_BY = {"dense_ids": "_dense_ids", "scan_ascii_tokens": "_scan_fill",
+                "scan_stem_tokens": "_scan_stem"}
+
+
+def pure_python_twin():
+    """This file run once more with PURE_PYTHON set: every kernel as plain Python."""
+    with _pure_lock:
+        if _pure["twin"] is None:
+            spec = importlib.util.spec_from_file_location(__name__ + "_pure_python", __file__)
+            twin = importlib.util.module_from_spec(spec)
+            twin.PURE_PYTHON = True
+            spec.loader.exec_module(twin)
+            _pure["twin"] = twin
+    return _pure["twin"]
+
+
+def pick(name: str, small: bool):
+    """Kernel `name` for one batch: the numba-compiled one, or, for a small batch while numba
+    has not compiled (or cache-loaded) it in this process and the budget lasts, the same
+    function as plain Python."""
+    compiled = globals()[name]
+    if (not small or _pure["seconds"] >= PURE_BUDGET_SECONDS
+            or getattr(globals()[_COMPILED_BY.get(name, name)], "signatures", True)):
+        return compiled
+    function = getattr(pure_python_twin(), name)
+
+    @functools.wraps(function)
+    def timed(*args, **kwargs):
+        start = time.perf_counter()
+        try:
+            # compiled code wraps integer overflow silently (the hashes rely on it); numpy's
+            # scalars warn
+            with np.errstate(over="ignore"):
+                return function(*args, **kwargs)
+        finally:
+            with _pure_lock:
+                _pure["seconds"] += time.perf_counter() - start
+
+    return timed

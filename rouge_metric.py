@@ -30,17 +30,7 @@ from .rouge155_lexicon import (
     stem_token_rouge155,
 )
 from .rouge_kernels import (
-    dense_ids,
-    lcs_stats,
-    ngram_stats,
-    perl_bootstrap_means,
-    poisson_bootstrap_sums,
-    scan_ascii_tokens,
-    scan_stem_tokens,
-    skip_bigram_stats,
-    stem_table_insert,
-    union_lcs_stats,
-    wlcs_stats,
+    pick,
 )
 from .rouge_text import (
     StemMemo,
@@ -462,18 +452,21 @@ def _rouge155_lines(text: str) -> list:
 class _Tokenizer:
     """Turns a list of texts into TokenizedBatch views for the kernels, per the options."""
 
-    def __init__(self, options: RougeOptions):
+    def __init__(self, options: RougeOptions, small: bool):
         self.options = options
+        self.small = small  # a small batch: see rouge_kernels.pick
 
     def __call__(self, texts: Sequence[str]) -> TokenizedBatch:
         opts = self.options
         if opts.profile == "rouge155" or opts.tokenizer == "default":
             stem = _stem_memo(opts.stemmer) if opts.stemmer else None
+            kernel = functools.partial(pick, small=self.small)
             return tokenize_ascii_batch(
-                texts, functools.partial(scan_ascii_tokens, parts=_THREADS),
+                texts, functools.partial(kernel("scan_ascii_tokens"), parts=_THREADS),
                 unicode_lower=opts.profile != "rouge155",
                 stem_memo=stem, stopwords=SMART_STOPWORDS if opts.remove_stopwords else None,
-                dense_ids=dense_ids, scan_stem=scan_stem_tokens, table_insert=stem_table_insert)
+                dense_ids=kernel("dense_ids"), scan_stem=kernel("scan_stem_tokens"),
+                table_insert=kernel("stem_table_insert"))
         return tokenize_string_batch(texts, lambda text: [_string_tokens(opts, text)])
 
     def sentences(self, texts: Sequence[str]) -> TokenizedBatch:
@@ -523,7 +516,7 @@ def _pair_statistics(options: RougeOptions, predictions, references):
     pair_pred = np.repeat(np.arange(n_examples, dtype=np.int64), ref_counts)
     pair_ref = np.arange(n_examples, n_examples + len(pair_pred), dtype=np.int64)
 
-    tokenizer = _Tokenizer(options)
+    tokenizer = _Tokenizer(options, sum(map(len, texts)) <= _SMALL_BATCH_CHARS)
     kinds = {t.kind for t in options.rouge_types}
     if options.length_limit_words is not None:
         texts = [_truncate_words(t, options.length_limit_words) for t in texts]
@@ -546,32 +539,42 @@ def _pair_statistics(options: RougeOptions, predictions, references):
                 sent = tokenizer.sentences(texts)
 
     flat_offsets = flat.text_offsets
+    lengths = np.diff(flat_offsets)
+    kernel = functools.partial(
+        pick, small=int((lengths[pair_pred] * lengths[pair_ref]).sum()) <= _SMALL_BATCH_CELLS)
     stats = {}
     ngram_orders = [t.n for t in options.rouge_types if t.kind == "n"]
     if ngram_orders:
-        by_order = _over_pairs(ngram_stats, (flat.tokens, flat_offsets), pair_pred, pair_ref,
-                               (max(ngram_orders),))
+        by_order = _over_pairs(kernel("ngram_stats"), (flat.tokens, flat_offsets), pair_pred,
+                               pair_ref, (max(ngram_orders),))
     for t in options.rouge_types:
         if t.kind == "n":
             values = by_order[:, t.n - 1, :]
         elif t.kind == "L" and options.profile != "rouge155":
-            values = _over_pairs(lcs_stats, (flat.tokens, flat_offsets), pair_pred, pair_ref)
+            values = _over_pairs(kernel("lcs_stats"), (flat.tokens, flat_offsets), pair_pred,
+                                 pair_ref)
         elif t.kind in ("L", "Lsum"):
-            values = _over_pairs(union_lcs_stats, (sent.tokens, sent.sent_offsets,
+            values = _over_pairs(kernel("union_lcs_stats"), (sent.tokens, sent.sent_offsets,
                                  sent.text_sent_offsets, *_clip_view(options, flat, sent)),
                                  pair_pred, pair_ref)
         elif t.kind == "W":
-            values = _over_pairs(wlcs_stats, (sent.tokens, sent.sent_offsets,
+            values = _over_pairs(kernel("wlcs_stats"), (sent.tokens, sent.sent_offsets,
                                  sent.text_sent_offsets, *_clip_view(options, flat, sent)),
                                  pair_pred, pair_ref, (t.weight,))
         else:
-            values = _over_pairs(skip_bigram_stats, (flat.tokens, flat_offsets), pair_pred,
-                                 pair_ref, (t.max_skip, t.kind == "SU"))
+            values = _over_pairs(kernel("skip_bigram_stats"), (flat.tokens, flat_offsets),
+                                 pair_pred, pair_ref, (t.max_skip, t.kind == "SU"))
         stats[t.name] = np.asarray(values, dtype=np.float64)
     return stats, ref_counts, texts, flat, sent
 
 
 _THREADS = max(1, min(8, os.cpu_count() or 1))
+# Batches up to these sizes may run the kernels as plain Python (rouge_kernels.pick): about
+# 0.1 s at the most, where compiling takes seconds (once per machine) and loading the compiled
+# kernels ~0.1 s each (once per process).
+_SMALL_BATCH_CHARS = 100_000  # characters of all texts: tokenization
+_SMALL_BATCH_CELLS = 150_000  # prediction x reference tokens, summed over the pairs: LCS tables
+_SMALL_BATCH_DRAWS = 50_000  # examples x bootstrap samples
 _PARALLEL_MIN_PAIRS = 256  # below this many pairs and tokens, threads cost more than they save
 _PARALLEL_MIN_TOKENS = 50_000
 
@@ -749,10 +752,12 @@ def _rouge155_aggregate(options: RougeOptions, scores: dict, counts: dict) -> di
     micro = options.aggregation == "micro"
     matrix = np.concatenate([counts[k] if micro else scores[k] for k in names], axis=1)
     # -t 0 divides each sample by N, -t 1 keeps the sums
+    bootstrap = pick("perl_bootstrap_means",
+                     small=len(matrix) * options.n_samples <= _SMALL_BATCH_DRAWS)
     bounds = np.linspace(0, options.n_samples, _THREADS + 1).astype(np.int64)
     with ThreadPoolExecutor(_THREADS) as pool:
         samples = np.concatenate(list(pool.map(
-            lambda lo_hi: perl_bootstrap_means(matrix, int(lo_hi[1] - lo_hi[0]), not micro,
+            lambda lo_hi: bootstrap(matrix, int(lo_hi[1] - lo_hi[0]), not micro,
                                                int(lo_hi[0])), zip(bounds[:-1], bounds[1:]))))
     out = {}
     for t_index, name in enumerate(names):
@@ -927,10 +932,12 @@ def _poisson_sums(fixed: np.ndarray, keys: np.ndarray, occurrences: np.ndarray, 
     bounds = np.linspace(0, n, parts + 1).astype(np.int64)
     seed64 = np.uint64(seed % 2 ** 64)
 
+    bootstrap = pick("poisson_bootstrap_sums", small=n * n_samples <= _SMALL_BATCH_DRAWS)
+
     def run(span):
         lo, hi = span
-        return poisson_bootstrap_sums(fixed[lo:hi], keys[lo:hi], occurrences[lo:hi], seed64,
-                                      n_samples, _POISSON_CDF)
+        return bootstrap(fixed[lo:hi], keys[lo:hi], occurrences[lo:hi], seed64, n_samples,
+                         _POISSON_CDF)
 
     spans = list(zip(bounds[:-1].tolist(), bounds[1:].tolist()))
     if parts == 1:

@@ -3,6 +3,8 @@ import warnings
 
 from hypothesis import given, settings, strategies as st
 
+import rouge_kernels as K
+
 TYPES = ["rouge1", "rouge2", "rouge3", "rougeL", "rougeLsum", "rougeW", "rougeW-2.0",
          "rougeS4", "rougeSU4", "rougeS", "rougeSU", "rougeS0"]
 SYMMETRIC = ["rouge1", "rouge2", "rouge3", "rougeL", "rougeS4", "rougeSU4", "rougeS", "rougeSU"]
@@ -90,14 +92,14 @@ def test_one_pass_scan_and_stem_equals_scan_then_stem(metric_module, texts, stem
             return None
         return M.StemMemo(M._porter_nltk() if stemmer == "porter" else M.stem_token_rouge155)
 
-    plain = M.tokenize_ascii_batch(texts, M.scan_ascii_tokens, unicode_lower=unicode_lower,
-                                   stem_memo=memo(), dense_ids=M.dense_ids)
+    plain = M.tokenize_ascii_batch(texts, K.scan_ascii_tokens, unicode_lower=unicode_lower,
+                                   stem_memo=memo(), dense_ids=K.dense_ids)
     fast_memo = memo()
     for _ in range(2):
-        fast = M.tokenize_ascii_batch(texts, M.scan_ascii_tokens, unicode_lower=unicode_lower,
-                                      stem_memo=fast_memo, dense_ids=M.dense_ids,
-                                      scan_stem=M.scan_stem_tokens,
-                                      table_insert=M.stem_table_insert)
+        fast = M.tokenize_ascii_batch(texts, K.scan_ascii_tokens, unicode_lower=unicode_lower,
+                                      stem_memo=fast_memo, dense_ids=K.dense_ids,
+                                      scan_stem=K.scan_stem_tokens,
+                                      table_insert=K.stem_table_insert)
         assert _first_appearance_ids(fast.tokens) == _first_appearance_ids(plain.tokens)
         # packed words (ids >= 0) are the words themselves; negative ids number long words
         assert [max(t, -1) for t in fast.tokens.tolist()] == \
