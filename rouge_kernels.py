@@ -12,8 +12,9 @@ Layout of a tokenized batch::
                                                         token bounds of the sentences of text k
 
 Token ids only need to be equal for equal tokens; each kernel re-interns the two texts of a
-pair into dense local ids (0..u-1) by sorting, so n-gram and skip-bigram keys are exact
-integers (no hashing, no collisions) and memory stays O(length of the pair).
+pair into dense local ids (0..u-1) with a hash table whose slots compare the ids themselves, so
+n-gram and skip-bigram keys are exact integers (no collisions) and memory stays O(length of the
+pair).
 
 Definitions follow ROUGE-1.5.5 (``../shared/oracle/SPEC.md``) and rouge_score 0.1.2:
 
@@ -24,8 +25,12 @@ Definitions follow ROUGE-1.5.5 (``../shared/oracle/SPEC.md``) and rouge_score 0.
 * ROUGE-S/SU: skip-bigrams with at most ``max_skip`` tokens between (``-1`` = no limit);
   SU adds the unigrams of all but the last token.
 
-Also the two bootstraps: the default profile's Poisson bootstrap (integer sums that do not
-depend on row order) and ROUGE-1.5.5's (Perl's drand48, seeds 0..B-1) for ``rouge155``.
+Also the byte scanner that tokenizes (and, from a table, stems) a whole batch, and the two
+bootstraps: the default profile's Poisson bootstrap (integer sums that do not depend on row
+order) and ROUGE-1.5.5's (Perl's drand48, seeds 0..B-1) for ``rouge155``.
+
+``pick`` (at the end) chooses, per batch, between the compiled kernels and this same file run
+as plain Python, which small batches use while numba has not compiled them yet.
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@ ROUGE-1.5.5 Perl script prints).
 
 The class is an adapter: validate the options once (``RougeOptions``), tokenize the batch
 (``rouge_text``), compute integer statistics per (prediction, reference) pair
-(``rouge_kernels``), combine references, aggregate, format.
+(``rouge_kernels``), combine references, aggregate (``Aggregate``: exact integer sums and a
+Poisson bootstrap, in memory that does not grow with the examples), format.
 """
 
 import functools
