@@ -687,23 +687,85 @@ def poisson_bootstrap_sums(fixed, keys, occurrences, seed, n_samples, cdf):
     weights = np.zeros(n_samples, dtype=np.int64)
     n_cdf = cdf.shape[0]
     low32 = np.uint64(0xFFFFFFFF)
+    seed_mix = _mix64(seed)
+    row_seeds = np.empty(n_rows, dtype=np.uint64)
     for i in range(n_rows):
-        state = _mix64(keys[i] ^ _mix64(np.uint64(occurrences[i]) ^ _mix64(seed)))
-        for b in range(n_samples):
-            if b % 2 == 0:
-                state += _GOLDEN
-                z = _mix64(state)
-                u = z >> np.uint64(32)
-            else:
-                u = z & low32
-            w = 0
-            while w < n_cdf and u >= cdf[w]:
-                w += 1
-            if w:
-                weights[b] += w
-                for c in range(n_columns):
-                    sums[b, c] += w * fixed[i, c]
+        row_seeds[i] = _mix64(keys[i] ^ _mix64(np.uint64(occurrences[i]) ^ seed_mix))
+    # sample b takes half b % 2 of splitmix64 output b // 2 + 1 of the row's stream. Rows go
+    # in blocks: a block's weights for two samples, then one dot product per column.
+    block = 256
+    max_fixed = 1
+    for i in range(n_rows):
+        for c in range(n_columns):
+            max_fixed = max(max_fixed, fixed[i, c])
+    while block > 1 and block * 64 * max_fixed >= 2 ** 53:  # w <= n_cdf <= 64
+        block //= 2
+    columns = np.ascontiguousarray(fixed.T).astype(np.float64)
+    w0 = np.zeros(block, dtype=np.float64)
+    w1 = np.zeros(block, dtype=np.float64)
+    zs = np.zeros(block, dtype=np.uint64)
+    cdf8 = np.empty(8, dtype=np.uint64)
+    for k in range(8):
+        cdf8[k] = cdf[k] if k < n_cdf else np.uint64(0xFFFFFFFFFFFFFFFF)
+    for r0 in range(0, n_rows, block):
+        size = min(block, n_rows - r0)
+        for b in range(0, n_samples, 2):
+            step = np.uint64(b // 2 + 1) * _GOLDEN
+            for j in range(size):  # no branches: vector lanes
+                z = _mix64(row_seeds[r0 + j] + step)
+                u0 = z >> np.uint64(32)
+                u1 = z & low32
+                a0 = 0
+                a1 = 0
+                for k in range(8):  # P(w >= 8) < 1e-5: the rest below
+                    a0 += 1 if u0 >= cdf8[k] else 0
+                    a1 += 1 if u1 >= cdf8[k] else 0
+                zs[j] = z
+                w0[j] = a0
+                w1[j] = a1
+            total0 = 0
+            total1 = 0
+            for j in range(size):
+                if w0[j] == 8:
+                    w0[j] = _poisson(zs[j] >> np.uint64(32), cdf, n_cdf)
+                if w1[j] == 8:
+                    w1[j] = _poisson(zs[j] & low32, cdf, n_cdf)
+                total0 += np.int64(w0[j])
+                total1 += np.int64(w1[j])
+            weights[b] += total0
+            if b + 1 < n_samples:
+                weights[b + 1] += total1
+            for c in range(n_columns):
+                d0, d1 = _dot2(w0, w1, columns[c, r0:r0 + size], size)
+                sums[b, c] += np.int64(d0)
+                if b + 1 < n_samples:
+                    sums[b + 1, c] += np.int64(d1)
     return sums, weights
+
+
+@njit(cache=True, nogil=True, fastmath={"reassoc", "contract"})
+def _dot2(w0, w1, column, size):
+    """(w0 . column, w1 . column) over the first size entries. The operands are integers and
+    every partial sum stays below 2^53 (the caller sizes the block), so float64 arithmetic is
+    exact in any order: reassociating it (vector lanes) changes nothing."""
+    d0 = 0.0
+    d1 = 0.0
+    for j in range(size):
+        d0 += w0[j] * column[j]
+        d1 += w1[j] * column[j]
+    return d0, d1
+
+
+@njit(cache=True, nogil=True)
+def _poisson(u, cdf, n_cdf):
+    """#{k : u >= cdf[k]}: the first 8 thresholds without branches (P(w >= 8) < 1e-5)."""
+    w = 0
+    for k in range(8):
+        w += 1 if u >= cdf[k] else 0
+    if w == 8:
+        while w < n_cdf and u >= cdf[w]:
+            w += 1
+    return w
 
 
 @njit(cache=True, nogil=True)

@@ -102,3 +102,40 @@ def test_mid_is_exact_and_inside_the_interval(metric, realsumm, aggregation):
             if aggregation == "macro":
                 exact = sum(map(Fraction, per_example[t][key])) / len(rows)
                 assert b["mid"] == float(exact), (t, key)  # the correctly rounded mean
+
+
+def _naive_poisson_sums(fixed, keys, occurrences, seed, n_samples, cdf):
+    """The kernel's definition, spelled out with Python ints: row i's weight in sample b is
+    the Poisson(1) quantile of half b % 2 of splitmix64 output b // 2 + 1 of its stream."""
+    mask = 2 ** 64 - 1
+
+    def mix(z):
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        return z ^ (z >> 31)
+
+    sums = [[0] * fixed.shape[1] for _ in range(n_samples)]
+    weights = [0] * n_samples
+    for i in range(fixed.shape[0]):
+        row_seed = mix(int(keys[i]) ^ mix(int(occurrences[i]) ^ mix(seed)))
+        for b in range(n_samples):
+            z = mix((row_seed + (b // 2 + 1) * 0x9E3779B97F4A7C15) & mask)
+            u = z >> 32 if b % 2 == 0 else z & 0xFFFFFFFF
+            w = sum(u >= int(c) for c in cdf)
+            weights[b] += w
+            for c in range(fixed.shape[1]):
+                sums[b][c] += w * int(fixed[i, c])
+    return sums, weights
+
+
+@pytest.mark.parametrize("scale", [2 ** 32, 2 ** 45])  # the second shrinks the kernel's blocks
+def test_poisson_sums_equal_their_definition(metric_module, scale):
+    rng = np.random.default_rng(scale)
+    fixed = rng.integers(0, scale, (700, 3))
+    keys = rng.integers(0, 2 ** 63, 700).astype(np.uint64)
+    occurrences = rng.integers(0, 3, 700)
+    cdf = metric_module._POISSON_CDF
+    sums, weights = K.poisson_bootstrap_sums(fixed, keys, occurrences, np.uint64(99), 9, cdf)
+    expected_sums, expected_weights = _naive_poisson_sums(fixed, keys, occurrences, 99, 9, cdf)
+    assert sums.tolist() == expected_sums
+    assert weights.tolist() == expected_weights

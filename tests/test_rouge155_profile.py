@@ -42,6 +42,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Optional
 
+import numpy as np
 import pytest
 
 HERE = Path(__file__).resolve().parent
@@ -650,3 +651,17 @@ def test_many_references(m155):
             bad += _compare("many references [%s]" % perl, o, kept,
                             perl_rouge(kept, o.command), _ours(m155, kept, o))
     assert not bad, "\n".join([SEED_MSG] + bad)
+
+
+def test_round5_is_perls_sprintf(metric_module):
+    # sprintf("%.5f") rounds the exact binary value; numpy's round(x, 5) does not
+    rng = np.random.default_rng(5)
+    values = np.concatenate([
+        rng.random(200_000),
+        rng.integers(0, 100_001, 50_000) / 1e5 + 5e-6,  # at decimal midpoints, as written
+        np.arange(0, 64 * 64 + 1) / (64 * 64),  # exact binary ties (k/4096) and neighbours
+        np.nextafter(np.arange(0, 64 * 64 + 1) / (64 * 64), 2.0),
+        [0.0, 1.0, 123.456785, 999.999995, 1e6 + 0.123455, -0.000005, -0.123456],
+    ])
+    expected = [float("%.5f" % v) for v in values.tolist()]
+    assert metric_module._round5(values).tolist() == expected
