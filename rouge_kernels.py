@@ -674,16 +674,18 @@ def _mix64(z):
 
 
 @njit(cache=True, nogil=True)
-def poisson_bootstrap_sums(fixed, keys, occurrences, seed, n_samples, cdf):
-    """Poisson bootstrap (each row enters each sample w ~ Poisson(1) times) as integer sums:
-    (sums int64[B, columns] of w * fixed[row], weights int64[B] of w).
+def poisson_bootstrap_sums(values, keys, occurrences, seed, n_samples, cdf):
+    """Poisson bootstrap (each row enters each sample w ~ Poisson(1) times): (sums float64[B,
+    columns] of w * values[row], weights int64[B] of w).
 
     Row i's weights come from its own splitmix64 stream, seeded by (keys[i], occurrences[i],
-    seed) and nothing else: no state runs from row to row, so the sums do not depend on the
-    order or the grouping of the rows, and integer sums of parts (threads, chunks) are exact.
-    cdf[k] is 2**32 * P(Poisson(1) <= k): a 32-bit uniform u gives w = #{k : u >= cdf[k]}."""
-    n_rows, n_columns = fixed.shape
-    sums = np.zeros((n_samples, n_columns), dtype=np.int64)
+    seed) and nothing else: no state runs from row to row. When the values are integers (as
+    the caller makes them: scores in fixed point, or token counts) every sum is an integer
+    below 2^53, so float64 adds it exactly in any order: the sums then do not depend on the
+    order or the grouping of the rows (threads, chunks). cdf[k] is 2**32 * P(Poisson(1) <= k):
+    a 32-bit uniform u gives w = #{k : u >= cdf[k]} (at most len(cdf))."""
+    n_rows, n_columns = values.shape
+    sums = np.zeros((n_samples, n_columns), dtype=np.float64)
     weights = np.zeros(n_samples, dtype=np.int64)
     n_cdf = cdf.shape[0]
     low32 = np.uint64(0xFFFFFFFF)
@@ -694,13 +696,7 @@ def poisson_bootstrap_sums(fixed, keys, occurrences, seed, n_samples, cdf):
     # sample b takes half b % 2 of splitmix64 output b // 2 + 1 of the row's stream. Rows go
     # in blocks: a block's weights for two samples, then one dot product per column.
     block = 256
-    max_fixed = 1
-    for i in range(n_rows):
-        for c in range(n_columns):
-            max_fixed = max(max_fixed, fixed[i, c])
-    while block > 1 and block * 64 * max_fixed >= 2 ** 53:  # w <= n_cdf <= 64
-        block //= 2
-    columns = np.ascontiguousarray(fixed.T).astype(np.float64)
+    columns = np.ascontiguousarray(values.T).astype(np.float64)
     w0 = np.zeros(block, dtype=np.float64)
     w1 = np.zeros(block, dtype=np.float64)
     zs = np.zeros(block, dtype=np.uint64)
@@ -737,17 +733,17 @@ def poisson_bootstrap_sums(fixed, keys, occurrences, seed, n_samples, cdf):
                 weights[b + 1] += total1
             for c in range(n_columns):
                 d0, d1 = _dot2(w0, w1, columns[c, r0:r0 + size], size)
-                sums[b, c] += np.int64(d0)
+                sums[b, c] += d0
                 if b + 1 < n_samples:
-                    sums[b + 1, c] += np.int64(d1)
+                    sums[b + 1, c] += d1
     return sums, weights
 
 
 @njit(cache=True, nogil=True, fastmath={"reassoc", "contract"})
 def _dot2(w0, w1, column, size):
-    """(w0 . column, w1 . column) over the first size entries. The operands are integers and
-    every partial sum stays below 2^53 (the caller sizes the block), so float64 arithmetic is
-    exact in any order: reassociating it (vector lanes) changes nothing."""
+    """(w0 . column, w1 . column) over the first size entries. For integer operands whose sums
+    stay below 2^53 (see poisson_bootstrap_sums) float64 arithmetic is exact in any order, so
+    reassociating it (vector lanes) changes nothing."""
     d0 = 0.0
     d1 = 0.0
     for j in range(size):

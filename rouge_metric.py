@@ -6,8 +6,8 @@ ROUGE-1.5.5 Perl script prints).
 
 The class is an adapter: validate the options once (``RougeOptions``), tokenize the batch
 (``rouge_text``), compute integer statistics per (prediction, reference) pair
-(``rouge_kernels``), combine references, aggregate (``Aggregate``: exact integer sums and a
-Poisson bootstrap, in memory that does not grow with the examples), format.
+(``rouge_kernels``), combine references, aggregate (``Aggregate``: exact sums and a Poisson
+bootstrap, keeping no rows), format.
 """
 
 import functools
@@ -865,18 +865,17 @@ def example_scores(options: RougeOptions, predictions, references, notes=None) -
 
 
 def _row_keys(predictions, references) -> np.ndarray:
-    """A 64-bit key per example from its own texts (CRC-32 of the prediction, CRC-32 of the
-    references): the bootstrap weights are drawn from it, so they follow the example wherever
-    it arrives (order, chunk, process)."""
+    """A 64-bit key per example from its own texts: CRC-32 and Adler-32 of the prediction and
+    the references. (Two checksums of different kinds: CRC-32 alone is affine in its input,
+    so a second CRC would collide together with the first.) The bootstrap weights are drawn
+    from it, so they follow the example wherever it arrives (order, chunk, process)."""
     keys = []
     for prediction, refs in zip(predictions, references):
-        if isinstance(refs, str):  # (no list per example: see _pair_statistics)
-            crc = zlib.crc32(refs.encode("utf-8", "surrogatepass") + b"\0")
+        if isinstance(refs, str):  # the same bytes as [refs]
+            data = (prediction + "\0" + refs).encode("utf-8", "surrogatepass")
         else:
-            crc = 0
-            for ref in refs:
-                crc = zlib.crc32(ref.encode("utf-8", "surrogatepass") + b"\0", crc)
-        keys.append(zlib.crc32(prediction.encode("utf-8", "surrogatepass")) << 32 | crc)
+            data = "\0".join([prediction, *refs]).encode("utf-8", "surrogatepass")
+        keys.append(zlib.crc32(data) << 32 | zlib.adler32(data))
     return np.array(keys, dtype=np.uint64)
 
 
@@ -884,61 +883,85 @@ def _wants_poisson_bootstrap(options: RougeOptions) -> bool:
     return options.use_aggregator and options.detailed and options.profile == "rouge_score"
 
 
-# Fixed-point scales of the bootstrap sums: macro scores in [0, 1] count in units of 2^-32,
-# micro counts (integers, or ROUGE-W's weighted floats) in units of 2^-16. int64 sums then hold
-# 2^31 examples, or 2^47 tokens, and the rounding (< 1e-9) is far below the bootstrap's noise.
-_SCORE_SCALE = 2.0 ** 32
-_COUNT_SCALE = 2.0 ** 16
+# Macro scores in [0, 1] enter the bootstrap as integers in units of 2^-24 (micro: the counts
+# themselves, integers but for ROUGE-W's weighted counts): integer sums below 2^53 are exact
+# in float64 whatever the order, which holds up to 2^29 examples. The rounding (< 3e-8) is
+# far below the bootstrap's own noise and is taken out of the mean (Aggregate._aggregate).
+_SCORE_SCALE = 2.0 ** 24
 # 2^32 * P(Poisson(1) <= k), k = 0..15 (P(> 15) < 1e-13)
 _POISSON_CDF = np.array([math.floor(2.0 ** 32 * math.fsum(math.exp(-1) / math.factorial(j)
                                                           for j in range(k + 1)))
                          for k in range(16)], dtype=np.uint64)
 _BOOTSTRAP_MIN_ROWS_PER_THREAD = 1_000
+_EXACT_UNIT = 1130  # every finite double is an integer multiple of 2^-1074 (and frexp's 2^-53)
 
 
 def _exact_column_sums(matrix: np.ndarray) -> list:
-    """Column sums of non-negative floats as Python ints in units of 2^-64 (each value split
-    into its whole part and two 32-bit fraction parts; the last is rounded, an error below
-    2^-64): integer sums are the same in any order and any chunking."""
+    """Column sums of finite floats, exactly, as Python ints in units of 2^-_EXACT_UNIT: the
+    same in any order and any chunking; dividing them at the end rounds once, correctly."""
     whole = np.floor(matrix)
     fraction = (matrix - whole) * 2.0 ** 32  # exact: power-of-two scaling of an exact difference
     high = np.floor(fraction)
-    low = np.rint((fraction - high) * 2.0 ** 32)
-    sums = [part.astype(np.int64).sum(axis=0).tolist() for part in (whole, high, low)]
-    return [(w << 64) + (h << 32) + lo for w, h, lo in zip(*sums)]
+    low = (fraction - high) * 2.0 ** 32
+    if np.all(np.abs(whole) < 2.0 ** 40) and np.array_equal(low, np.floor(low)):
+        # the common case, fast: every value is a multiple of 2^-64 (scores above 2^-11, or
+        # counts), so its whole part and two 32-bit fraction parts are exact int64 numbers
+        parts = [part.astype(np.int64).sum(axis=0).tolist() for part in (whole, high, low)]
+        return [((w << 64) + (h << 32) + lo) << (_EXACT_UNIT - 64) for w, h, lo in zip(*parts)]
+    mantissa, exponent = np.frexp(matrix)
+    digits = (mantissa * 2.0 ** 53).astype(np.int64)  # exact: value = digits * 2^(exponent - 53)
+    sums = []
+    for c in range(matrix.shape[1]):
+        total = 0
+        for e in np.unique(exponent[:, c]).tolist():
+            chosen = digits[exponent[:, c] == e, c]
+            # in two halves of 27 bits, so that an int64 sum cannot overflow
+            high, low = int((chosen >> 26).sum()), int((chosen & (2 ** 26 - 1)).sum())
+            total += ((high << 26) + low) << (e - 53 + _EXACT_UNIT)
+        sums.append(total)
+    return sums
 
 
 class _Occurrences:
     """How many times each row key was seen before: the k-th copy of an example draws its
     bootstrap weights with occurrence k, so identical examples get independent weights (as
     distinct test items should) while the weights stay a function of the multiset of rows.
-    Sorted uint64 keys and uint32 counts: 12 bytes per distinct example."""
+    uint64 keys and uint32 counts, 12 bytes a key, in sorted runs of decreasing size that
+    merge like a binary counter: O(log n) runs, O(n log n) work in all. Distinct examples are
+    held once each; a key that repeats across batches may sit in several runs until they
+    merge."""
 
     def __init__(self):
-        self.keys = np.empty(0, dtype=np.uint64)
-        self.counts = np.empty(0, dtype=np.uint32)
+        self.runs = []  # (sorted unique keys, counts)
+
+    def __len__(self) -> int:
+        return sum(len(keys) for keys, _ in self.runs)
 
     def number(self, keys: np.ndarray) -> np.ndarray:
         """The occurrence index of each key (0 for its first copy), counting these too."""
         order = np.argsort(keys, kind="stable")
         unique, first, copies = np.unique(keys[order], return_index=True, return_counts=True)
-        at = np.searchsorted(self.keys, unique)
-        known = at < len(self.keys)
-        known[known] = self.keys[at[known]] == unique[known]
         before = np.zeros(len(unique), dtype=np.int64)
-        before[known] = self.counts[at[known]]
+        for run_keys, run_counts in self.runs:
+            at = np.minimum(np.searchsorted(run_keys, unique), len(run_keys) - 1)
+            known = run_keys[at] == unique
+            before[known] += run_counts[at[known]]
         occurrences = np.empty(len(keys), dtype=np.int64)
         occurrences[order] = (np.arange(len(keys)) - np.repeat(first, copies)
                               + np.repeat(before, copies))
-        self.counts[at[known]] += copies[known].astype(np.uint32)
-        self.keys = np.insert(self.keys, at[~known], unique[~known])
-        self.counts = np.insert(self.counts, at[~known], copies[~known].astype(np.uint32))
+        self.runs.append((unique, copies.astype(np.uint32)))
+        while len(self.runs) > 1 and len(self.runs[-1][0]) >= len(self.runs[-2][0]):
+            (k2, c2), (k1, c1) = self.runs.pop(), self.runs.pop()
+            merged_keys, inverse = np.unique(np.concatenate([k1, k2]), return_inverse=True)
+            merged_counts = np.zeros(len(merged_keys), dtype=np.uint32)
+            np.add.at(merged_counts, inverse, np.concatenate([c1, c2]))
+            self.runs.append((merged_keys, merged_counts))
         return occurrences
 
 
 def _poisson_sums(fixed: np.ndarray, keys: np.ndarray, occurrences: np.ndarray, seed: int,
                   n_samples: int) -> tuple:
-    """poisson_bootstrap_sums over row ranges on the thread pool, summed (exact integers)."""
+    """poisson_bootstrap_sums over row ranges on the thread pool, summed."""
     n = len(keys)
     parts = max(1, min(_THREADS, n // _BOOTSTRAP_MIN_ROWS_PER_THREAD))
     bounds = np.linspace(0, n, parts + 1).astype(np.int64)
@@ -963,13 +986,15 @@ class Aggregate:
     """The aggregation of everything added (``add`` per batch, in any order and chunking),
     formatted by ``result()``.
 
-    Under the default profile its memory does not grow with the examples: exact integer
-    column sums give the mean, and the bootstrap is a Poisson bootstrap kept as integer sums
-    per sample (each example enters each sample w ~ Poisson(1) times, w drawn from the
-    example's own texts, the seed and its copy number), so that the numbers do not depend on
-    the order, the chunks or the processes the examples came from. Per-example rows are kept
-    only when they are the output (use_aggregator=False) or under the rouge155 profile (its
-    bootstrap draws rows by index, in input order)."""
+    Under the default profile it keeps no rows: exact column sums give the mean, and the
+    bootstrap is a Poisson bootstrap kept as sums per sample (each example enters each sample
+    w ~ Poisson(1) times, w drawn from the example's own texts, the seed and its copy number),
+    summed as exact integers, so that the numbers do not depend on the order, the chunks or
+    the processes the examples came from (micro ROUGE-W's weighted counts are not integers:
+    its interval can move in the last bits with the order). What grows is the copy-number
+    register, 12 bytes per distinct example. Per-example rows are kept only when they are the
+    output (use_aggregator=False) or under the rouge155 profile (its bootstrap draws rows by
+    index, in input order)."""
 
     def __init__(self, options: RougeOptions):
         self.options = options
@@ -984,7 +1009,7 @@ class Aggregate:
         if self._bootstrap:
             self._occurrences = _Occurrences()
             self._fixed_totals = [0] * width  # what the samples would sum with all weights 1
-            self._sample_sums = np.zeros((options.n_samples, width), dtype=np.int64)
+            self._sample_sums = np.zeros((options.n_samples, width), dtype=np.float64)
             self._sample_weights = np.zeros(options.n_samples, dtype=np.int64)
 
     def add(self, batch: ScoredExamples) -> None:
@@ -997,9 +1022,9 @@ class Aggregate:
         matrix = np.concatenate([used[name] for name in self.names], axis=1)
         self._exact = [a + b for a, b in zip(self._exact, _exact_column_sums(matrix))]
         if self._bootstrap:
-            fixed = np.rint(matrix * _scale(self._micro)).astype(np.int64)
+            fixed = matrix if self._micro else np.rint(matrix * _SCORE_SCALE)
             self._fixed_totals = [a + b for a, b in zip(self._fixed_totals,
-                                                        fixed.sum(axis=0).tolist())]
+                                                        _exact_column_sums(fixed))]
             sums, weights = _poisson_sums(fixed, batch.keys,
                                           self._occurrences.number(batch.keys),
                                           self.options.seed, self.options.n_samples)
@@ -1043,14 +1068,15 @@ class Aggregate:
         out = {}
         for t_index, name in enumerate(self.names):
             cols = slice(3 * t_index, 3 * t_index + 3)
-            mid = self._scores(self._exact[cols], self.count << 64)
+            mid = self._scores(self._exact[cols], self.count << _EXACT_UNIT)
             bounds = np.stack([mid, mid])
             if np.any(used):
-                samples = self._scores(self._sample_sums[used, cols].astype(np.float64),
-                                       self._sample_weights[used] * _scale(self._micro))
+                samples = self._scores(self._sample_sums[used, cols],
+                                       self._sample_weights[used] * _SCORE_SCALE)
                 # the fixed-point rounding moves every sample alike: take it out, so that
                 # the samples are centred as if the values had not been rounded
-                full = self._scores(self._fixed_totals[cols], self.count * _scale(self._micro))
+                full = self._scores(self._fixed_totals[cols],
+                                    self.count << (_EXACT_UNIT + 24))  # 24: _SCORE_SCALE
                 samples += mid - full
                 bounds = np.percentile(samples, [tail, 100.0 - tail], axis=0)
             out[name] = {key: (float(bounds[0, col]), float(mid[col]), float(bounds[1, col]))
@@ -1072,10 +1098,6 @@ class Aggregate:
             p, r = _pr_from_sums(sums)
             return np.stack([p, r, _fscore(p, r, self.options.alpha)], axis=1)
         return sums / np.asarray(units, dtype=np.float64)[:, None]
-
-
-def _scale(micro: bool) -> float:
-    return _COUNT_SCALE if micro else _SCORE_SCALE
 
 
 _CHUNK_EXAMPLES = 50_000  # examples tokenized and scored at a time: bounds the token arrays

@@ -6,6 +6,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import rouge_kernels as K
 
@@ -30,8 +31,26 @@ def test_occurrences_number_copies_across_batches(metric_module):
     assert register.number(keys(5, 3, 5)).tolist() == [0, 0, 1]
     assert register.number(keys(5, 7, 3, 7)).tolist() == [2, 0, 1, 1]
     assert register.number(keys(9)).tolist() == [0]
-    assert register.keys.tolist() == [3, 5, 7, 9]
-    assert register.counts.tolist() == [2, 3, 2, 1]
+    assert len(register) == 4  # keys held: runs [3, 5, 7] (merged) and [9]
+
+
+def test_occurrences_over_many_batches_equal_a_counter(metric_module):
+    # many batches make the register merge its runs; the numbers are a running Counter's
+    from collections import Counter
+
+    rng = np.random.default_rng(11)
+    register, seen = metric_module._Occurrences(), Counter()
+    for size in rng.integers(1, 300, 200):
+        batch = rng.integers(0, 5000, size).astype(np.uint64)
+        expected = []
+        for key in batch.tolist():
+            expected.append(seen[key])
+            seen[key] += 1
+        assert register.number(batch).tolist() == expected
+    # runs of decreasing size: O(log n) of them; a key repeated across batches may sit in
+    # several until they merge
+    assert len(register.runs) <= int(np.log2(sum(seen.values()))) + 1
+    assert len(register) <= len(seen) * len(register.runs)
 
 
 def _numpy_percentile_bootstrap(values, n_samples, confidence, seed):
@@ -128,7 +147,7 @@ def _naive_poisson_sums(fixed, keys, occurrences, seed, n_samples, cdf):
     return sums, weights
 
 
-@pytest.mark.parametrize("scale", [2 ** 32, 2 ** 45])  # the second shrinks the kernel's blocks
+@pytest.mark.parametrize("scale", [2 ** 24, 2 ** 36])
 def test_poisson_sums_equal_their_definition(metric_module, scale):
     rng = np.random.default_rng(scale)
     fixed = rng.integers(0, scale, (700, 3))
@@ -139,3 +158,34 @@ def test_poisson_sums_equal_their_definition(metric_module, scale):
     expected_sums, expected_weights = _naive_poisson_sums(fixed, keys, occurrences, 99, 9, cdf)
     assert sums.tolist() == expected_sums
     assert weights.tolist() == expected_weights
+
+
+def test_micro_rouge_w_with_huge_weighted_counts(metric, metric_module):
+    # ROUGE-W's weighted counts grow like length^(w^2): with w = 3 and 200 tokens they pass
+    # 2^63, where integer fixed point would wrap around. The mid must be the pooled ratio and
+    # lie inside the interval.
+    rng = np.random.default_rng(2)
+    words = [f"w{i}" for i in range(30)]
+    preds = [" ".join(rng.choice(words, 200)) for _ in range(40)]
+    refs = [" ".join(rng.choice(words, 200)) for _ in range(40)]
+    kwargs = dict(rouge_types=["rougeW-3"], aggregation="micro")
+    out = metric.compute(predictions=preds, references=refs, detailed=True, **kwargs)
+    options = metric_module.RougeOptions.build(detailed=True, use_aggregator=False, **kwargs)
+    counts = metric_module.example_scores(options, preds, refs).counts["rougeW-3"]
+    assert counts.max() > 2 ** 63
+    hit, den_p, den_r = (sum(map(Fraction, counts[:, j].tolist())) for j in range(3))
+    recall = out["rougeW-3"]["recall"]
+    assert recall["mid"] == float(hit / den_r)
+    assert out["rougeW-3"]["precision"]["mid"] == float(hit / den_p)
+    for key in ("precision", "recall", "fmeasure"):
+        b = out["rougeW-3"][key]
+        assert 0 <= b["low"] <= b["mid"] <= b["high"] <= 1, (key, b)
+
+
+@settings(max_examples=200, deadline=None)
+@given(values=st.lists(st.floats(min_value=0, max_value=1e30, allow_nan=False,
+                                 allow_infinity=False), min_size=1, max_size=40))
+def test_exact_column_sums_are_exact(metric_module, values):
+    # both paths (the fast one for multiples of 2^-64, frexp for the rest) give the exact sum
+    got = metric_module._exact_column_sums(np.array(values).reshape(-1, 1))[0]
+    assert Fraction(got, 2 ** metric_module._EXACT_UNIT) == sum(map(Fraction, values))
