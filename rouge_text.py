@@ -274,17 +274,7 @@ def tokenize_ascii_batch(
     dropped = codes == _DROPPED
     if dropped.any():
         keep = ~dropped if keep is None else keep & ~dropped
-    sent_offsets = np.zeros(len(sent_ends) + 1, dtype=np.int64)
-    if keep is not None:
-        kept_before = np.concatenate(([0], np.cumsum(keep)))
-        sent_offsets[1:] = kept_before[sent_ends]
-        codes = codes[keep]
-    else:
-        sent_offsets[1:] = sent_ends
-    text_sent_offsets = np.zeros(len(texts) + 1, dtype=np.int64)
-    text_sent_offsets[1:] = text_ends
-    batch = TokenizedBatch(codes, sent_offsets, text_sent_offsets, 0)
-    return _with_empty_count(batch, texts)
+    return _scanned_batch(texts, codes, keep, sent_ends, text_ends)
 
 
 _NO_TABLE = (np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64))
@@ -330,10 +320,18 @@ def _tokenize_scan_stem(texts, scan_stem, table_insert, unicode_lower, stem_memo
         codes[long_tok] = long_values
         if (long_values == _DROPPED).any():
             dropped.append(long_tok[long_values == _DROPPED])
-    sent_offsets = np.zeros(len(sent_ends) + 1, dtype=np.int64)
+    keep = None
     if dropped:
         keep = np.ones(len(codes), dtype=np.bool_)
         keep[np.concatenate(dropped)] = False
+    return _scanned_batch(texts, codes, keep, sent_ends, text_ends)
+
+
+def _scanned_batch(texts, codes, keep, sent_ends, text_ends) -> TokenizedBatch:
+    """The TokenizedBatch of a scan's codes and bounds, without the tokens where keep is
+    False (keep None: all of them)."""
+    sent_offsets = np.zeros(len(sent_ends) + 1, dtype=np.int64)
+    if keep is not None:
         kept_before = np.concatenate(([0], np.cumsum(keep)))
         sent_offsets[1:] = kept_before[sent_ends]
         codes = codes[keep]
