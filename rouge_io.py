@@ -119,10 +119,27 @@ def _json_kind(value) -> str:
     return "null"
 
 
-def _references(value, where: str, name: str = '"references"') -> list:
-    """A references value (str or non-empty list of str) as a list; RowError otherwise."""
+# json.loads turns a "\ud800" escape without its pair into a lone surrogate, which no UTF-8
+# text can hold: such strings are refused here, with their line. The escape is looked for
+# in the source first (cheap), the strings only when one is there.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _no_surrogate(text: str, where: str, name: str) -> str:
+    found = _SURROGATE.search(text)
+    if found:
+        raise RowError(f"{where}: {name} holds a lone surrogate \\u{ord(found.group()):04x} (a "
+                       "JSON escape that is half of a pair); allowed: Unicode text, which UTF-8 "
+                       "can encode")
+    return text
+
+
+def _references(value, where: str, name: str = '"references"', escapes: bool = False) -> list:
+    """A references value (str or non-empty list of str) as a list; RowError otherwise.
+    escapes: the source has surrogate escapes (look for lone surrogates)."""
     if isinstance(value, str):
-        return [value]
+        value = [value]
     if not isinstance(value, list) or not value:
         empty = " (empty)" if value == [] else ""
         raise RowError(f"{where}: {name} must be a string or a non-empty array of strings, got "
@@ -130,10 +147,13 @@ def _references(value, where: str, name: str = '"references"') -> list:
     for j, item in enumerate(value):
         if not isinstance(item, str):
             raise RowError(f"{where}: {name}[{j}] must be a string, got {_json_kind(item)}")
+        if escapes:
+            _no_surrogate(item, where, f"{name}[{j}]")
     return value
 
 
-def _row_of_object(obj, where: str):
+def _row_of_object(obj, where: str, escapes: bool):
+    """(prediction, references) of one JSON row object; RowError naming ``where``."""
     if not isinstance(obj, dict):
         raise RowError(f"{where}: expected an object {ROW_SHAPE}, got {_json_kind(obj)}")
     for key in ("prediction", "references"):
@@ -145,7 +165,9 @@ def _row_of_object(obj, where: str):
     if not isinstance(obj["prediction"], str):
         raise RowError(f'{where}: "prediction" must be a string, got '
                        f"{_json_kind(obj['prediction'])}")
-    return obj["prediction"], _references(obj["references"], where)
+    if escapes:
+        _no_surrogate(obj["prediction"], where, '"prediction"')
+    return obj["prediction"], _references(obj["references"], where, escapes=escapes)
 
 
 # A JSON string (with its escapes) or a bracket: strings are skipped when measuring depth.
@@ -286,7 +308,8 @@ class Rows:
     limit_name: how messages name that limit (the CLI passes its option's name).
 
     ``size``: the bytes of ``path`` (None when unknown, e.g. a pipe); ``bytes_read``: the
-    bytes read from it so far (for a progress bar)."""
+    bytes read from it so far (for a progress bar); ``line``: the line of ``path`` where the
+    last row returned starts (for messages about a row)."""
 
     def __init__(self, path, format=None, *, reference_paths=(),
                  max_record_bytes=DEFAULT_MAX_RECORD_BYTES, limit_name="max_record_bytes"):
@@ -314,7 +337,8 @@ class Rows:
             raise
         size = os.fstat(self.files[0].file.fileno()).st_size
         self.size = size if size > 0 else None
-        self._rows = getattr(self, "_" + self.format)()
+        self.line = 0
+        self._rows = getattr(self, "_" + self.format)()  # yields (line, prediction, references)
 
     @property
     def bytes_read(self) -> int:
@@ -324,7 +348,8 @@ class Rows:
         return self
 
     def __next__(self):
-        return next(self._rows)
+        self.line, prediction, references = next(self._rows)
+        return prediction, references
 
     def close(self):
         for f in self.files:
@@ -344,8 +369,8 @@ class Rows:
             if not text.strip():
                 continue
             where = f"{f.path}:{lineno}"
-            yield _row_of_object(_loads(text, where, f"one object per line, {ROW_SHAPE}"),
-                                 where)
+            obj = _loads(text, where, f"one object per line, {ROW_SHAPE}")
+            yield lineno, *_row_of_object(obj, where, bool(_SURROGATE_ESCAPE.search(text)))
 
     def _text(self):
         while True:
@@ -361,7 +386,7 @@ class Rows:
                                "allowed: one line per example in every file, so the same "
                                "number of lines")
             texts = [f.decode(raw) for f, raw in zip(self.files, raws)]
-            yield texts[0], texts[1:]
+            yield self.files[0].lineno, texts[0], texts[1:]
 
     def _json(self):
         f = self.files[0]
@@ -442,8 +467,9 @@ class _JsonDocument:
         if self.text.startswith("[", start):
             items, end = self.array(start)
             self.check_end(end)
+            escapes = bool(_SURROGATE_ESCAPE.search(self.text))
             for pos, item in items:
-                yield _row_of_object(item, self.where(pos))
+                yield self.line(pos), *_row_of_object(item, self.where(pos), escapes)
         elif self.text.startswith("{", start):
             yield from self.parallel_lists(start)
         else:
@@ -481,6 +507,7 @@ class _JsonDocument:
                                f"{ROW_SHAPE}, or {{\"predictions\": [str, ...], "
                                "\"references\": [[str, ...] or str, ...]}")
         predictions, references = found["predictions"], found["references"]
+        escapes = bool(_SURROGATE_ESCAPE.search(self.text))
         if len(predictions) != len(references):
             raise RowError(f"{self.where(start)}: \"predictions\" has {len(predictions):,} "
                            f"items and \"references\" has {len(references):,}; allowed: one "
@@ -489,7 +516,10 @@ class _JsonDocument:
             if not isinstance(prediction, str):
                 raise RowError(f"{self.where(p_pos)}: \"predictions\"[{k}] must be a string, "
                                f"got {_json_kind(prediction)}")
-            yield prediction, _references(refs, self.where(r_pos), f'"references"[{k}]')
+            if escapes:
+                _no_surrogate(prediction, self.where(p_pos), f'"predictions"[{k}]')
+            yield self.line(p_pos), prediction, _references(refs, self.where(r_pos),
+                                                            f'"references"[{k}]', escapes)
 
 
 class _CsvReader:
@@ -581,8 +611,9 @@ class _CsvReader:
                     raise RowError(f'{where}: column "references" must hold a JSON array of '
                                    f"strings such as [\"a b\", \"c\"]; for one plain-text "
                                    'reference per row name the column "reference"')
-                references = _references(value, where, 'column "references"')
+                references = _references(value, where, 'column "references"',
+                                         bool(_SURROGATE_ESCAPE.search(cells[reference_at[0]])))
             else:
                 first, *rest = reference_at
                 references = [cells[first]] + [cells[k] for k in rest if cells[k] != ""]
-            yield cells[prediction_at], references
+            yield line, cells[prediction_at], references

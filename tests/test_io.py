@@ -190,6 +190,28 @@ def test_text_pairs_several_reference_files(tmp_path):
     assert rows == [(p, [r[0], r[-1]]) for p, r in flat]
 
 
+def test_escaped_surrogate_pairs_are_characters(tmp_path):
+    path = write_file(tmp_path, "emoji.jsonl", json.dumps({"prediction": "smile \U0001F600",
+                                                           "references": ["\U0001F600"]}))
+    assert "\\ud83d\\ude00" in path.read_text()  # json.dumps escapes it as a pair
+    assert list(read_rows(path)) == [("smile \U0001F600", ["\U0001F600"])]
+
+
+def test_line_of_each_row(tmp_path):
+    csv_path = write_numbered_csv(tmp_path / "lines.csv", TRICKY)
+    with Rows(csv_path) as rows:
+        lines = [rows.line for _ in rows]
+    # each record starts one line after the last one ends; count the newlines written
+    starts, line = [], 2
+    for p, refs in TRICKY:
+        starts.append(line)
+        line += sum(cell.count("\n") for cell in [p, *refs]) + 1
+    assert lines == starts
+    jsonl = write_file(tmp_path, "lines.jsonl", f"\n{_GOOD}\n\n{_GOOD}\n")
+    with Rows(jsonl) as rows:
+        assert [rows.line for _ in rows] == [2, 4]
+
+
 def test_detect_format_and_rows_attributes(tmp_path):
     assert [detect_format(f"x{s}") for s in (".jsonl", ".NDJSON", ".json", ".csv", ".tsv",
                                              ".txt")] == ["jsonl", "jsonl", "json", "csv",
@@ -225,6 +247,14 @@ BAD = {
                        + "}", None, "x.jsonl:1", "invalid JSON"),
     "jsonl-deep": ("x.jsonl", f"{_GOOD}\n" + "[" * 100_000 + "]" * 100_000, None, "x.jsonl:2",
                    "nested deeper than 32"),
+    "jsonl-lone-surrogate": ("x.jsonl", f'{_GOOD}\n{{"prediction": "a\\ud800", "references": '
+                             '"b"}', None, "x.jsonl:2", '"prediction" holds a lone surrogate '
+                             "\\ud800"),
+    "json-lone-surrogate": ("x.json", '{"predictions": ["a"],\n "references": [["b", '
+                            '"\\udfff c"]]}', None, "x.json:2",
+                            '"references"[0][1] holds a lone surrogate \\udfff'),
+    "csv-lone-surrogate": ("x.csv", 'prediction,references\na,"[""\\ud83d""]"\n', None,
+                           "x.csv:2", 'column "references"[0] holds a lone surrogate'),
     "jsonl-utf16": ("x.jsonl", _GOOD, "utf-16", "x.jsonl:1", "UTF-16"),
     "json-deep": ("x.json", "\n\n" + "[" * 100_000 + "]" * 100_000, None, "x.json:3",
                   "nested deeper than 32"),
