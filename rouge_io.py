@@ -27,7 +27,8 @@ jsonl, ``.json`` → json, ``.csv`` → csv, ``.tsv`` → tsv, ``.txt`` → text
 - ``json``: the whole file is one value, either a list of such objects or an object of
   parallel lists ``{"predictions": [str, ...], "references": [[str, ...] or str, ...]}``.
   It is not streamed: the file counts as one record (``max_record_bytes``), and nesting
-  deeper than ``MAX_JSON_DEPTH`` is refused before parsing.
+  deeper than ``MAX_JSON_DEPTH`` is refused before parsing (a JSONL line or a CSV cell is
+  parsed at once, and nesting too deep for json's parser is refused as it is found).
 - ``csv`` / ``tsv``: RFC 4180 (``"`` quotes a cell, ``""`` is a quote inside it, commas,
   tabs and newlines are allowed in quoted cells, CRLF or LF line ends); the delimiter is ``,``
   for csv and a tab for tsv, never guessed. The first record names the columns
@@ -79,7 +80,7 @@ FORMATS = ("jsonl", "json", "csv", "tsv", "text")
 SUFFIXES = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json", ".csv": "csv",
             ".tsv": "tsv", ".txt": "text"}
 _DELIMITERS = {"csv": ",", "tsv": "\t"}
-_READ_PIECE = 1 << 20  # bytes per read when only counting lines
+_READ_PIECE = 1 << 20  # bytes per read
 
 ROW_SHAPE = '{"prediction": str, "references": [str, ...] or str}'
 CSV_COLUMNS = ("a header naming the columns prediction and one of: reference; reference_1, "
@@ -120,24 +121,27 @@ def _json_kind(value) -> str:
 
 
 # json.loads turns a "\ud800" escape without its pair into a lone surrogate, which no UTF-8
-# text can hold: such strings are refused here, with their line. The escape is looked for
-# in the source first (cheap), the strings only when one is there.
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+# text can hold: such strings are refused, with their line (an ASCII string holds none).
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def _no_surrogate(text: str, where: str, name: str) -> str:
-    found = _SURROGATE.search(text)
-    if found:
-        raise RowError(f"{where}: {name} holds a lone surrogate \\u{ord(found.group()):04x} (a "
-                       "JSON escape that is half of a pair); allowed: Unicode text, which UTF-8 "
-                       "can encode")
-    return text
+def _is_text(value) -> bool:
+    return type(value) is str and (value.isascii() or not _SURROGATE.search(value))
 
 
-def _references(value, where: str, name: str = '"references"', escapes: bool = False) -> list:
-    """A references value (str or non-empty list of str) as a list; RowError otherwise.
-    escapes: the source has surrogate escapes (look for lone surrogates)."""
+def _text_error(value, where: str, name: str) -> RowError:
+    if isinstance(value, str):
+        found = _SURROGATE.search(value).group()
+        return RowError(f"{where}: {name} holds a lone surrogate \\u{ord(found):04x} (a JSON "
+                        "escape that is half of a pair); allowed: Unicode text, which UTF-8 "
+                        "can encode")
+    return RowError(f"{where}: {name} must be a string, got {_json_kind(value)}")
+
+
+def _references(value, where: str, name: str = '"references"') -> list:
+    """A references value (str or non-empty list of str) as a list; RowError otherwise."""
+    if type(value) is list and value and all(map(_is_text, value)):
+        return value
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not value:
@@ -145,15 +149,19 @@ def _references(value, where: str, name: str = '"references"', escapes: bool = F
         raise RowError(f"{where}: {name} must be a string or a non-empty array of strings, got "
                        f"{_json_kind(value)}{empty}")
     for j, item in enumerate(value):
-        if not isinstance(item, str):
-            raise RowError(f"{where}: {name}[{j}] must be a string, got {_json_kind(item)}")
-        if escapes:
-            _no_surrogate(item, where, f"{name}[{j}]")
+        if not _is_text(item):
+            raise _text_error(item, where, f"{name}[{j}]")
     return value
 
 
-def _row_of_object(obj, where: str, escapes: bool):
-    """(prediction, references) of one JSON row object; RowError naming ``where``."""
+def _row_of_object(obj, path: str, line: int):
+    """(prediction, references) of one JSON row object; RowError naming path:line."""
+    if type(obj) is dict:  # the common case, checked quickly
+        prediction, references = obj.get("prediction"), obj.get("references")
+        if _is_text(prediction) and type(references) is list and references and \
+                all(map(_is_text, references)):
+            return prediction, references
+    where = f"{path}:{line}"
     if not isinstance(obj, dict):
         raise RowError(f"{where}: expected an object {ROW_SHAPE}, got {_json_kind(obj)}")
     for key in ("prediction", "references"):
@@ -162,12 +170,9 @@ def _row_of_object(obj, where: str, escapes: bool):
             found = ", ".join(keys[:10]) + (", ..." if len(keys) > 10 else "") or "none"
             raise RowError(f"{where}: missing key {key!r} (keys found: {found}); each row is "
                            f"{ROW_SHAPE}")
-    if not isinstance(obj["prediction"], str):
-        raise RowError(f'{where}: "prediction" must be a string, got '
-                       f"{_json_kind(obj['prediction'])}")
-    if escapes:
-        _no_surrogate(obj["prediction"], where, '"prediction"')
-    return obj["prediction"], _references(obj["references"], where, escapes=escapes)
+    if not _is_text(obj["prediction"]):
+        raise _text_error(obj["prediction"], where, '"prediction"')
+    return obj["prediction"], _references(obj["references"], where)
 
 
 # A JSON string (with its escapes) or a bracket: strings are skipped when measuring depth.
@@ -178,8 +183,6 @@ _JSON_SPACE = re.compile(r"[ \t\n\r]*")
 def _too_deep(text: str):
     """The position where brackets nest deeper than MAX_JSON_DEPTH, or None (a linear scan
     before json parses anything: json.loads recurses once per level)."""
-    if text.count("[") + text.count("{") <= MAX_JSON_DEPTH:  # fast path for ordinary rows
-        return None
     depth = 0
     for match in _JSON_TOKEN.finditer(text):
         char = text[match.start()]
@@ -197,23 +200,37 @@ def _depth_error(where: str) -> RowError:
                     f"corpus needs 3 (a list of {ROW_SHAPE})")
 
 
-def _loads(text: str, where: str, shape: str):
-    """json.loads for one record; RowError naming ``where`` and the expected shape."""
-    if _too_deep(text) is not None:
-        raise _depth_error(where)
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise RowError(f"{where}: invalid JSON: {error.msg} (column {error.colno}); allowed: "
-                       f"{shape}") from None
-    except (ValueError, RecursionError) as error:  # e.g. an integer of 5,000 digits
-        raise RowError(f"{where}: invalid JSON: {' '.join(str(error).split())}; allowed: "
-                       f"{shape}") from None
+_DECODER = json.JSONDecoder()
+
+
+def _loads(text: str, where, shape: str):
+    """json.loads for one record (a JSONL line, a CSV cell); RowError naming ``where`` (a
+    str, or a callable giving it) and the expected shape. Depth is checked while parsing:
+    json's decoder raises RecursionError a thousand levels down, in C, whatever the depth
+    of the text, and that is reported as too deep."""
+    try:  # the common case, fast: an object from the first character to the last
+        value, end = _DECODER.raw_decode(text)
+        if end == len(text):
+            return value
+    except (ValueError, RecursionError):
+        pass
+    try:  # spaces around the value, or an error to report
+        return _DECODER.decode(text)
+    except RecursionError:
+        where = where if isinstance(where, str) else where()
+        raise RowError(f"{where}: JSON nested too deep to parse; allowed: {shape}") from None
+    except ValueError as error:  # JSONDecodeError, or e.g. an integer of 5,000 digits
+        problem = (f"{error.msg} (column {error.colno})"
+                   if isinstance(error, json.JSONDecodeError) else " ".join(str(error).split()))
+        where = where if isinstance(where, str) else where()
+        raise RowError(f"{where}: invalid JSON: {problem}; allowed: {shape}") from None
 
 
 class _LineFile:
-    """A binary file read line by line (split on b"\\n" only), never more than a budget of
-    bytes per line, each line decoded as UTF-8 with its position in every message."""
+    """A binary file read as lines (split on b"\\n" only) in blocks: a line longer than the
+    limit is refused as soon as more than the limit of it has been read, so at most the limit
+    plus a block is held. Lines are decoded as UTF-8, a whole block at a time, with the line
+    and byte offset in every message."""
 
     def __init__(self, path: str, limit: int, limit_name: str):
         self.path, self.limit, self.limit_name = path, limit, limit_name
@@ -223,71 +240,97 @@ class _LineFile:
             self.file = open(path, "rb")
         except OSError as error:
             raise RowError(f"{path}: {error.strerror or error}") from None
-        self.lineno = 0  # lines read so far
+        self.lineno = 0  # lines returned so far
         self.offset = 0  # bytes read so far
-        self.line_start = 0  # byte offset of the last line read
 
     def close(self):
         self.file.close()
 
-    def too_long(self, lineno: int, what: str) -> RowError:
+    def too_long(self, lineno: int, what: str = "the line") -> RowError:
         return RowError(f"{self.path}:{lineno}: {what} is longer than {self.limit:,} bytes; "
                         f"allowed: at most {self.limit_name}={self.limit} bytes per record")
 
-    def readline(self, budget=None, record_start=None) -> bytes:
-        """The next line with its b"\\n" (b"" at the end of the file). RowError as soon as
-        it is longer than ``budget`` bytes (default: the limit): at most budget + 1 bytes
-        are read. ``record_start``: the line the record began on (CSV), for the message."""
-        budget = self.limit if budget is None else budget
-        raw = self.file.readline(budget + 1)
-        if len(raw) > budget and not raw.endswith(b"\n"):
-            if record_start is None:
-                raise self.too_long(self.lineno + 1, "the line")
-            raise self.too_long(record_start, f"the record (lines {record_start}-"
-                                              f"{self.lineno + 1} and on)")
-        if raw:
-            self.lineno += 1
-            if self.lineno == 1 and raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-                raise RowError(f"{self.path}:1: the file starts with a UTF-16 byte order mark; "
-                               "allowed: UTF-8 text")
-        self.line_start = self.offset
-        self.offset += len(raw)
-        return raw
-
-    def decode(self, raw: bytes, keep_end: bool = False, first_line=None) -> str:
-        """The last line read (or a whole file: first_line=1) as text, without its
-        "\\n" or "\\r\\n" unless keep_end; RowError with the line and byte offset."""
-        if not keep_end and raw.endswith(b"\n"):
-            raw = raw[:-2] if raw.endswith(b"\r\n") else raw[:-1]
+    def decode(self, data: bytes, first_line: int, offset: int) -> str:
+        """``data`` (read from byte ``offset``, starting on line ``first_line``) as text;
+        RowError with the line and byte offset of the first byte that is not UTF-8."""
+        if offset == 0 and data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+            raise RowError(f"{self.path}:1: the file starts with a UTF-16 byte order mark; "
+                           "allowed: UTF-8 text")
         try:
-            text = raw.decode("utf-8")
+            text = data.decode("utf-8")
         except UnicodeDecodeError as error:
-            first = self.lineno if first_line is None else first_line
-            line = first + raw.count(b"\n", 0, error.start)
+            line = first_line + data.count(b"\n", 0, error.start)
             raise RowError(f"{self.path}:{line}: not valid UTF-8 (byte offset "
-                           f"{self.line_start + error.start} in the file: "
-                           f"{raw[error.start:error.start + 4]!r}...); allowed: UTF-8 "
+                           f"{offset + error.start} in the file: "
+                           f"{data[error.start:error.start + 4]!r}...); allowed: UTF-8 "
                            "text") from None
-        return text[1:] if self.line_start == 0 and text.startswith("\ufeff") else text
+        return text[1:] if offset == 0 and text.startswith("\ufeff") else text
 
-    def lines(self):
-        """(line number, text without its line end) up to the end of the file."""
-        while True:
-            raw = self.readline()
-            if not raw:
-                return
-            yield self.lineno, self.decode(raw)
+    def read_whole(self) -> str:
+        """The whole file as text (for JSON); RowError when it is larger than the limit."""
+        data = self.file.read(self.limit + 1)
+        self.offset = len(data)
+        if len(data) > self.limit:
+            raise RowError(f"{self.path}:1: a JSON file is read whole and this one is larger "
+                           f"than {self.limit:,} bytes; allowed: at most {self.limit_name}="
+                           f"{self.limit} bytes (use JSONL, one row per line, for larger "
+                           "corpora)")
+        return self.decode(data, 1, 0)
 
-    def count_rest(self) -> int:
-        """Lines left in the file, counted in bounded pieces (a final line without "\\n"
-        counts)."""
-        count, last = 0, b"\n"
+    def lines(self, keep_end: bool = False):
+        """(line number, text) of each line, without its "\\n" or "\\r\\n" unless
+        keep_end (a last line without "\\n" counts)."""
+        carry, carried = [], 0  # the start of an unfinished line
         while True:
-            piece = self.file.read(_READ_PIECE)
-            if not piece:
-                return count + (last != b"\n")
+            block = self.file.read(_READ_PIECE)
+            start = self.offset - carried  # file offset of carry + block
+            self.offset += len(block)
+            end = block.rfind(b"\n") + 1
+            if not block or end:
+                data = b"".join([*carry, block[:end]]) if block else b"".join(carry)
+                carry = [block[end:]] if block and end < len(block) else []
+                carried = len(carry[0]) if carry else 0
+                yield from self._split(data, start, keep_end)
+                if not block:
+                    return
+            else:
+                carry.append(block)
+                carried += len(block)
+            if carried and carried - carry[-1].endswith(b"\r") > self.limit:
+                raise self.too_long(self.lineno + 1)
+
+    def _split(self, data: bytes, start: int, keep_end: bool, checked: bool = False):
+        """The lines of ``data`` (complete lines, or the file's last line), from ``start``."""
+        if len(data) > self.limit and not checked:  # a line may be too long: one by one
+            *complete, last = data.split(b"\n")
+            for k, raw in enumerate(complete + [last]):
+                if len(raw) - raw.endswith(b"\r") > self.limit:
+                    raise self.too_long(self.lineno + k + 1)
+            for line in [raw + b"\n" for raw in complete] + [last] * bool(last):
+                yield from self._split(line, start, keep_end, checked=True)
+                start += len(line)
+            return
+        pieces = self.decode(data, self.lineno + 1, start).split("\n")
+        last = pieces.pop()  # "" after a final "\n"; else the file's last line
+        for piece in pieces:
+            self.lineno += 1
+            if keep_end:
+                yield self.lineno, piece + "\n"
+            else:
+                yield self.lineno, piece[:-1] if piece.endswith("\r") else piece
+        if last:
+            self.lineno += 1
+            yield self.lineno, last if keep_end or not last.endswith("\r") else last[:-1]
+
+
+def _count_lines(path: str) -> int:
+    """The lines of a file, counted in bounded pieces (a last line without "\\n" counts)."""
+    count, last = 0, b"\n"
+    with open(path, "rb") as file:
+        while piece := file.read(_READ_PIECE):
             count += piece.count(b"\n")
             last = piece[-1:]
+    return count + (last != b"\n")
 
 
 def _check_limit(max_record_bytes) -> int:
@@ -338,18 +381,22 @@ class Rows:
         size = os.fstat(self.files[0].file.fileno()).st_size
         self.size = size if size > 0 else None
         self.line = 0
-        self._rows = getattr(self, "_" + self.format)()  # yields (line, prediction, references)
+        self._rows = self._unpack(getattr(self, "_" + self.format)())
 
     @property
     def bytes_read(self) -> int:
         return self.files[0].offset
 
+    def _unpack(self, triples):
+        """(prediction, references) of each (line, prediction, references), keeping line."""
+        for self.line, prediction, references in triples:
+            yield prediction, references
+
     def __iter__(self):
-        return self
+        return self._rows
 
     def __next__(self):
-        self.line, prediction, references = next(self._rows)
-        return prediction, references
+        return next(self._rows)
 
     def close(self):
         for f in self.files:
@@ -365,38 +412,32 @@ class Rows:
 
     def _jsonl(self):
         f = self.files[0]
+        shape = f"one object per line, {ROW_SHAPE}"
         for lineno, text in f.lines():
-            if not text.strip():
+            if not text or text.isspace():
                 continue
-            where = f"{f.path}:{lineno}"
-            obj = _loads(text, where, f"one object per line, {ROW_SHAPE}")
-            yield lineno, *_row_of_object(obj, where, bool(_SURROGATE_ESCAPE.search(text)))
+            obj = _loads(text, lambda: f"{f.path}:{lineno}", shape)
+            yield lineno, *_row_of_object(obj, f.path, lineno)
 
     def _text(self):
+        lines = [f.lines() for f in self.files]
         while True:
-            raws = [f.readline() for f in self.files]
-            if not any(raws):
-                return
-            if not all(raws):
-                ended = next(f for f, raw in zip(self.files, raws) if not raw)
-                counts = [f.lineno + f.count_rest() for f in self.files]
+            found = [next(each, None) for each in lines]
+            if None in found:
+                if found.count(None) == len(found):
+                    return
+                ended = self.files[found.index(None)]
+                counts = [_count_lines(f.path) for f in self.files]
                 listed = ", ".join(f"{f.path} has {c:,} line{'s' * (c != 1)}"
                                    for f, c in zip(self.files, counts))
                 raise RowError(f"{ended.path}:{ended.lineno + 1}: no such line: {listed}; "
                                "allowed: one line per example in every file, so the same "
                                "number of lines")
-            texts = [f.decode(raw) for f, raw in zip(self.files, raws)]
-            yield self.files[0].lineno, texts[0], texts[1:]
+            yield found[0][0], found[0][1], [text for _, text in found[1:]]
 
     def _json(self):
         f = self.files[0]
-        raw = f.file.read(self.limit + 1)
-        if len(raw) > self.limit:
-            raise RowError(f"{f.path}:1: a JSON file is read whole and this one is larger than "
-                           f"{self.limit:,} bytes; allowed: at most {f.limit_name}={self.limit}"
-                           " bytes (use JSONL, one row per line, for larger corpora)")
-        f.offset = len(raw)
-        yield from _JsonDocument(f.decode(raw, keep_end=True, first_line=1), f.path).rows()
+        yield from _JsonDocument(f.read_whole(), f.path).rows()
 
     def _csv(self):
         yield from _CsvReader(self.files[0], _DELIMITERS["csv"]).rows()
@@ -414,6 +455,15 @@ class _JsonDocument:
 
     def line(self, pos: int) -> int:
         return self.text.count("\n", 0, pos) + 1
+
+    def lines_at(self, positions: list) -> list:
+        """The line of each position (ascending): one pass over the text."""
+        out, line, last = [], 1, 0
+        for pos in positions:
+            line += self.text.count("\n", last, pos)
+            last = pos
+            out.append(line)
+        return out
 
     def where(self, pos: int) -> str:
         return f"{self.path}:{self.line(pos)}"
@@ -467,9 +517,9 @@ class _JsonDocument:
         if self.text.startswith("[", start):
             items, end = self.array(start)
             self.check_end(end)
-            escapes = bool(_SURROGATE_ESCAPE.search(self.text))
-            for pos, item in items:
-                yield self.line(pos), *_row_of_object(item, self.where(pos), escapes)
+            lines = self.lines_at([pos for pos, _ in items])
+            for line, (_, item) in zip(lines, items):
+                yield line, *_row_of_object(item, self.path, line)
         elif self.text.startswith("{", start):
             yield from self.parallel_lists(start)
         else:
@@ -507,19 +557,18 @@ class _JsonDocument:
                                f"{ROW_SHAPE}, or {{\"predictions\": [str, ...], "
                                "\"references\": [[str, ...] or str, ...]}")
         predictions, references = found["predictions"], found["references"]
-        escapes = bool(_SURROGATE_ESCAPE.search(self.text))
         if len(predictions) != len(references):
             raise RowError(f"{self.where(start)}: \"predictions\" has {len(predictions):,} "
                            f"items and \"references\" has {len(references):,}; allowed: one "
                            "reference entry per prediction")
-        for k, ((p_pos, prediction), (r_pos, refs)) in enumerate(zip(predictions, references)):
-            if not isinstance(prediction, str):
-                raise RowError(f"{self.where(p_pos)}: \"predictions\"[{k}] must be a string, "
-                               f"got {_json_kind(prediction)}")
-            if escapes:
-                _no_surrogate(prediction, self.where(p_pos), f'"predictions"[{k}]')
-            yield self.line(p_pos), prediction, _references(refs, self.where(r_pos),
-                                                            f'"references"[{k}]', escapes)
+        p_lines = self.lines_at([pos for pos, _ in predictions])
+        r_lines = self.lines_at([pos for pos, _ in references])
+        for k, (p_line, r_line) in enumerate(zip(p_lines, r_lines)):
+            prediction, refs = predictions[k][1], references[k][1]
+            if not _is_text(prediction):
+                raise _text_error(prediction, f"{self.path}:{p_line}", f'"predictions"[{k}]')
+            yield p_line, prediction, _references(refs, f"{self.path}:{r_line}",
+                                                  f'"references"[{k}]')
 
 
 class _CsvReader:
@@ -534,16 +583,17 @@ class _CsvReader:
             csv.field_size_limit(file.limit)
 
     def physical_lines(self):
+        """The lines with their ends, as csv needs them; RowError when a record's lines add
+        up to more than the limit (so at most twice the limit is held)."""
         f = self.file
-        while True:
-            start = self.record_start if self.record_bytes else None
-            raw = f.readline(f.limit - self.record_bytes, record_start=start)
-            if not raw:
-                return
+        for lineno, text in f.lines(keep_end=True):
             if not self.record_bytes:
-                self.record_start = f.lineno
-            self.record_bytes += len(raw)
-            yield f.decode(raw, keep_end=True)
+                self.record_start = lineno
+            self.record_bytes += len(text) if text.isascii() else len(text.encode("utf-8"))
+            if self.record_bytes > f.limit:
+                raise f.too_long(self.record_start, f"the record (lines {self.record_start}-"
+                                                    f"{lineno})")
+            yield text
 
     def records(self):
         """(line, cells) of each non-blank record."""
@@ -611,8 +661,7 @@ class _CsvReader:
                     raise RowError(f'{where}: column "references" must hold a JSON array of '
                                    f"strings such as [\"a b\", \"c\"]; for one plain-text "
                                    'reference per row name the column "reference"')
-                references = _references(value, where, 'column "references"',
-                                         bool(_SURROGATE_ESCAPE.search(cells[reference_at[0]])))
+                references = _references(value, where, 'column "references"')
             else:
                 first, *rest = reference_at
                 references = [cells[first]] + [cells[k] for k in rest if cells[k] != ""]

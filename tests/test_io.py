@@ -130,20 +130,51 @@ def test_csv_blank_lines_bom_and_crlf(tmp_path):
 
 
 printable = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)
+one_line = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\n\r"),
+                   max_size=40)
 
 
 @settings(max_examples=150, deadline=None)
 @given(rows=st.lists(st.tuples(printable, st.lists(printable, min_size=1, max_size=3)),
-                     min_size=1, max_size=8))
-def test_any_text_round_trips_through_csv_and_jsonl(tmp_path_factory, rows):
+                     min_size=1, max_size=8),
+       lines=st.lists(one_line, min_size=1, max_size=8), piece=st.sampled_from([1, 3, 7, 1 << 20]))
+def test_any_text_round_trips_in_any_block_size(tmp_path_factory, rows, lines, piece):
+    """CSV, JSONL and text written by csv and json, read in blocks of ``piece`` bytes (1 byte:
+    every line and multi-byte character is cut by a block boundary)."""
     d = tmp_path_factory.mktemp("hyp")
     expected = [(p, [refs[0], *[r for r in refs[1:] if r != ""]]) for p, refs in rows]
-    assert list(read_rows(write_numbered_csv(d / "h.csv", rows))) == expected
     jsonl = d / "h.jsonl"
     with open(jsonl, "w", encoding="utf-8", newline="") as f:
         for p, refs in rows:
             f.write(json.dumps({"prediction": p, "references": refs}, ensure_ascii=False) + "\n")
-    assert list(read_rows(jsonl)) == written(rows)
+    text = write_file(d, "h.txt", "\n".join(lines) + "\n")
+    saved = rouge_io._READ_PIECE
+    rouge_io._READ_PIECE = piece
+    try:
+        assert list(read_rows(write_numbered_csv(d / "h.csv", rows))) == expected
+        assert list(read_rows(jsonl)) == written(rows)
+        assert list(read_rows(text, reference_paths=[text])) == [(t, [t]) for t in lines]
+    finally:
+        rouge_io._READ_PIECE = saved
+
+
+@pytest.mark.parametrize("piece", [1, 5, 64, 1 << 20])
+def test_limit_is_exact_in_bytes_in_any_block_size(tmp_path, piece, monkeypatch):
+    """A line of exactly max_record_bytes bytes (multi-byte characters, CRLF) is read; one
+    byte more is refused, with its line."""
+    monkeypatch.setattr(rouge_io, "_READ_PIECE", piece)
+    limit = 40
+    fits = "é" * 20  # 40 bytes
+    over = "a" + fits  # 41 bytes
+    path = write_file(tmp_path, "p.txt", f"a\r\n{fits}\r\nb\n{fits}")
+    assert list(read_rows(path, reference_paths=[path], max_record_bytes=limit)) == \
+        [(t, [t]) for t in ("a", fits, "b", fits)]
+    path = write_file(tmp_path, "q.txt", f"a\n{fits}\n{over}\nb\n")
+    with pytest.raises(RowError, match=r"q.txt:3: the line is longer than 40 bytes"):
+        list(read_rows(path, reference_paths=[path], max_record_bytes=limit))
+    path = write_file(tmp_path, "q.csv", f'prediction,reference\n"{fits[:10]}\n{fits[:9]}",x\n')
+    with pytest.raises(RowError, match=r"q.csv:2: the record \(lines 2-3\) is longer than 40"):
+        list(read_rows(path, max_record_bytes=limit))
 
 
 # --------------------------------------------------------------------------------------------
@@ -246,7 +277,9 @@ BAD = {
     "jsonl-huge-int": ("x.jsonl", '{"prediction": "a", "references": ["b"], "n": ' + "9" * 5000
                        + "}", None, "x.jsonl:1", "invalid JSON"),
     "jsonl-deep": ("x.jsonl", f"{_GOOD}\n" + "[" * 100_000 + "]" * 100_000, None, "x.jsonl:2",
-                   "nested deeper than 32"),
+                   "JSON nested too deep to parse"),
+    "jsonl-deep-unclosed": ("x.jsonl", '{"a": ' * 1_000_000, None, "x.jsonl:1",
+                            "JSON nested too deep to parse"),
     "jsonl-lone-surrogate": ("x.jsonl", f'{_GOOD}\n{{"prediction": "a\\ud800", "references": '
                              '"b"}', None, "x.jsonl:2", '"prediction" holds a lone surrogate '
                              "\\ud800"),
@@ -303,8 +336,11 @@ BAD = {
                                  "x.csv:2", "must hold a JSON array"),
     "csv-references-item": ("x.csv", 'prediction,references\na,"[""b"", 1]"\n', None, "x.csv:2",
                             '"references"[1] must be a string'),
-    "csv-references-deep": ("x.csv", "prediction,references\na," + "[" * 50 + "\n", None,
-                            "x.csv:2", "nested deeper than 32"),
+    "csv-references-deep": ("x.csv", "prediction,references\na," + "[" * 5000 + "\n", None,
+                            "x.csv:2", "nested too deep to parse"),
+    "csv-references-nested": ("x.csv", 'prediction,references\na,"[[""b""]]"\n', None,
+                              "x.csv:2", 'column "references"[0] must be a string, got an '
+                              "array"),
     "csv-bad-utf8-line-3": ("x.csv", b'prediction,reference\n"a\nb\xff",c\n', None, "x.csv:3",
                             "not valid UTF-8 (byte offset {offset} in the file"),
     "tsv-comma-is-a-cell": ("x.tsv", "prediction\treference\na,b\n", None, "x.tsv:2",
