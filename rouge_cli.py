@@ -367,26 +367,20 @@ def run(args, stdout, stderr) -> None:
             options = module.RougeOptions.build(detailed=True, **metric_kwargs(args))
         except (ValueError, TypeError) as error:
             raise CliError(str(error)) from None
-        notes = module.InputNotes()
-        aggregate = score_chunks(module, options, chain([first], batches), source, notes, args,
-                                 stdout)
+        scorer = score_chunks(module, options, chain([first], batches), source, args, stdout)
     finally:
         source.close()
-    result = aggregate.result()
-    with warnings.catch_warnings(record=True) as records:
-        warnings.simplefilter("always", module.RougeWarning)
-        module.warn_about_input(options, notes)
-    for record in records:
-        stderr.write(f"{PROG}: warning: {' '.join(str(record.message).split())}\n")
+    result = scorer.result()
+    for message in scorer.warnings():
+        stderr.write(f"{PROG}: warning: {' '.join(message.split())}\n")
     stdout.write(json.dumps(result) + "\n" if args.json else format_table(result))
     stdout.flush()
 
 
-def score_chunks(module, options, batches, source, notes, args, stdout):
-    """example_scores per chunk, added to an Aggregate (returned); per-example lines are
-    written as they come; what the warnings need is summed into notes (InputNotes), so they
-    are those of one compute over the whole input."""
-    aggregate = module.Aggregate(options)
+def score_chunks(module, options, batches, source, args, stdout):
+    """Each chunk added to the metric's Scorer (returned); per-example lines are written as
+    they come; the warnings are those of one compute over the whole input."""
+    scorer = module.Scorer(options)
     per_example = None
     if args.per_example is not None:
         per_example = stdout if args.per_example == "-" else _open_output(args.per_example)
@@ -394,8 +388,7 @@ def score_chunks(module, options, batches, source, notes, args, stdout):
     rows = 0
     try:
         for predictions, references in batches:
-            batch = module.example_scores(options, predictions, references, notes)
-            aggregate.add(batch)
+            batch = scorer.add(predictions, references)
             if per_example is not None:
                 write_per_example(per_example, batch.scores)
             rows += len(predictions)
@@ -405,7 +398,7 @@ def score_chunks(module, options, batches, source, notes, args, stdout):
         bar.close()
         if per_example is not None and per_example is not stdout:
             per_example.close()
-    return aggregate
+    return scorer
 
 
 def _open_output(path: str):
