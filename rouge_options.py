@@ -134,7 +134,7 @@ def _choice(name, value, allowed) -> str:
 class RougeOptions:
     """The options and their defaults (the schema); ``build`` validates and resolves them."""
 
-    rouge_types: tuple = DEFAULT_ROUGE_TYPES
+    rouge_types: Optional[tuple] = None  # None: DEFAULT_ROUGE_TYPES, as evaluate's rouge
     use_aggregator: bool = True
     use_stemmer: bool = False
     tokenizer: Union[None, str, Callable, TokenizerProfile] = None
@@ -166,7 +166,7 @@ class RougeOptions:
         if unknown:
             raise TypeError(f"{unknown[0]}: not an option; allowed: {', '.join(cls.names())}")
         raw = {**cls.defaults(), **given}
-        if raw["rouge_types"] is None:  # as evaluate's rouge
+        if raw["rouge_types"] is None:
             raw["rouge_types"] = DEFAULT_ROUGE_TYPES
 
         profile = raw["profile"]
