@@ -393,6 +393,17 @@ def example_scores(options: RougeOptions, predictions, references) -> tuple:
     return ScoredExamples(scores, counts, keys), _input_notes(options, texts, flat, stats)
 
 
+def _concatenated(batches: list) -> ScoredExamples:
+    """One ScoredExamples of several, rows in order."""
+    if len(batches) == 1:
+        return batches[0]
+    first = batches[0]
+    return ScoredExamples(
+        {name: np.concatenate([b.scores[name] for b in batches]) for name in first.scores},
+        {name: np.concatenate([b.counts[name] for b in batches]) for name in first.counts},
+        None if first.keys is None else np.concatenate([b.keys for b in batches]))
+
+
 class Scorer:
     """The one way to a number: ``add`` batches (from any thread), then ``result``.
 
@@ -428,12 +439,7 @@ class Scorer:
             for batch, notes in chunks:
                 self.aggregate.add(batch)
                 self.notes.add(notes)
-        if len(chunks) == 1:
-            return chunks[0][0]
-        return ScoredExamples(*({name: np.concatenate([c[0][part][name] for c in chunks])
-                                 for name in chunks[0][0][part]} for part in (0, 1)),
-                              None if chunks[0][0].keys is None else
-                              np.concatenate([c[0].keys for c in chunks]))
+        return _concatenated([batch for batch, _ in chunks])
 
     def warnings(self) -> list:
         """The input warnings that are true of everything added so far."""
