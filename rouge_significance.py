@@ -298,3 +298,62 @@ def _swapped_gaps(scores: Callable, totals: np.ndarray, from_baseline: np.ndarra
     second = (whole[b] - base) + swapped
     flat = (len(swapped), -1)
     return np.abs(scores(first.reshape(flat)) - scores(second.reshape(flat)))
+
+
+_MEASURE_NAMES = {"precision": "precision", "recall": "recall", "fmeasure": "F-measure"}
+
+
+def format_comparison(result: Mapping, *, measure: str = "fmeasure",
+                      confidence: float = 0.95) -> str:
+    """One table per ROUGE type in sacrebleu's grid style: each system's score with its
+    interval, its difference from the baseline with the difference's interval, p and Holm's
+    p, '*' marking p < 0.05; scores x 100. result: paired_test's output, or compare()'s
+    (entries that are not systems, such as "signature", are printed under the tables)."""
+    if measure not in MEASURES:
+        raise ValueError(f"measure must be one of {MEASURES}; got {measure!r}")
+    systems = [name for name, value in result.items() if isinstance(value, Mapping)]
+    if not systems:
+        raise ValueError("result holds no systems")
+    percent = f"{confidence * 100:g}%"
+    header = ["System", f"Score [{percent} CI]", f"Delta [{percent} CI]", "p", "Holm p"]
+    blocks = []
+    for rouge_type in result[systems[0]]:
+        rows = []
+        for name in systems:
+            cell = result[name][rouge_type][measure]
+            score = f"{100 * cell['score']:.2f} [{100 * cell['low']:.2f}, " \
+                    f"{100 * cell['high']:.2f}]"
+            if "delta" not in cell:
+                rows.append([f"Baseline: {name}", score, "", "", ""])
+                continue
+            delta = f"{100 * cell['delta']:+.2f} [{100 * cell['delta_low']:+.2f}, " \
+                    f"{100 * cell['delta_high']:+.2f}]"
+            rows.append([name, score, delta, _marked(cell["p_value"]),
+                         _marked(cell["p_value_holm"])])
+        title = f"{rouge_type} {_MEASURE_NAMES[measure]} x 100, {percent} percentile intervals"
+        blocks.append(title + "\n" + _grid(header, rows))
+    notes = [f"{key}: {value}" for key, value in result.items()
+             if not isinstance(value, Mapping)]
+    return "\n\n".join(blocks) + "\n* p < 0.05" + "".join("\n" + line for line in notes)
+
+
+def _marked(p: float) -> str:
+    return f"{p:.4f}" + ("*" if p < 0.05 else " ")
+
+
+def _grid(header: list, rows: list) -> str:
+    """A table ruled like sacrebleu's (tabulate's "grid"): first column right-aligned."""
+    widths = [max(len(row[i]) for row in [header] + rows) for i in range(len(header))]
+
+    def line(cells):
+        first = cells[0].rjust(widths[0])
+        rest = [cell.center(width) for cell, width in zip(cells[1:], widths[1:])]
+        return "| " + " | ".join([first] + rest) + " |"
+
+    def rule(char):
+        return "+" + "+".join(char * (width + 2) for width in widths) + "+"
+
+    out = [rule("-"), line(header), rule("=")]
+    for row in rows:
+        out += [line(row), rule("-")]
+    return "\n".join(out)

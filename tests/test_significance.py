@@ -434,3 +434,28 @@ def test_bad_input_names_the_argument(call, argument):
     stats = {"a": {"r": rng.random((9, 3))}, "b": {"r": rng.random((9, 3))}}
     with pytest.raises(ValueError, match=rf"^{argument}\b"):
         call(stats)
+
+
+def test_format_comparison_by_hand():
+    cell = {"score": 0.5, "low": 0.25, "high": 0.75}
+    result = {
+        "base": {"rouge1": {m: dict(cell) for m in rs.MEASURES}},
+        "new": {"rouge1": {m: dict(cell, score=0.625, delta=0.125, delta_low=-0.0625,
+                                  delta_high=0.3125, p_value=0.01, p_value_holm=0.5)
+                           for m in rs.MEASURES}},
+        "signature": "test:bootstrap",
+    }
+    assert rs.format_comparison(result) == "\n".join([
+        "rouge1 F-measure x 100, 95% percentile intervals",
+        "+----------------+----------------------+------------------------+---------+---------+",
+        "|         System |    Score [95% CI]    |     Delta [95% CI]     |    p    |  Holm p |",
+        "+================+======================+========================+=========+=========+",
+        "| Baseline: base | 50.00 [25.00, 75.00] |                        |         |         |",
+        "+----------------+----------------------+------------------------+---------+---------+",
+        "|            new | 62.50 [25.00, 75.00] | +12.50 [-6.25, +31.25] | 0.0100* | 0.5000  |",
+        "+----------------+----------------------+------------------------+---------+---------+",
+        "* p < 0.05",
+        "signature: test:bootstrap",
+    ])
+    with pytest.raises(ValueError, match="^measure"):
+        rs.format_comparison(result, measure="f1")
