@@ -137,6 +137,10 @@ def paired_test(stats: Mapping[str, Mapping[str, np.ndarray]], baseline: str,
 
     totals = split.parts.sum(axis=0)  # exact: integers below 2^53
     observed = scores(totals)
+    if np.shape(observed) != (len(systems), len(types), 3):
+        raise ValueError(f"score_of must map sums[..., {k}] to scores[..., 3] (P, R, F); "
+                         f"got shape {np.shape(observed)} for {len(systems)} systems x "
+                         f"{len(types)} types")
     observed_delta = observed - observed[b]
     rng = np.random.default_rng(seed)
     if test == "bootstrap":

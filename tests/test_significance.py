@@ -37,7 +37,8 @@ def _micro_counts(scorer, rouge_type: str, reference: str, prediction: str, scor
     if rouge_type == "rougeL":
         return rouge_scorer._lcs_table(ref, pred)[-1][-1], len(pred), len(ref)
     n = int(rouge_type[5:])
-    ref_grams, pred_grams = rouge_scorer._create_ngrams(ref, n), rouge_scorer._create_ngrams(pred, n)
+    ref_grams = rouge_scorer._create_ngrams(ref, n)
+    pred_grams = rouge_scorer._create_ngrams(pred, n)
     hit = sum(min(count, pred_grams[gram]) for gram, count in ref_grams.items())
     return hit, sum(pred_grams.values()), sum(ref_grams.values())
 
@@ -62,7 +63,11 @@ def realsumm_stats():
             scores = scorer.score(reference, row["prediction"])
             for t in TYPES:
                 macro[t][i] = scores[t]
-                micro[t][i] = _micro_counts(scorer, t, reference, row["prediction"], scores[t])
+                counts = _micro_counts(scorer, t, reference, row["prediction"], scores[t])
+                hit, den_p, den_r = counts
+                assert (scores[t].precision, scores[t].recall) == \
+                    (hit / max(den_p, 1), hit / max(den_r, 1)), (system, doc, t)
+                micro[t][i] = counts
         out["macro"][system], out["micro"][system] = macro, micro
     return out
 
@@ -428,6 +433,7 @@ def test_defaults():
     (lambda s: rs.paired_test(s, "a", test="bs"), "test"),
     (lambda s: rs.paired_test(s, "a", seed=-1), "seed"),
     (lambda s: rs.paired_test(s, "a", seed="1"), "seed"),
+    (lambda s: rs.paired_test(s, "a", lambda sums, n: sums[..., :2]), "score_of"),
 ])
 def test_bad_input_names_the_argument(call, argument):
     rng = np.random.default_rng(0)
