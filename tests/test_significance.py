@@ -240,14 +240,22 @@ def test_results_do_not_depend_on_blocks(test, monkeypatch):
 
 
 @pytest.mark.parametrize("aggregation", ["macro", "micro"])
-def test_scores_and_intervals_against_numpy(realsumm_stats, aggregation):
+@pytest.mark.parametrize("test", ["bootstrap", "randomization"])
+def test_scores_and_intervals_against_numpy(realsumm_stats, aggregation, test):
+    """Scores: exact means (Fractions) or pooled counts; intervals: numpy's percentiles of
+    the resamples of numpy's one-shot draw: for randomization, the 1,000 bootstrap indices
+    drawn after the 300 x n swaps, as sacrebleu's _paired_ar_test draws its n_ar_confidence
+    resamples."""
     stats = {name: realsumm_stats[aggregation][name] for name in list(
         realsumm_stats[aggregation])[:4]}
     names = list(stats)
     n = 100
-    result = rs.paired_test(stats, names[1], _score_of(aggregation), n_samples=500,
-                            confidence=0.9)
-    idx = np.random.default_rng(SEED).choice(n, (500, n))
+    result = rs.paired_test(stats, names[1], _score_of(aggregation), test=test,
+                            n_samples=500 if test == "bootstrap" else 300, confidence=0.9)
+    rng = np.random.default_rng(SEED)
+    if test == "randomization":
+        rng.integers(2, size=(300, n), dtype=bool)
+    idx = rng.choice(n, (500 if test == "bootstrap" else rs.INTERVAL_SAMPLES, n))
     for t in TYPES:
         base = _vector_scores(aggregation, stats[names[1]][t][idx].sum(1), n)
         for name in names:
