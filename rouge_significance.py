@@ -279,13 +279,16 @@ def _swap_weights(rng: np.random.Generator, n: int, n_samples: int) -> Iterator:
     """Blocks of rng.integers(2, (n_samples, n), dtype=bool) as float64 (1: the row of the
     first pseudo-system comes from the baseline). The bool generator takes 32 bits at a time
     and keeps the unused ones only within one call (random_bounded_bool_fill's local buffer),
-    so every block but the last holds a multiple of 32 values: then the blocks consume the
-    same 32-bit words, bit for bit, as the one-shot call."""
+    so every call but the last draws a multiple of 32 values: then the calls consume the
+    same 32-bit words, bit for bit, as the one-shot call. (For odd n that is 32 rows a call,
+    as bools; they are handed out as float64 a few rows at a time.)"""
+    rows = max(1, BLOCK_ELEMENTS // n)
     unit = 32 // math.gcd(n, 32)  # rows per multiple of 32 values
-    rows = max(unit, BLOCK_ELEMENTS // n // unit * unit)
-    for start in range(0, n_samples, rows):
-        count = min(rows, n_samples - start)
-        yield rng.integers(2, size=(count, n), dtype=bool).astype(np.float64)
+    rows_per_call = -(-rows // unit) * unit
+    for start in range(0, n_samples, rows_per_call):
+        swaps = rng.integers(2, size=(min(rows_per_call, n_samples - start), n), dtype=bool)
+        for first in range(0, len(swaps), rows):
+            yield swaps[first:first + rows].astype(np.float64)
 
 
 def _swapped_gaps(scores: Callable, totals: np.ndarray, from_baseline: np.ndarray,
