@@ -236,9 +236,12 @@ class _IntegerParts:
         n, n_systems, _ = stacked.shape
         largest = np.abs(stacked).max(axis=(0, 1))
         self.exponent = _PART_BITS - np.frexp(np.where(largest > 0, largest, 1.0))[1]
-        scaled = np.ldexp(stacked, self.exponent)
-        high = np.floor(scaled)
-        low = np.floor(np.ldexp(scaled - high, _PART_BITS))  # scaled - high is exact
+        low = np.ldexp(stacked, self.exponent)
+        high = np.floor(low)
+        # in place (O(n) memory counts at a million rows): low = floor((x - hi) 2^26), where
+        # x - hi is exact
+        np.subtract(low, high, out=low)
+        np.floor(np.ldexp(low, _PART_BITS, out=low), out=low)
         self.low_columns = np.flatnonzero(low.any(axis=(0, 1)))
         self.n_systems = n_systems
         self.parts = np.concatenate([high, low[:, :, self.low_columns]], axis=2).reshape(
