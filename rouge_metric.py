@@ -14,6 +14,7 @@ This class is an adapter. The work is done by flat sibling modules, in the order
 * ``rouge_aggregate``: exact means and the bootstrap interval.
 """
 
+import functools
 import threading
 import warnings
 
@@ -49,6 +50,13 @@ from .rouge_pipeline import (
     example_scores,
     input_warnings,
     tokens_of,
+)
+from .rouge_significance import (
+    DEFAULT_SAMPLES,
+    TESTS,
+    mean_scores,
+    paired_test,
+    pooled_scores,
 )
 from .rouge_profiles import (
     PROFILES,
@@ -272,3 +280,57 @@ class RougeMetric(evaluate.Metric):
         for message in scorer.warnings():
             warnings.warn(message, RougeWarning, stacklevel=3)
         return scorer.result()
+
+    def compare(self, *, predictions, references, baseline=None, test="bootstrap",
+                n_samples=None, seed=DEFAULT_SEED, confidence=0.95, **options):
+        """Which system is better: paired significance tests of 2+ systems against a baseline
+        (sacrebleu's paired bootstrap or approximate randomization on ROUGE's per-example
+        statistics), with each system's score and interval, its difference from the baseline
+        with the interval of the difference, the two-sided p-value and Holm's correction.
+
+        predictions: {system name: [prediction per row]}, rows aligned with references (as in
+        compute()). Every compute() option applies (both profiles, macro and micro).
+        Returns {system: {type: {"precision"|"recall"|"fmeasure": {...}}}, "signature",
+        "count"}."""
+        if not isinstance(predictions, dict):
+            raise TypeError(f"predictions: got {type(predictions).__name__}; allowed: a dict "
+                            "{system name: list of predictions} of two or more systems")
+        if len(predictions) < 2:
+            raise ValueError(f"predictions: got {len(predictions)} system(s); allowed: two or "
+                             "more systems to compare")
+        for name in predictions:
+            if not isinstance(name, str):
+                raise ValueError(f"predictions: the system name {name!r} is a "
+                                 f"{type(name).__name__}; allowed: str names")
+        baseline = next(iter(predictions)) if baseline is None else baseline
+        if baseline not in predictions:
+            raise ValueError(f"baseline: got {baseline!r}; allowed: one of the systems "
+                             f"{', '.join(map(repr, predictions))}")
+        if test not in TESTS:
+            raise ValueError(f"test: got {test!r}; allowed: {', '.join(TESTS)}")
+        n_samples = DEFAULT_SAMPLES[test] if n_samples is None else n_samples
+        opts = RougeOptions.build(**{**options, "n_samples": n_samples, "seed": seed,
+                                     "confidence": confidence, "use_aggregator": True,
+                                     "detailed": True})
+        if opts.use_aggregator is not True or options.get("use_aggregator") is False:
+            raise ValueError("use_aggregator: compare() aggregates; allowed: True")
+        stats, count, messages = {}, None, []
+        for name, rows in predictions.items():
+            try:
+                rows, refs = check_inputs(rows, references)
+            except (TypeError, ValueError) as error:
+                raise type(error)(f"predictions[{name!r}]: {error}") from None
+            scorer = Scorer(opts)
+            batch = scorer.add(rows, refs)
+            stats[name] = batch.counts if opts.micro else batch.scores
+            count = len(rows)
+            messages += [m for m in scorer.warnings() if m not in messages]
+        for message in messages:
+            warnings.warn(message, RougeWarning, stacklevel=2)
+        score_of = functools.partial(pooled_scores, alpha=opts.alpha) if opts.micro \
+            else mean_scores
+        result = paired_test(stats, baseline, score_of, test=test, n_samples=opts.n_samples,
+                             seed=opts.seed, confidence=opts.confidence)
+        result["signature"] = f"{opts.signature()}|test:{test}|baseline:{baseline}"
+        result["count"] = count
+        return result
