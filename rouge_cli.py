@@ -1,27 +1,33 @@
 """Score files with ROUGE from the command line.
 
     python rouge_cli.py PREDICTIONS REFERENCES [REFERENCES ...]
+    python rouge_cli.py --input PAIRS.{jsonl,json,csv,tsv} [--format FORMAT]
     python rouge_cli.py --jsonl PAIRS.jsonl
 
-Text files hold one text per line, aligned line by line; several reference files give several
-references per prediction. A line cannot hold a newline, so a text file has no sentence breaks:
-rougeLsum and rougeW need JSONL (``"\\n"`` inside a JSON string separates sentences) or
-``--split-sentences``. A JSONL file holds one object per line,
-``{"prediction": str, "references": [str, ...] or str}`` (other keys are ignored, blank lines
-skipped). The options are the metric's (``rouge_metric.py``), spelled with dashes.
+Every file is read by ``rouge_io.py`` (the reader the Space uses too; its docstring defines the
+formats): text files hold one text per line, aligned line by line, several reference files
+giving several references per prediction; ``--input`` reads JSONL, JSON, CSV or TSV, the
+format from the file's suffix unless ``--format`` names it. A line of a text file cannot
+hold a newline, so it has no sentence breaks: rougeLsum and rougeW need JSONL/JSON/CSV
+("\\n" inside a text separates sentences) or ``--split-sentences``. A record over
+``--max-record-bytes`` (16 MiB) is refused before it is read whole.
 
-The input is read in chunks (``--chunk-size`` rows): each chunk is scored with
-``example_scores`` and added to the metric's ``Aggregate``, which keeps sums (the mean and a
-Poisson bootstrap) rather than rows: memory grows by 12 bytes per distinct example, not by the
-texts or the scores (the ``rouge155`` profile keeps the per-example scores: its bootstrap
-resamples rows by index). The
-result is exactly that of one ``metric.compute`` over all rows. RougeWarnings are collected per
-chunk and printed once each, totalled over the chunks.
+The metric options are the fields of the metric's options schema (``RougeOptions``), spelled
+with dashes (``METRIC_OPTIONS``; a test checks the two lists are the same).
 
-Output: a table of precision, recall and F (mid and low-high interval) per type, then the
+The input is read in chunks (``--chunk-size`` rows) and scored by ``score_rows``, the one
+function that calls the metric: each chunk is scored and added to an aggregate that keeps
+sums rather than rows, so memory does not grow with the texts; the result is exactly that of
+one ``metric.compute`` over all rows, and the input warnings are those of that compute.
+
+Output: a line saying what the numbers are (``mid``: the mean over N examples, or P/R/F of
+the summed counts under micro aggregation; ``(low-high)``: the bootstrap interval, with its
+confidence, samples and seed), a table of precision, recall and F per type, then the
 signature and the count; ``--json`` prints the detailed result dict instead. ``--per-example
-PATH`` writes one JSON object per example (``-``: stdout, before the summary). Exit status 2
-with one line ``rouge_cli: error: ...`` on bad input files or options.
+PATH`` writes one JSON object per example (``-``: stdout, before the summary).
+
+Exit status: 0; 2 with one line ``rouge_cli: error: ...`` on bad input files or options (no
+input file gives a traceback); 2 with the usage on stdout when called without arguments.
 """
 
 import argparse
@@ -29,13 +35,15 @@ import json
 import os
 import re
 import sys
-import warnings
 from itertools import chain, islice
 from pathlib import Path
+
+from rouge_io import DEFAULT_MAX_RECORD_BYTES, RowError, Rows
 
 PROG = "rouge_cli"
 DEFAULT_CHUNK_SIZE = 10_000
 METRIC_SCRIPT = Path(__file__).resolve().with_name("rouge_metric.py")
+INPUT_FORMATS = ("jsonl", "json", "csv", "tsv")  # --input's; text pairs are positional
 
 
 class CliError(Exception):
@@ -79,6 +87,37 @@ def _positive_int(text: str) -> int:
     return value
 
 
+_FLAG = dict(action="store_true")
+# The metric's options schema (the fields of RougeOptions but use_aggregator and detailed:
+# the CLI always aggregates, in detail) as flags: --name-with-dashes. "default" is what the
+# help shows; tests/test_cli.py checks both the names and those defaults against the schema.
+METRIC_OPTIONS = {
+    "rouge_types": dict(metavar="TYPES", help="comma or space separated: rouge<N>, rougeL, "
+                        "rougeLsum,\nrougeW[-<weight>], rougeS[<d>], rougeSU[<d>]\n(default "
+                        "rouge1,rouge2,rougeL,rougeLsum)"),
+    "use_stemmer": dict(_FLAG, help="Porter stemming of tokens longer than 3 characters"),
+    "tokenizer": dict(metavar="NAME", help="default, unicode or whitespace"),
+    "alpha": dict(type=_number, metavar="X", default=0.5,
+                  help="F = 1 / (alpha / P + (1 - alpha) / R); 0.5 is F1"),
+    "multi_ref": dict(metavar="MODE", help="max, average or best (default max; average with\n"
+                                           "the rouge155 profile)"),
+    "remove_stopwords": dict(_FLAG, help="drop ROUGE-1.5.5's SMART stopwords"),
+    "n_samples": dict(type=_number, metavar="N", default=1000, help="bootstrap samples"),
+    "confidence": dict(type=_number, metavar="X", default=0.95,
+                       help="confidence of the bootstrap interval"),
+    "seed": dict(type=_number, metavar="N", default=12345, help="bootstrap seed"),
+    "profile": dict(metavar="NAME", default="rouge_score", help="rouge_score or rouge155"),
+    "aggregation": dict(metavar="MODE", default="macro",
+                        help="macro (mean of the examples' scores) or micro\n(scores of the "
+                             "summed counts)"),
+    "length_limit_words": dict(type=_number, metavar="N",
+                               help="keep the first N words of each text (ROUGE-1.5.5 -l)"),
+    "length_limit_bytes": dict(type=_number, metavar="N",
+                               help="keep the first N bytes of each text (ROUGE-1.5.5 -b)"),
+    "split_sentences": dict(_FLAG, help="split sentences with a rule-based splitter first"),
+}
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="rouge_cli.py", allow_abbrev=False, formatter_class=argparse.RawTextHelpFormatter,
@@ -86,42 +125,38 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="examples:\n"
                "  python rouge_cli.py preds.txt refs.txt\n"
                "  python rouge_cli.py preds.txt refs_a.txt refs_b.txt --use-stemmer\n"
+               "  python rouge_cli.py --input pairs.csv --rouge-types rouge1,rougeLsum\n"
                "  python rouge_cli.py --jsonl pairs.jsonl --json --per-example scores.jsonl\n"
-               "exit status: 0, or 2 with one line 'rouge_cli: error: ...' on bad files or "
-               "options")
+               "exit status: 0; 2 with one line 'rouge_cli: error: ...' on bad files or "
+               "options;\n2 with this help when called without arguments")
     p.add_argument("files", nargs="*", metavar="PREDICTIONS REFERENCES",
                    help="text files, one text per line, aligned; several REFERENCES files\n"
                         "give several references per prediction (a line has no sentence\n"
-                        "breaks: for rougeLsum use --jsonl or --split-sentences)")
-    p.add_argument("--jsonl", metavar="PAIRS.jsonl",
-                   help='one object per line: {"prediction": str,\n'
-                        '"references": [str, ...] or str}; "\\n" separates sentences')
+                        "breaks: for rougeLsum use --input or --split-sentences)")
+    p.add_argument("--input", metavar="PATH",
+                   help="one file of rows: .jsonl, .json, .csv or .tsv (or --format):\n"
+                        'JSONL: {"prediction": str, "references": [str, ...] or str}\n'
+                        "  per line;\n"
+                        'JSON: a list of those objects, or {"predictions": [...],\n'
+                        '  "references": [...]};\n'
+                        "CSV/TSV (RFC 4180, first row the header): a column prediction\n"
+                        "  and reference, or reference_1, reference_2, ..., or references\n"
+                        "  (JSON arrays of strings)")
+    p.add_argument("--format", choices=INPUT_FORMATS,
+                   help="the format of --input (default: from its suffix)")
+    p.add_argument("--jsonl", metavar="PAIRS.jsonl", help="the same as --input PAIRS.jsonl "
+                   "--format jsonl")
+    p.add_argument("--max-record-bytes", type=_positive_int, default=DEFAULT_MAX_RECORD_BYTES,
+                   metavar="N", help="refuse a record (a line of JSONL or text, a CSV record,\n"
+                                     "a whole JSON file) over N bytes (default "
+                                     f"{DEFAULT_MAX_RECORD_BYTES:,})")
     m = p.add_argument_group("metric options (rouge_metric.py's, with dashes)")
-    m.add_argument("--rouge-types", metavar="TYPES",
-                   help="comma or space separated: rouge<N>, rougeL, rougeLsum,\n"
-                        "rougeW[-<weight>], rougeS[<d>], rougeSU[<d>]\n"
-                        "(default rouge1,rouge2,rougeL,rougeLsum)")
-    m.add_argument("--use-stemmer", action="store_true", default=None,
-                   help="Porter stemming of tokens longer than 3 characters")
-    m.add_argument("--tokenizer", metavar="NAME", help="default, unicode or whitespace")
-    m.add_argument("--alpha", type=_number, metavar="X",
-                   help="F = 1 / (alpha / P + (1 - alpha) / R) (0.5: F1)")
-    m.add_argument("--multi-ref", metavar="MODE",
-                   help="max, average or best (default max; average with rouge155)")
-    m.add_argument("--remove-stopwords", action="store_true", default=None,
-                   help="drop ROUGE-1.5.5's SMART stopwords")
-    m.add_argument("--n-samples", type=_number, metavar="N", help="bootstrap samples (1000)")
-    m.add_argument("--confidence", type=_number, metavar="X",
-                   help="confidence of the interval (0.95)")
-    m.add_argument("--seed", type=_number, metavar="N", help="bootstrap seed (12345)")
-    m.add_argument("--profile", metavar="NAME", help="rouge_score (default) or rouge155")
-    m.add_argument("--aggregation", metavar="MODE", help="macro (default) or micro")
-    m.add_argument("--length-limit-words", type=_number, metavar="N",
-                   help="keep the first N words of each text (ROUGE-1.5.5 -l)")
-    m.add_argument("--length-limit-bytes", type=_number, metavar="N",
-                   help="keep the first N bytes of each text (ROUGE-1.5.5 -b)")
-    m.add_argument("--split-sentences", action="store_true", default=None,
-                   help="split sentences with a rule-based splitter first")
+    for name, spec in METRIC_OPTIONS.items():
+        spec = dict(spec)
+        shown = spec.pop("default", None)
+        if shown is not None:
+            spec["help"] += f" (default {shown})"
+        m.add_argument("--" + name.replace("_", "-"), dest=name, default=None, **spec)
     o = p.add_argument_group("output")
     o.add_argument("--json", action="store_true",
                    help="print the detailed result dict as one line of JSON")
@@ -131,19 +166,14 @@ def build_parser() -> argparse.ArgumentParser:
     o.add_argument("--progress", action="store_true",
                    help="show the progress bar on stderr even when it is not a terminal")
     o.add_argument("--chunk-size", type=_positive_int, default=DEFAULT_CHUNK_SIZE, metavar="N",
-                   help=f"rows read and scored at a time ({DEFAULT_CHUNK_SIZE})")
+                   help=f"rows read and scored at a time (default {DEFAULT_CHUNK_SIZE:,})")
     return p
-
-
-_OPTION_NAMES = ("rouge_types", "use_stemmer", "tokenizer", "alpha", "multi_ref",
-                 "remove_stopwords", "n_samples", "confidence", "seed", "profile",
-                 "aggregation", "length_limit_words", "length_limit_bytes", "split_sentences")
 
 
 def metric_kwargs(args) -> dict:
     """The options the user gave, as the metric's keyword arguments (the rest keep the
     metric's defaults, some of which depend on others, e.g. multi_ref on profile)."""
-    kwargs = {name: getattr(args, name) for name in _OPTION_NAMES
+    kwargs = {name: getattr(args, name) for name in METRIC_OPTIONS
               if getattr(args, name) is not None}
     if "rouge_types" in kwargs:
         kwargs["rouge_types"] = [t for t in re.split(r"[,\s]+", kwargs["rouge_types"]) if t]
@@ -151,133 +181,101 @@ def metric_kwargs(args) -> dict:
 
 
 # --------------------------------------------------------------------------------------------
-# Input: rows (prediction, [reference, ...]) read lazily, with file:line in every message
+# Input: rouge_io's rows, in chunks
 
 
-def _open(path: str):
+def open_rows(args) -> Rows:
+    given = [name for name, value in (("--input", args.input), ("--jsonl", args.jsonl),
+                                      ("PREDICTIONS REFERENCES...", args.files)) if value]
+    if len(given) > 1:
+        raise CliError(f"give one of --input PATH, --jsonl PATH or PREDICTIONS REFERENCES..., "
+                       f"not both {' and '.join(given)}")
+    if args.format is not None and args.input is None:
+        raise CliError("--format goes with --input (text files are given as PREDICTIONS "
+                       "REFERENCES...)")
+    limits = dict(max_record_bytes=args.max_record_bytes, limit_name="--max-record-bytes")
     try:
-        return open(path, "rb")
-    except OSError as error:
-        raise CliError(f"{path}: {error.strerror or error}") from None
+        if args.input is not None:
+            return Rows(args.input, args.format, **limits)
+        if args.jsonl is not None:
+            return Rows(args.jsonl, "jsonl", **limits)
+        if len(args.files) < 2:
+            raise CliError("expected PREDICTIONS and at least one REFERENCES file (or --input "
+                           "PAIRS.jsonl/.json/.csv/.tsv)")
+        for path in args.files:
+            if _ROUGE_TYPE_LIKE.fullmatch(path) and not os.path.exists(path):
+                raise CliError(f"{path}: No such file or directory{_TYPES_HINT}")
+        return Rows(args.files[0], "text", reference_paths=args.files[1:], **limits)
+    except RowError as error:
+        raise CliError(str(error)) from None
 
 
-def _decode(raw: bytes, path: str, lineno: int) -> str:
-    if raw.endswith(b"\n"):
-        raw = raw[:-1]
-        if raw.endswith(b"\r"):
-            raw = raw[:-1]
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise CliError(f"{path}:{lineno}: not valid UTF-8 (byte {error.start + 1} of the "
-                       f"line)") from None
-    return text[1:] if lineno == 1 and text.startswith("\ufeff") else text
-
-
-class _Source:
-    """Rows (prediction, [reference, ...]) read lazily from files; `consumed` counts the bytes
-    read from the first file (for the progress bar: pipes can't tell() their position)."""
-
-    def __init__(self, paths):
-        self.paths = list(paths)
-        self.files = []
-        try:
-            for path in self.paths:
-                self.files.append(_open(path))
-        except CliError:
-            self.close()
-            raise
-        stat = os.fstat(self.files[0].fileno())
-        self.size = stat.st_size if stat.st_size > 0 else None  # None: a pipe, unknown
-        self.consumed = 0
-
-    def close(self):
-        for f in self.files:
-            f.close()
-
-
-class TextSource(_Source):
-    """Aligned text files: one prediction file and one or more reference files."""
-
-    def rows(self):
-        lineno = 0
-        while True:
-            raws = [f.readline() for f in self.files]
-            self.consumed += len(raws[0])
-            if not any(raws):
-                return
-            if not all(raws):
-                counts = [lineno + bool(raw) + sum(1 for _ in f)
-                          for raw, f in zip(raws, self.files)]
-                listed = ", ".join(f"{p} has {c} line{'s' * (c != 1)}"
-                                   for p, c in zip(self.paths, counts))
-                raise CliError(f"the files must have one line per example, but {listed}")
-            lineno += 1
-            texts = [_decode(raw, path, lineno) for raw, path in zip(raws, self.paths)]
-            yield texts[0], texts[1:]
-
-
-def _json_type(value) -> str:
-    for kind, name in ((dict, "an object"), (list, "an array"), (str, "a string"),
-                       (bool, "a boolean"), ((int, float), "a number")):
-        if isinstance(value, kind):
-            return name
-    return "null"
-
-
-class JsonlSource(_Source):
-    """A JSONL file of {"prediction": str, "references": [str, ...] or str} objects."""
-
-    def rows(self):
-        path = self.paths[0]
-        for lineno, raw in enumerate(self.files[0], 1):
-            self.consumed += len(raw)
-            if not raw.strip():
-                continue
-            where = f"{path}:{lineno}"
-            try:
-                obj = json.loads(_decode(raw, path, lineno))
-            except json.JSONDecodeError as error:
-                raise CliError(f"{where}: invalid JSON: {error.msg} (column {error.colno})") \
-                    from None
-            if not isinstance(obj, dict):
-                raise CliError(f'{where}: expected an object {{"prediction": ..., '
-                               f'"references": ...}}, got {_json_type(obj)}')
-            for key in ("prediction", "references"):
-                if key not in obj:
-                    raise CliError(f"{where}: missing key {key!r}")
-            prediction, references = obj["prediction"], obj["references"]
-            if not isinstance(prediction, str):
-                raise CliError(f'{where}: "prediction" must be a string, got '
-                               f"{_json_type(prediction)}")
-            if isinstance(references, str):
-                references = [references]
-            elif not isinstance(references, list) or not references:
-                raise CliError(f'{where}: "references" must be a string or a non-empty array '
-                               f"of strings, got {_json_type(references)}"
-                               f"{' (empty)' if references == [] else ''}")
-            else:
-                for j, ref in enumerate(references):
-                    if not isinstance(ref, str):
-                        raise CliError(f'{where}: "references"[{j}] must be a string, got '
-                                       f"{_json_type(ref)}")
-            yield prediction, references
-
-
-def chunks(rows, size: int):
-    """Lists (predictions, references) of at most `size` rows."""
+def chunks(rows: Rows, size: int):
+    """(predictions, references, lines) of at most ``size`` rows; lines: where each row
+    starts in the file (for messages about a row)."""
     while True:
-        batch = list(islice(rows, size))
-        if not batch:
+        predictions, references, lines = [], [], []
+        try:
+            for prediction, refs in islice(rows, size):
+                predictions.append(prediction)
+                references.append(refs)
+                lines.append(rows.line)
+        except RowError as error:
+            raise CliError(str(error)) from None
+        if not predictions:
             return
-        yield [p for p, _ in batch], [r for _, r in batch]
+        yield predictions, references, lines
 
 
 # --------------------------------------------------------------------------------------------
-# Warnings: printed once each, totalled over the chunks
+# Scoring: the only function that calls the metric
+
+
+def score_rows(module, options, batches, path: str, on_batch):
+    """Score (predictions, references, lines) batches; ``on_batch(predictions, scores)``
+    after each ({type: float64[N, 3]} per-example P, R, F). Returns (compute()'s result
+    dict, the input warnings' messages): those of one compute over all the rows."""
+    scorer = module.Scorer(options)
+    for predictions, references, lines in batches:
+        try:
+            batch = scorer.add(predictions, references)
+        except (ValueError, TypeError) as error:  # about one row's text: say where it is
+            raise CliError(_located(str(error), path, lines)) from None
+        on_batch(predictions, batch.scores)
+    return scorer.result(), scorer.warnings()
+
+
+def _located(message: str, path: str, lines: list) -> str:
+    """The metric's message about predictions[i] / references[i] of a chunk, prefixed with
+    the file and line of that row."""
+    found = re.search(r"\b(?:predictions|references)\[(\d+)\]", message)
+    if found and int(found.group(1)) < len(lines):
+        return f"{path}:{lines[int(found.group(1))]}: {message}"
+    return f"{path}:{lines[0]}-{lines[-1]}: {message}"
+
 
 # --------------------------------------------------------------------------------------------
 # Output
+
+
+def _signature_fields(signature: str) -> dict:
+    """{"agg": "macro", "bs": "1000", "ci": "0.95", "seed": "12345", ...} of a signature."""
+    return dict(part.split(":", 1) for part in signature.split("|") if ":" in part)
+
+
+def describe_numbers(result: dict) -> str:
+    """What mid and (low-high) are, e.g. "P/R/F: mid = mean over 3,500 examples,
+    (low-high) = 95% bootstrap interval (1,000 samples, seed 12345)"."""
+    sig = _signature_fields(result["signature"])
+    n = result["count"]
+    examples = f"{n:,} example{'s' * (n != 1)}"
+    mid = (f"computed from the counts summed over {examples} (micro)"
+           if sig.get("agg") == "micro" else f"mean over {examples}")
+    if "bs" not in sig:
+        return f"P/R/F: mid = {mid}"
+    ci = f"{100 * float(sig['ci']):g}%"
+    return (f"P/R/F: mid = {mid}, (low-high) = {ci} bootstrap interval "
+            f"({int(sig['bs']):,} samples, seed {sig.get('seed', '?')})")
 
 
 def format_table(result: dict) -> str:
@@ -285,8 +283,8 @@ def format_table(result: dict) -> str:
     width = max(len("type"), *(len(n) for n in names))
     header = f"{'type':<{width}}"
     for key in ("precision", "recall", "fmeasure"):
-        header += f"  {key + ' (low-high)':<25}"
-    lines = [header.rstrip()]
+        header += f"  {key + ' mid (low-high)':<25}"
+    lines = [describe_numbers(result), header.rstrip()]
     for name in names:
         row = f"{name:<{width}}"
         for key in ("precision", "recall", "fmeasure"):
@@ -320,13 +318,20 @@ class _NoBar:
         pass
 
 
-def progress_bar(args, total_bytes: int):
+def progress_bar(args, total_bytes):
     if not (args.progress or sys.stderr.isatty()):
         return _NoBar()
     from tqdm import tqdm  # a dependency of evaluate and datasets
 
     return tqdm(total=total_bytes, unit="B", unit_scale=True, unit_divisor=1024, file=sys.stderr,
                 desc=PROG, delay=0 if args.progress else 1.0, dynamic_ncols=True)
+
+
+def _open_output(path: str):
+    try:
+        return open(path, "w", encoding="utf-8")
+    except OSError as error:
+        raise CliError(f"{path}: {error.strerror or error}") from None
 
 
 # --------------------------------------------------------------------------------------------
@@ -341,79 +346,60 @@ def load_metric_module():
     return sys.modules[type(metric).__module__]
 
 
-def open_source(args) -> _Source:
-    if args.jsonl is not None and args.files:
-        raise CliError("give either --jsonl PAIRS.jsonl or PREDICTIONS REFERENCES..., not both")
-    if args.jsonl is not None:
-        return JsonlSource([args.jsonl])
-    if len(args.files) < 2:
-        raise CliError("expected PREDICTIONS and at least one REFERENCES file "
-                       "(or --jsonl PAIRS.jsonl)")
-    for path in args.files:
-        if _ROUGE_TYPE_LIKE.fullmatch(path) and not os.path.exists(path):
-            raise CliError(f"{path}: No such file or directory{_TYPES_HINT}")
-    return TextSource(args.files)
-
-
 def run(args, stdout, stderr) -> None:
-    source = open_source(args)
+    rows = open_rows(args)
+    per_example = bar = None
     try:
-        batches = chunks(source.rows(), args.chunk_size)
+        batches = chunks(rows, args.chunk_size)
         first = next(batches, None)  # errors near the top of a file come before slow imports
         if first is None:
-            raise CliError(f"{source.paths[0]}: no examples (the file is empty)")
+            raise CliError(f"{rows.paths[0]}: no examples; allowed: at least one row")
         module = load_metric_module()
         try:
             options = module.RougeOptions.build(detailed=True, **metric_kwargs(args))
         except (ValueError, TypeError) as error:
             raise CliError(str(error)) from None
-        scorer = score_chunks(module, options, chain([first], batches), source, args, stdout)
+        if args.per_example is not None:
+            per_example = stdout if args.per_example == "-" else _open_output(args.per_example)
+        bar = progress_bar(args, rows.size)
+        scored = 0
+
+        def on_batch(predictions, scores):
+            nonlocal scored
+            if per_example is not None:
+                write_per_example(per_example, scores)
+            scored += len(predictions)
+            bar.update(rows.bytes_read - bar.n)
+            bar.set_postfix_str(f"{scored:,} rows", refresh=False)
+
+        result, messages = score_rows(module, options, chain([first], batches), rows.paths[0],
+                                      on_batch)
     finally:
-        source.close()
-    result = scorer.result()
-    for message in scorer.warnings():
+        rows.close()
+        if bar is not None:
+            bar.close()
+        if per_example is not None and per_example is not stdout:
+            per_example.close()
+    for message in messages:
         stderr.write(f"{PROG}: warning: {' '.join(message.split())}\n")
     stdout.write(json.dumps(result) + "\n" if args.json else format_table(result))
     stdout.flush()
 
 
-def score_chunks(module, options, batches, source, args, stdout):
-    """Each chunk added to the metric's Scorer (returned); per-example lines are written as
-    they come; the warnings are those of one compute over the whole input."""
-    scorer = module.Scorer(options)
-    per_example = None
-    if args.per_example is not None:
-        per_example = stdout if args.per_example == "-" else _open_output(args.per_example)
-    bar = progress_bar(args, source.size)
-    rows = 0
-    try:
-        for predictions, references in batches:
-            batch = scorer.add(predictions, references)
-            if per_example is not None:
-                write_per_example(per_example, batch.scores)
-            rows += len(predictions)
-            bar.update(source.consumed - bar.n)
-            bar.set_postfix_str(f"{rows:,} rows", refresh=False)
-    finally:
-        bar.close()
-        if per_example is not None and per_example is not stdout:
-            per_example.close()
-    return scorer
-
-
-def _open_output(path: str):
-    try:
-        return open(path, "w", encoding="utf-8")
-    except OSError as error:
-        raise CliError(f"{path}: {error.strerror or error}") from None
-
-
 def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser()
+    if not argv:  # the usage, not an error line: what a first try needs
+        parser.print_help(sys.stdout)
+        return 2
     try:
-        args = build_parser().parse_args(argv)
-        run(args, sys.stdout, sys.stderr)
+        run(parser.parse_args(argv), sys.stdout, sys.stderr)
     except CliError as error:
         sys.stderr.write(f"{PROG}: error: {' '.join(str(error).split())}\n")
+        return 2
+    except MemoryError:
+        sys.stderr.write(f"{PROG}: error: out of memory (MemoryError); lower --n-samples or "
+                         "--chunk-size\n")
         return 2
     except KeyboardInterrupt:
         sys.stderr.write(f"{PROG}: interrupted\n")

@@ -1,6 +1,8 @@
 """rouge_cli.py, run as a subprocess: its numbers against ``metric.compute`` over the same rows,
-text files against JSONL, chunked streaming against one compute, warnings, and the one-line
-errors (exit status 2) on bad files and options.
+text files, JSONL, JSON, CSV and TSV (written by json, pandas and Python's csv module) against
+each other, chunked streaming against one compute, warnings, the table's description of its
+numbers, the metric options against the metric's options schema, and the one-line errors
+(exit status 2) on bad files and options, including a 2 GiB line under a capped address space.
 
 Expectations come from ``metric.compute`` (run in a subprocess too, with the same caches), never
 from numbers written here: the CLI must reproduce the metric, whose own correctness is tested
@@ -14,6 +16,7 @@ only the first use of each numba kernel compiles it (about 30 s of CPU in all).
 The 1,000,000-row streaming run is opt-in (always on with $CI set): ``ROUGE_SLOW=1 pytest -s -m slow tests/test_cli.py``
 (it prints rows/s and the child's peak RSS; the ``slow`` marker is registered in pytest.ini).
 """
+import csv
 import json
 import os
 import re
@@ -26,6 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 from itertools import cycle, islice
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,7 +54,7 @@ def snapshot(tmp_path_factory):
     d = tmp_path_factory.mktemp("rouge_cli_snapshot")
     script = (ROOT / "rouge_metric.py").read_text(encoding="utf-8")
     helpers = re.findall(r"^from \.(\w+) import", script, flags=re.M)
-    for name in ["rouge_cli", "rouge_metric", *helpers]:
+    for name in ["rouge_cli", "rouge_io", "rouge_metric", *helpers]:
         shutil.copy2(ROOT / f"{name}.py", d / f"{name}.py")
     return d
 
@@ -218,6 +222,7 @@ def expected(env, tmp_path_factory, rows, multi_rows):
     flat_multi = [{"prediction": flat(r["prediction"]),
                    "references": [flat(x) for x in r["references"]]} for r in multi_rows]
     jobs["multi-text"] = job(flat_multi, detailed=True, use_stemmer=True)
+    jobs["multi-stemmed"] = job(multi_rows, detailed=True, use_stemmer=True)
     jobs["multi-text-per-example"] = job(flat_multi, detailed=True, use_stemmer=True,
                                          use_aggregator=False)
     jobs["defaults-per-example"] = job(rows, detailed=True, use_aggregator=False)
@@ -254,15 +259,153 @@ def test_text_files_and_jsonl_give_the_same_output(env, tmp_path):
     assert text.stdout == jsonl.stdout
     assert text.stderr == jsonl.stderr
     lines = text.stdout.splitlines()
-    assert lines[0].split() == ["type", "precision", "(low-high)", "recall", "(low-high)",
-                                "fmeasure", "(low-high)"]
-    assert [line.split()[0] for line in lines[1:5]] == ["rouge1", "rouge2", "rougeL",
+    assert lines[0] == (f"P/R/F: mid = mean over {len(preds)} examples, (low-high) = 95% "
+                        "bootstrap interval (1,000 samples, seed 12345)")
+    assert lines[1].split() == ["type", "precision", "mid", "(low-high)", "recall", "mid",
+                                "(low-high)", "fmeasure", "mid", "(low-high)"]
+    assert [line.split()[0] for line in lines[2:6]] == ["rouge1", "rouge2", "rougeL",
                                                         "rougeLsum"]
-    assert lines[5].startswith("signature: rouge1+rouge2+rougeL+rougeLsum|profile:rouge_score")
-    assert lines[6] == f"count: {len(preds)}"
+    assert lines[6].startswith("signature: rouge1+rouge2+rougeL+rougeLsum|profile:rouge_score")
+    assert lines[7] == f"count: {len(preds)}"
     # no newline in a text file: rougeLsum is rougeL, and the metric says so once
-    assert lines[3].split()[1:] == lines[4].split()[1:]
+    assert lines[4].split()[1:] == lines[5].split()[1:]
     assert text.stderr.count("rouge_cli: warning:") == 1 and "rougeLsum" in text.stderr
+
+
+def write_inputs(d: Path, rows) -> dict:
+    """The same rows as JSONL, JSON (a list and parallel lists), CSV and TSV written by pandas
+    (references as JSON arrays, and as reference_1..k columns) and by Python's csv module."""
+    k = max(len(r["references"]) for r in rows)
+    frame = pd.DataFrame({"prediction": [r["prediction"] for r in rows]})
+    for j in range(k):
+        frame[f"reference_{j + 1}"] = [r["references"][j] if j < len(r["references"]) else None
+                                       for r in rows]
+    as_json = pd.DataFrame({"prediction": frame["prediction"],
+                            "references": [json.dumps(r["references"]) for r in rows]})
+    paths = {"jsonl": write_jsonl(d / "rows.jsonl", rows),
+             "json-list": d / "rows.json", "json-parallel": d / "parallel.json",
+             "pandas-csv": d / "pandas.csv", "pandas-tsv": d / "pandas.tsv",
+             "pandas-json-cells": d / "cells.csv", "csv-module": d / "module.csv"}
+    paths["json-list"].write_text(json.dumps(rows, indent=1), encoding="utf-8")
+    paths["json-parallel"].write_text(json.dumps({
+        "predictions": [r["prediction"] for r in rows],
+        "references": [r["references"] for r in rows]}), encoding="utf-8")
+    frame.to_csv(paths["pandas-csv"], index=False)
+    frame.to_csv(paths["pandas-tsv"], index=False, sep="\t")
+    as_json.to_csv(paths["pandas-json-cells"], index=False)
+    with open(paths["csv-module"], "w", encoding="utf-8", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(["prediction"] + [f"reference_{j + 1}" for j in range(k)])
+        for r in rows:
+            writer.writerow([r["prediction"], *r["references"],
+                             *[""] * (k - len(r["references"]))])
+    return paths
+
+
+INPUT_KINDS = ["jsonl", "json-list", "json-parallel", "pandas-csv", "pandas-tsv",
+               "pandas-json-cells", "csv-module"]
+
+
+@pytest.fixture(scope="module")
+def input_runs(env, tmp_path_factory, multi_rows):
+    """The CLI on each input kind of the same multi-reference rows (with apostrophes,
+    commas, quotes and newlines in the texts), in parallel."""
+    d = tmp_path_factory.mktemp("inputs")
+    paths = write_inputs(d, multi_rows)
+    assert any("'" in r["prediction"] and "," in r["prediction"] for r in multi_rows)
+    assert any("\n" in r["prediction"] for r in multi_rows)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        procs = pool.map(lambda kind: run_cli(env, "--input", paths[kind], "--json",
+                                              "--use-stemmer", "--chunk-size", "64"),
+                         INPUT_KINDS)
+    return dict(zip(INPUT_KINDS, procs))
+
+
+@pytest.mark.parametrize("kind", INPUT_KINDS)
+def test_every_input_format_equals_compute(input_runs, expected, kind):
+    proc = ok(input_runs[kind])
+    assert json.loads(proc.stdout) == expected["multi-stemmed"]["result"]
+    assert proc.stderr == "".join(line + "\n" for line in
+                                  warning_lines(expected["multi-stemmed"]["warnings"]))
+
+
+def test_table_says_what_the_numbers_are(env, tmp_path, multi_rows, expected):
+    """The table's first line against the options given, its numbers against compute's."""
+    pairs = write_jsonl(tmp_path / "pairs.jsonl", multi_rows)
+    config = "stem-micro-best-alpha"
+    proc = ok(run_cli(env, "--jsonl", pairs, *CONFIGS[config][0]))
+    lines = proc.stdout.splitlines()
+    kwargs = CONFIGS[config][1]
+    assert kwargs["aggregation"] == "micro"
+    assert lines[0] == (f"P/R/F: mid = computed from the counts summed over "
+                        f"{len(multi_rows)} examples (micro), (low-high) = "
+                        f"{kwargs['confidence']:.0%} bootstrap interval ({kwargs['n_samples']} "
+                        f"samples, seed {kwargs['seed']})")
+    want = expected[config]["result"]
+    for line, name in zip(lines[2:], kwargs["rouge_types"]):
+        cells = [name] + [f"{want[name][key][b]:.5f}" for key in ("precision", "recall",
+                                                                    "fmeasure")
+                          for b in ("mid", "low", "high")]
+        got = re.fullmatch(r"(\S+)" + r"\s+(\S+) \((\S+)-(\S+)\)" * 3, line).groups()
+        assert list(got) == cells
+
+
+def test_no_arguments_prints_the_usage(env):
+    proc = run_cli(env)
+    assert proc.returncode == 2 and proc.stderr == ""
+    assert proc.stdout.startswith("usage: rouge_cli.py")
+    for option in ("--input", "--format", "--jsonl", "--max-record-bytes", "--n-samples"):
+        assert option in proc.stdout
+
+
+_SCHEMA = textwrap.dedent("""
+    import dataclasses, inspect, json, sys
+    import evaluate
+    metric = evaluate.load(sys.argv[1])
+    options = sys.modules[type(metric).__module__].RougeOptions
+    build = inspect.signature(options.build).parameters
+    out = {}
+    for field in dataclasses.fields(options):
+        if field.default is not dataclasses.MISSING:
+            out[field.name] = field.default
+        else:  # the defaults are build()'s until they move onto the fields
+            out[field.name] = build[field.name].default if field.name in build else None
+    print(json.dumps(out, default=repr))
+""")
+
+
+def test_metric_options_are_the_options_schema(env):
+    """The CLI's metric options are the metric's options schema (RougeOptions' fields), read
+    from the metric, but use_aggregator and detailed; each default the help shows is the
+    schema's."""
+    script = Path(env["ROUGE_CLI_TEST_SNAPSHOT"])
+    proc = subprocess.run([sys.executable, "-c", _SCHEMA, str(script / "rouge_metric.py")],
+                          env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    schema = json.loads(proc.stdout)
+    sys.path.insert(0, str(script))
+    try:
+        import rouge_cli
+    finally:
+        sys.path.remove(str(script))
+    assert set(rouge_cli.METRIC_OPTIONS) == set(schema) - {"use_aggregator", "detailed"}
+    shown = {name: spec["default"] for name, spec in rouge_cli.METRIC_OPTIONS.items()
+             if "default" in spec}
+    assert shown and all(schema[name] == value for name, value in shown.items()), \
+        (shown, schema)
+    help_text = run_cli(env).stdout
+    for name in schema.keys() - {"use_aggregator", "detailed"}:
+        assert "--" + name.replace("_", "-") in help_text
+
+
+def test_metric_errors_name_the_row_and_line():
+    sys.path.insert(0, str(ROOT))
+    import rouge_cli
+
+    assert rouge_cli._located("references[2]: got an empty list", "x.jsonl", [3, 5, 9]) == \
+        "x.jsonl:9: references[2]: got an empty list"
+    assert rouge_cli._located("texts too long", "x.csv", [3, 5, 9]) == \
+        "x.csv:3-9: texts too long"
 
 
 # --------------------------------------------------------------------------------------------
@@ -342,6 +485,16 @@ def _bad_inputs(d: Path) -> None:
     }
     for name, content in lines.items():
         (d / f"{name}.jsonl").write_text("\n".join(content) + "\n", encoding="utf-8")
+    (d / "deep.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    (d / "apostrophe.csv").write_text("prediction,reference\nit's,\"a, b\"\n'c, d',e\n",
+                                      encoding="utf-8")
+    (d / "header-only.csv").write_text("prediction,reference\r\n", encoding="utf-8")
+    (d / "long.jsonl").write_text(good + "\n" + json.dumps({"prediction": "x" * 500,
+                                                             "references": "y"}) + "\n",
+                                  encoding="utf-8")
+    (d / "surrogate.jsonl").write_text('{"prediction": "\\udc80", "references": "a"}\n',
+                                       encoding="utf-8")
+    (d / "pairs.xml").write_text("<pairs/>", encoding="utf-8")
 
 
 BAD = {
@@ -367,9 +520,27 @@ BAD = {
     "references-type": (["--jsonl", "refstype.jsonl"], "got a number"),
     "references-empty": (["--jsonl", "refsempty.jsonl"], "(empty)"),
     "reference-item-type": (["--jsonl", "refitem.jsonl"], '"references"[1] must be a string'),
-    "no-arguments": ([], "expected PREDICTIONS"),
+    "options-but-no-files": (["--use-stemmer"], "expected PREDICTIONS"),
+    "json-deep": (["--input", "deep.json"], "deep.json:1: JSON nested deeper than 32 levels"),
+    "csv-row-split-at-comma": (["--input", "apostrophe.csv"],
+                               "apostrophe.csv:3: 3 cells, the header has 2"),
+    "csv-no-rows": (["--input", "header-only.csv"], "header-only.csv: no examples"),
+    "record-too-long": (["--input", "long.jsonl", "--max-record-bytes", "100"],
+                        "long.jsonl:2: the line is longer than 100 bytes; allowed: at most "
+                        "--max-record-bytes=100 bytes per record"),
+    "lone-surrogate": (["--jsonl", "surrogate.jsonl"], "surrogate.jsonl:1: \"prediction\" holds"
+                       " a lone surrogate \\udc80"),
+    "unknown-suffix": (["--input", "pairs.xml"], "pairs.xml: cannot tell the format"),
+    "format-without-input": (["p.txt", "r3.txt", "--format", "csv"], "--format goes with "
+                             "--input"),
+    "format-unknown": (["--input", "pairs.xml", "--format", "xml"], "invalid choice: 'xml'"),
+    "input-and-jsonl": (["--input", "badjson.jsonl", "--jsonl", "badjson.jsonl"],
+                        "not both --input and --jsonl"),
+    "max-record-bytes-zero": (["p.txt", "r3.txt", "--max-record-bytes", "0"],
+                              "--max-record-bytes: expected an integer >= 1"),
     "one-file": (["p.txt"], "expected PREDICTIONS"),
-    "jsonl-and-files": (["--jsonl", "badjson.jsonl", "p.txt"], "not both"),
+    "jsonl-and-files": (["--jsonl", "badjson.jsonl", "p.txt"], "not both --jsonl and "
+                        "PREDICTIONS"),
     "unknown-option": (["p.txt", "r3.txt", "--stemmer"], "unrecognized arguments: --stemmer"),
     "types-by-space-last": (["p.txt", "r3.txt", "--rouge-types", "rouge1", "rougeL"],
                             "separated by commas"),
@@ -404,6 +575,41 @@ def test_bad_input_exits_2_with_one_line(bad_runs, case):
     assert len(lines) == 1 and lines[0].startswith("rouge_cli: error: "), proc.stderr
     assert BAD[case][1] in lines[0]
     assert proc.stdout == ""
+
+
+_CAPPED = textwrap.dedent("""
+    import resource, subprocess, sys
+    cap = int(sys.argv[1])
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+    proc = subprocess.run(sys.argv[2:], preexec_fn=limit, capture_output=True, text=True)
+    sys.stdout.write(proc.stderr)
+    sys.exit(proc.returncode)
+""")
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv", "json", "text"])
+def test_two_gib_line_is_one_line_error_in_bounded_memory(env, tmp_path, fmt):
+    """A file of one 2 GiB line (sparse: no disk used) with the default limit: exit 2 and one
+    line, from a CLI whose address space is capped at 400 MiB (reading the line whole would
+    need 2 GiB: a MemoryError, which says "out of memory" instead)."""
+    path = tmp_path / f"huge.{fmt}"
+    with open(path, "wb") as f:
+        f.write({"jsonl": b"", "csv": b"prediction,reference\n", "json": b"[",
+                 "text": b""}[fmt])
+        f.seek(2 ** 31)
+        f.write(b"x\n")
+    args = ["--input", path] if fmt != "text" else [path, path]
+    cli = Path(env["ROUGE_CLI_TEST_SNAPSHOT"]) / "rouge_cli.py"
+    proc = subprocess.run([sys.executable, "-c", _CAPPED, str(400 * 2 ** 20), sys.executable,
+                           str(cli), *map(str, args)], env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 2, proc.stdout
+    line = {"jsonl": 1, "csv": 2, "json": 1, "text": 1}[fmt]
+    limit = 16 * 2 ** 20
+    assert proc.stdout.startswith(f"rouge_cli: error: {path}:{line}: "), proc.stdout
+    assert f"allowed: at most --max-record-bytes={limit}" in proc.stdout
+    assert len(proc.stdout.splitlines()) == 1 and "Traceback" not in proc.stdout
 
 
 # --------------------------------------------------------------------------------------------
