@@ -3,8 +3,7 @@
 Run it with ``python app.py`` (port: $GRADIO_SERVER_PORT, default 7860; host:
 $GRADIO_SERVER_NAME, default 127.0.0.1). The metric is loaded with
 ``evaluate.load(<folder of this file>/rouge_metric.py)``, the same code path as every user of
-the metric; the module-level helpers (``tokens_of``, ``RougeOptions``, ``example_scores``,
-``Aggregate``) are reached through the loaded module.
+the metric; the module-level helpers (``tokens_of``, ``RougeOptions``, ``Scorer``) are reached through the loaded module.
 
 Two tabs:
 - *Single example*: one prediction against one to five references, a P/R/F table per ROUGE
@@ -65,8 +64,7 @@ BAR_COLORS = {"precision": "#6366f1", "recall": "#14b8a6", "fmeasure": "#f59e0b"
 metric = evaluate.load(str(HERE / "rouge_metric.py"), keep_in_memory=True)
 rouge_module = sys.modules[type(metric).__module__]
 RougeOptions = rouge_module.RougeOptions
-example_scores = rouge_module.example_scores
-Aggregate = rouge_module.Aggregate
+Scorer = rouge_module.Scorer
 tokens_of = rouge_module.tokens_of
 split_sentences_rule_based = getattr(rouge_module, "split_sentences_rule_based", None)
 unicode_tokenize = getattr(rouge_module, "unicode_tokenize", None)
@@ -734,33 +732,27 @@ def load_corpus(corpus_file, pred_file, ref_files):
 
 def score_corpus_lists(predictions, references, options: dict, aggregation: str, n_samples: int,
                        confidence: float, seed: int, progress=None):
-    """Score in chunks with the metric's own helpers (example_scores per chunk, added to an
-    Aggregate): the same numbers as metric.compute(use_aggregator=True, detailed=True)."""
+    """Score in chunks with the metric's Scorer: the same numbers as
+    metric.compute(use_aggregator=True, detailed=True)."""
     opts = _validate(options, use_aggregator=True, detailed=True, aggregation=aggregation,
                      n_samples=int(n_samples), confidence=float(confidence), seed=int(seed))
     n = len(predictions)
-    aggregate = Aggregate(opts)
+    scorer = Scorer(opts)
     scores: dict = {}
-    caught: list = []
     for start in range(0, n, CHUNK_SIZE):
         if progress is not None:
             progress((start, n), desc=f"Scoring examples {start + 1:,}–"
                                       f"{min(start + CHUNK_SIZE, n):,} of {n:,}",
                      unit="examples")
         try:
-            with _recorded_warnings() as chunk_warnings:
-                batch = example_scores(opts, predictions[start:start + CHUNK_SIZE],
-                                       references[start:start + CHUNK_SIZE])
-                aggregate.add(batch)
+            batch = scorer.add(predictions[start:start + CHUNK_SIZE],
+                               references[start:start + CHUNK_SIZE])
         except (ValueError, TypeError) as error:
             raise _error(str(error), title="Invalid input") from None
-        caught.extend(chunk_warnings)
         for name, values in batch.scores.items():
             scores.setdefault(name, []).append(values)
     scores = {k: np.concatenate(v) for k, v in scores.items()}
-    with _recorded_warnings() as more:
-        result = aggregate.result()
-    return result, scores, _warning_notes(caught + more)
+    return scorer.result(), scores, scorer.warnings()
 
 
 def _summary_html(result: dict, types: list, confidence: float) -> str:

@@ -35,7 +35,6 @@ import json
 import os
 import re
 import sys
-import warnings
 from itertools import chain, islice
 from pathlib import Path
 
@@ -236,20 +235,14 @@ def score_rows(module, options, batches, path: str, on_batch):
     """Score (predictions, references, lines) batches; ``on_batch(predictions, scores)``
     after each ({type: float64[N, 3]} per-example P, R, F). Returns (compute()'s result
     dict, the input warnings' messages): those of one compute over all the rows."""
-    notes = module.InputNotes()
-    aggregate = module.Aggregate(options)
+    scorer = module.Scorer(options)
     for predictions, references, lines in batches:
         try:
-            batch = module.example_scores(options, predictions, references, notes)
+            batch = scorer.add(predictions, references)
         except (ValueError, TypeError) as error:  # about one row's text: say where it is
             raise CliError(_located(str(error), path, lines)) from None
-        aggregate.add(batch)
         on_batch(predictions, batch.scores)
-    result = aggregate.result()
-    with warnings.catch_warnings(record=True) as records:
-        warnings.simplefilter("always", module.RougeWarning)
-        module.warn_about_input(options, notes)
-    return result, [str(record.message) for record in records]
+    return scorer.result(), scorer.warnings()
 
 
 def _located(message: str, path: str, lines: list) -> str:

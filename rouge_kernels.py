@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import os
 import threading
 import time
 
@@ -50,6 +51,24 @@ if globals().get("PURE_PYTHON"):  # set by pure_python_twin() before it runs thi
 
 else:
     from numba import njit
+
+
+def thread_count() -> int:
+    """Threads the kernels run on (they release the GIL): the CPUs this process may use
+    (os.sched_getaffinity, so taskset and container CPU sets count), at most 8, and at most
+    OMP_NUM_THREADS or NUMBA_NUM_THREADS when either is set to a positive integer."""
+    try:
+        usable = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on Linux
+        usable = os.cpu_count() or 1
+    for name in ("NUMBA_NUM_THREADS", "OMP_NUM_THREADS"):
+        value = os.environ.get(name, "").strip()
+        if value.isdigit() and int(value) > 0:
+            usable = min(usable, int(value))
+    return max(1, min(8, usable))
+
+
+THREADS = thread_count()
 
 __all__ = [
     "pick",

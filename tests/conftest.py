@@ -4,6 +4,8 @@ evaluate stages rouge_metric.py and its helpers into HF_MODULES_CACHE, and numba
 compiled kernels beside the staged copy. One cache folder per test session (shared with the
 subprocesses the tests start) means the kernels compile once per session, not once per test.
 """
+import functools
+import importlib
 import os
 import sys
 import tempfile
@@ -31,6 +33,14 @@ def load_metric(path=None):
     import evaluate
 
     return evaluate.load(str(path or REPO / "rouge_metric.py"))
+
+
+@functools.lru_cache(maxsize=None)
+def staged(name: str):
+    """A helper module (rouge_text, rouge_pipeline, ...) as evaluate stages it beside the
+    metric: in a package, so that the helpers' relative imports work."""
+    metric = load_metric()
+    return importlib.import_module(f"{type(metric).__module__.rpartition('.')[0]}.{name}")
 
 
 @pytest.fixture(scope="session")

@@ -6,7 +6,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from conftest import REPO, load_metric
+from conftest import REPO, load_metric, staged
 from oracle import perl_rouge, require_oracle
 
 PRED = "the cat sat on the mat"
@@ -154,8 +154,9 @@ def test_loads_from_a_copy_as_the_hub_stages_it(tmp_path):
     # only the .py files travel (EVALUATE.md R9): copy them alone into an empty folder
     folder = tmp_path / "rouge_metric"
     folder.mkdir()
-    for name in ("rouge_metric.py", "rouge_kernels.py", "rouge_text.py", "rouge155_lexicon.py"):
-        shutil.copy(REPO / name, folder / name)
+    for path in REPO.glob("rouge*.py"):
+        if path.name != "rouge_cli.py":
+            shutil.copy(path, folder / path.name)
     m = load_metric(folder)
     out = m.compute(predictions=["cats were running"], references=["a cat ran"],
                     rouge_types=["rouge1"], use_stemmer=True, profile="rouge155",
@@ -166,13 +167,28 @@ def test_loads_from_a_copy_as_the_hub_stages_it(tmp_path):
 
 
 def test_warnings(metric):
-    with pytest.warns(Warning, match="no text contains one"):
-        metric.compute(predictions=["a b"], references=["a"], rouge_types=["rougeLsum"])
-    with pytest.warns(Warning, match="1 of 2 texts are not empty but have no tokens"):
+    # splitting would change rougeLsum: two sentences by the rule-based splitter, no newline
+    with pytest.warns(Warning, match="no text contains a newline"):
+        metric.compute(predictions=["The cat sat. The dog ran."], references=["a"],
+                       rouge_types=["rougeLsum"])
+    with pytest.warns(Warning, match='1 of 2 texts have letters but no tokens.*tokenizer="unicode"'):
         metric.compute(predictions=["今天天气很好"], references=["a"], rouge_types=["rouge1"])
+    with pytest.warns(Warning) as caught:  # an untrained model's output: no hint about scripts
+        metric.compute(predictions=["!!! ..."], references=["a"], rouge_types=["rouge1"])
+    assert [str(w.message) for w in caught] == [
+        "1 of 2 texts hold only punctuation or symbols, which are not tokens; they score 0."]
+
+
+@pytest.mark.parametrize("prediction, reference", [
+    ("a b\nc", "a"),  # newlines: the sentences are given
+    ("the cat sat on the mat", "the cat lay on the mat"),  # one sentence: splitting changes nothing
+    ("Dr. Smith arrived at 10 a.m. today", "Smith arrived"),  # abbreviations are not ends
+])
+def test_no_warning_when_nothing_is_wrong(metric, prediction, reference):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        metric.compute(predictions=["a b\nc"], references=["a"], rouge_types=["rougeLsum"])
+        metric.compute(predictions=[prediction], references=[reference],
+                       rouge_types=["rouge1", "rougeLsum", "rougeW"])
 
 
 def test_empty_strings_score_zero(metric):
@@ -281,5 +297,5 @@ def test_chunked_scoring_equals_one_chunk(metric, metric_module, realsumm, monke
                   references=[r["references"] for r in rows], detailed=True,
                   rouge_types=["rouge1", "rougeLsum", "rougeW", "rougeSU4"], use_stemmer=True)
     whole = metric.compute(**kwargs)
-    monkeypatch.setattr(metric_module, "_CHUNK_EXAMPLES", 64)
+    monkeypatch.setattr(staged("rouge_pipeline"), "_CHUNK_EXAMPLES", 64)
     assert metric.compute(**kwargs) == whole

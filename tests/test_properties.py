@@ -3,6 +3,7 @@ import warnings
 
 from hypothesis import given, settings, strategies as st
 
+from conftest import staged
 import rouge_kernels as K
 
 TYPES = ["rouge1", "rouge2", "rouge3", "rougeL", "rougeLsum", "rougeW", "rougeW-2.0",
@@ -85,12 +86,13 @@ def test_one_pass_scan_and_stem_equals_scan_then_stem(metric_module, texts, stem
                                                       unicode_lower):
     # the fast path (scan_stem_tokens with the memo's hash table) against the plain scan plus
     # the Python stem memo; twice, so that the second call reads stems from the table
-    M = metric_module
+    M = staged("rouge_text")
 
     def memo():
         if stemmer is None:
             return None
-        return M.StemMemo(M._porter_nltk() if stemmer == "porter" else M.stem_token_rouge155)
+        return M.StemMemo(staged("rouge_profiles")._porter_nltk() if stemmer == "porter"
+                          else staged("rouge155_lexicon").stem_token_rouge155)
 
     plain = M.tokenize_ascii_batch(texts, K.scan_ascii_tokens, unicode_lower=unicode_lower,
                                    stem_memo=memo(), dense_ids=K.dense_ids)

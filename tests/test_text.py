@@ -44,7 +44,7 @@ def test_unicode_tokenizer_scores_cjk(metric):
         default = metric.compute(predictions=["今天天气很好"], references=["今天天气不好"],
                                  rouge_types=["rouge1"])
     assert default["rouge1"] == 0.0
-    assert any("tokenizer='unicode'" in str(w.message) for w in caught)
+    assert any('tokenizer="unicode"' in str(w.message) for w in caught)
     out = metric.compute(predictions=["今天天气很好"], references=["今天天气不好"],
                          rouge_types=["rouge1"], tokenizer="unicode", detailed=True)
     assert out["rouge1"]["fmeasure"]["mid"] == pytest.approx(5 / 6)  # 5 of 6 characters

@@ -1,0 +1,174 @@
+"""Time of rouge_significance.paired_test (issue 14), warm, in fresh processes.
+
+    /work/main/.venv/bin/python benchmarks/significance.py            # the issue's workloads
+    /work/main/.venv/bin/python benchmarks/significance.py --runs 7 --sacrebleu
+    /work/main/.venv/bin/python benchmarks/significance.py --rows 1000000 --runs 1 --types 1
+
+Workload: 3 systems (realsumm's abs/bart, abs/t5/out_11B, ext/matchsumm) x ROWS pairs made by
+resampling realsumm's 100 documents with replacement (seeded), 4 ROUGE types; the
+per-example statistics come from rouge_score 0.1.2 (macro: P, R, F; micro: hit and unit
+counts), computed before the clock starts. Timed: one paired_test call (all systems and
+types at once), after one untimed call in the same process. Each (test, aggregation) runs in
+RUNS fresh processes; the table gives the median and the range, and the peak RSS.
+
+--sacrebleu also times sacrebleu 2.6.0's _paired_bs_test / _paired_ar_test on the same
+statistics through a shim metric (one metric per type and measure), as a peer: one process,
+its first call timed (it spends its time in a Python loop per sample, not in warm-up).
+"""
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+DATA = REPO.parent / "shared" / "data" / "realsumm.jsonl"
+SYSTEMS = ["abs/bart/out", "abs/t5/out_11B", "ext/matchsumm/out"]
+TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+
+
+def workload(rows: int, n_types: int, aggregation: str) -> dict:
+    """{system: {type: float64[rows, 3]}} from rouge_score on realsumm, rows resampled."""
+    import numpy as np
+    from rouge_score import rouge_scorer
+
+    by_doc = {}
+    with open(DATA, encoding="utf-8") as f:
+        for line in f:
+            row = json.loads(line)
+            if row["system"] in SYSTEMS:
+                by_doc.setdefault(row["system"], {})[row["doc"]] = row
+    docs = sorted(by_doc[SYSTEMS[0]])
+    types = TYPES[:n_types]
+    scorer = rouge_scorer.RougeScorer(types)
+    tokenize = scorer._tokenizer.tokenize
+    picked = np.random.default_rng(0).integers(len(docs), size=rows)
+    stats = {}
+    for system in SYSTEMS:
+        per_type = {t: np.zeros((len(docs), 3)) for t in types}
+        for i, doc in enumerate(docs):
+            row = by_doc[system][doc]
+            reference, prediction = row["references"][0], row["prediction"]
+            scores = scorer.score(reference, prediction)
+            for t in types:
+                if aggregation == "macro":
+                    per_type[t][i] = scores[t]
+                else:  # unit counts from the token lists (rougeLsum: its sentences' tokens)
+                    sentences = t == "rougeLsum"
+                    den_p = _units(tokenize, prediction, t, sentences)
+                    den_r = _units(tokenize, reference, t, sentences)
+                    per_type[t][i] = (round(scores[t].precision * den_p), den_p, den_r)
+        stats[system] = {t: per_type[t][picked] for t in types}
+    return stats
+
+
+def _units(tokenize, text: str, rouge_type: str, sentences: bool) -> int:
+    if sentences:
+        return sum(len(tokenize(s)) for s in text.split("\n") if s)
+    n = int(rouge_type[5:]) if rouge_type[5:].isdigit() else 1
+    return max(len(tokenize(text)) - n + 1, 0)
+
+
+class _Score:
+    def __init__(self, score):
+        self.score = score
+
+
+class _Shim:
+    """sacrebleu's Metric interface over rows of statistics, for one type and measure."""
+
+    def __init__(self, score_of, measure: int, n: int):
+        self.score_of, self.measure, self.n = score_of, measure, n
+
+    def _extract_corpus_statistics(self, hypotheses, references):
+        return hypotheses
+
+    def _compute_score_from_stats(self, sums):
+        return _Score(float(self.score_of(sums.astype(float), self.n)[self.measure]))
+
+    def _aggregate_and_compute(self, stats):
+        return self._compute_score_from_stats(stats.sum(0))
+
+
+def child(spec: dict) -> None:
+    sys.path.insert(0, str(REPO))
+    import rouge_significance as rs
+
+    stats = workload(spec["rows"], spec["types"], spec["aggregation"])
+    score_of = rs.mean_scores if spec["aggregation"] == "macro" else rs.pooled_scores
+    if spec["who"] == "ours":
+        def run():
+            rs.paired_test(stats, SYSTEMS[0], score_of, test=spec["test"])
+    else:
+        from sacrebleu import significance
+
+        n = spec["rows"]
+        metrics = {(t, m): _Shim(score_of, m, n) for t in stats[SYSTEMS[0]] for m in range(3)}
+        info = {key: (stats[SYSTEMS[0]][key[0]], significance.Result(
+            metric._aggregate_and_compute(stats[SYSTEMS[0]][key[0]]).score))
+            for key, metric in metrics.items()}
+        function = significance._paired_bs_test if spec["test"] == "bootstrap" \
+            else significance._paired_ar_test
+        samples = rs.DEFAULT_SAMPLES[spec["test"]]
+
+        def run():
+            for system in SYSTEMS[1:]:
+                for t in stats[system]:
+                    function({k: v for k, v in info.items() if k[0] == t}, system,
+                             stats[system][t], None,
+                             {k: v for k, v in metrics.items() if k[0] == t},
+                             n_samples=samples, seed=12345)
+    if spec["who"] == "ours":
+        run()  # warm: imports, BLAS threads, page faults
+    start = time.perf_counter()
+    run()
+    seconds = time.perf_counter() - start
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps({"seconds": seconds, "peak_mb": peak_mb}))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rows", type=int, default=10_000)
+    parser.add_argument("--types", type=int, default=4, choices=range(1, 5))
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--sacrebleu", action="store_true", help="time sacrebleu as a peer")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child(json.loads(args.child))
+        return
+    contenders = [("ours", "bootstrap"), ("ours", "randomization")]
+    if args.sacrebleu:
+        contenders += [("sacrebleu", "bootstrap"), ("sacrebleu", "randomization")]
+    print(f"{len(SYSTEMS)} systems x {args.rows:,} rows x {args.types} types; "
+          f"{args.runs} fresh processes each; warm call timed\n")
+    print("| code | test (samples) | aggregation | median | min-max | peak RSS |\n"
+          "|---|---|---|---|---|---|")
+    for who, test in contenders:
+        for aggregation in ("macro", "micro"):
+            spec = {"who": who, "test": test, "aggregation": aggregation, "rows": args.rows,
+                    "types": args.types}
+            runs = []
+            for _ in range(args.runs if who == "ours" else 1):
+                out = subprocess.run([sys.executable, __file__, "--child", json.dumps(spec)],
+                                     check=True, capture_output=True, text=True,
+                                     env=dict(os.environ, PYTHONHASHSEED="0"))
+                runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
+            times = [r["seconds"] for r in runs]
+            name = "rouge_significance" if who == "ours" else "sacrebleu 2.6.0 (shim)"
+            print(f"| {name} | {test} ({_samples(test)}) | {aggregation} | "
+                  f"{statistics.median(times):.3f} s | {min(times):.3f}-{max(times):.3f} s | "
+                  f"{max(r['peak_mb'] for r in runs):,.0f} MB |", flush=True)
+
+
+def _samples(test: str) -> str:
+    return "1,000" if test == "bootstrap" else "10,000"
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,345 @@
+"""Aggregation: from per-example scores (or counts) to the corpus score and its interval.
+
+``Aggregate.add`` takes the per-example statistics of a batch (``ScoredExamples``), in any
+order and chunking; ``Aggregate.result`` formats compute()'s output.
+
+* The mean is an exact sum (Python ints in units of 2^-1130), rounded once at the end.
+* The default profile's interval is a Poisson bootstrap kept as sums per sample: each example
+  enters each sample w ~ Poisson(1) times, w drawn from the example's own texts (its key), the
+  seed and its copy number, so the numbers do not depend on the order, the chunks or the
+  processes the examples came from. It keeps no rows.
+* The rouge155 profile keeps the rows: ROUGE-1.5.5's bootstrap draws rows by index.
+"""
+
+from __future__ import annotations
+
+import math
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import NamedTuple, Optional
+
+import numpy as np
+
+from .rouge_kernels import (
+    THREADS,
+    pick,
+)
+from .rouge_options import (
+    RougeOptions,
+)
+
+_SMALL_BATCH_DRAWS = 50_000  # examples x bootstrap samples that may run as plain Python
+
+
+def safe_div(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    out = np.zeros(np.broadcast(num, den).shape, dtype=np.float64)
+    np.divide(num, den, out=out, where=den > 0)
+    return out
+
+
+def fscore(p: np.ndarray, r: np.ndarray, alpha: float) -> np.ndarray:
+    """F = P R / ((1 - alpha) P + alpha R), 0 where that denominator is 0. For alpha = 0.5
+    the same expression as rouge_score (2 P R / (P + R)), so the numbers are identical."""
+    if alpha == 0.5:
+        return safe_div(2.0 * p * r, p + r)
+    return safe_div(p * r, (1.0 - alpha) * p + alpha * r)
+
+
+@dataclass
+class InputNotes:
+    """What the input looked like, for the warnings: counted per batch, summed over batches
+    (and over merged states), then warned about once (rouge_pipeline.input_warnings)."""
+
+    texts: int = 0
+    tokenless_letters: int = 0  # texts with letters but no tokens: a script the tokenizer drops
+    tokenless_symbols: int = 0  # texts with only punctuation/symbols (visible), no tokens
+    texts_with_newline: int = 0
+    multi_sentence_texts: int = 0  # texts the rule-based splitter would split (no newline)
+    tokenless_w_references: int = 0  # ROUGE-W pairs whose reference has no tokens
+
+    def add(self, other: "InputNotes") -> None:
+        for name in self.__dataclass_fields__:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+
+class ScoredExamples(NamedTuple):
+    """What aggregation needs from a batch of examples."""
+
+    scores: dict  # {type: float64[N, 3]} per-example (P, R, F)
+    counts: dict  # {type: float64[N, 3]} the counts behind them (hit, den_p, den_r)
+    keys: Optional[np.ndarray]  # uint64[N] row keys for the bootstrap (None: not needed)
+
+
+def _perl_interval(sorted_samples: np.ndarray, confidence: float):
+    """ROUGE-1.5.5's interval (SPEC §6): both bounds interpolate with the upper fraction."""
+    b = len(sorted_samples)
+    percent = round(confidence * 100.0, 10)  # -c, as typed
+    delta = b * ((100.0 - percent) / 2.0) / 100.0  # the script's operations, in its order
+    ua = int(b - delta - 1)
+    la = int(delta)
+    frac = (b - delta - 1) - ua
+
+    def at(i):
+        return float(sorted_samples[i]) if 0 <= i < b else 0.0
+
+    lower = at(la) + (at(la + 1) - at(la)) * frac
+    upper = at(ua) + (at(ua + 1) - at(ua)) * frac
+    return lower, upper
+
+
+def _perl_aggregate(options: RougeOptions, scores: dict, counts: dict) -> dict:
+    """ROUGE-1.5.5's aggregation (SPEC §6) over every row in input order: its bootstrap draws
+    row indices, sums the drawn rows in draw order and reports the mean of the sample means.
+    {type: {"precision"|"recall"|"fmeasure": (low, mid, high)}}, rounded to 5 decimals."""
+    names = list(scores)
+    micro = options.micro
+    matrix = np.concatenate([counts[k] if micro else scores[k] for k in names], axis=1)
+    # -t 0 divides each sample by N, -t 1 keeps the sums
+    bootstrap = pick("perl_bootstrap_means",
+                     small=len(matrix) * options.n_samples <= _SMALL_BATCH_DRAWS)
+    bounds = np.linspace(0, options.n_samples, THREADS + 1).astype(np.int64)
+    with ThreadPoolExecutor(THREADS) as pool:
+        samples = np.concatenate(list(pool.map(
+            lambda lo_hi: bootstrap(matrix, int(lo_hi[1] - lo_hi[0]), not micro,
+                                               int(lo_hi[0])), zip(bounds[:-1], bounds[1:]))))
+    out = {}
+    for t_index, name in enumerate(names):
+        block = samples[:, 3 * t_index:3 * t_index + 3]
+        if micro:
+            p, r = _pr_from_sums(block)
+            block = np.stack([p, r, fscore(p, r, options.alpha)], axis=1)
+        entry = {}
+        for col, key in enumerate(("precision", "recall", "fmeasure")):
+            ordered = np.sort(block[:, col])
+            mean = float(np.cumsum(ordered)[-1] / len(ordered))  # Perl's sequential sum
+            low, high = _perl_interval(ordered, options.confidence)
+            entry[key] = tuple(float("%.5f" % v) for v in (low, mean, high))
+        out[name] = entry
+    return out
+
+
+def _pr_from_sums(block):
+    """Corpus P and R from summed (hit, den_p, den_r). ROUGE-1.5.5's -t 1 applies no f^-1 to
+    ROUGE-W; the rouge_score profile does the same, so that both profiles agree."""
+    return safe_div(block[:, 0], block[:, 1]), safe_div(block[:, 0], block[:, 2])
+
+
+def wants_poisson_bootstrap(options: RougeOptions) -> bool:
+    return options.use_aggregator and options.detailed and options.profile.bootstrap == "poisson"
+
+
+# Macro scores in [0, 1] enter the bootstrap as integers in units of 2^-24 (micro: the counts
+# themselves, integers but for ROUGE-W's weighted counts): integer sums below 2^53 are exact
+# in float64 whatever the order, which holds up to 2^29 examples. The rounding (< 3e-8) is
+# far below the bootstrap's own noise and is taken out of the mean (Aggregate._aggregate).
+_SCORE_SCALE = 2.0 ** 24
+# 2^32 * P(Poisson(1) <= k), k = 0..15 (P(> 15) < 1e-13)
+_POISSON_CDF = np.array([math.floor(2.0 ** 32 * math.fsum(math.exp(-1) / math.factorial(j)
+                                                          for j in range(k + 1)))
+                         for k in range(16)], dtype=np.uint64)
+_BOOTSTRAP_MIN_ROWS_PER_THREAD = 1_000
+_EXACT_UNIT = 1130  # every finite double is an integer multiple of 2^-1074 (and frexp's 2^-53)
+
+
+def _exact_column_sums(matrix: np.ndarray) -> list:
+    """Column sums of finite floats, exactly, as Python ints in units of 2^-_EXACT_UNIT: the
+    same in any order and any chunking; dividing them at the end rounds once, correctly."""
+    whole = np.floor(matrix)
+    fraction = (matrix - whole) * 2.0 ** 32  # exact: power-of-two scaling of an exact difference
+    high = np.floor(fraction)
+    low = (fraction - high) * 2.0 ** 32
+    if np.all(np.abs(whole) < 2.0 ** 40) and np.array_equal(low, np.floor(low)):
+        # the common case, fast: every value is a multiple of 2^-64 (scores above 2^-11, or
+        # counts), so its whole part and two 32-bit fraction parts are exact int64 numbers
+        parts = [part.astype(np.int64).sum(axis=0).tolist() for part in (whole, high, low)]
+        return [((w << 64) + (h << 32) + lo) << (_EXACT_UNIT - 64) for w, h, lo in zip(*parts)]
+    mantissa, exponent = np.frexp(matrix)
+    digits = (mantissa * 2.0 ** 53).astype(np.int64)  # exact: value = digits * 2^(exponent - 53)
+    sums = []
+    for c in range(matrix.shape[1]):
+        total = 0
+        for e in np.unique(exponent[:, c]).tolist():
+            chosen = digits[exponent[:, c] == e, c]
+            # in two halves of 27 bits, so that an int64 sum cannot overflow
+            high, low = int((chosen >> 26).sum()), int((chosen & (2 ** 26 - 1)).sum())
+            total += ((high << 26) + low) << (e - 53 + _EXACT_UNIT)
+        sums.append(total)
+    return sums
+
+
+class _Occurrences:
+    """How many times each row key was seen before: the k-th copy of an example draws its
+    bootstrap weights with occurrence k, so identical examples get independent weights (as
+    distinct test items should) while the weights stay a function of the multiset of rows.
+    uint64 keys and uint32 counts, 12 bytes a key, in sorted runs of decreasing size that
+    merge like a binary counter: O(log n) runs, O(n log n) work in all. Distinct examples are
+    held once each; a key that repeats across batches may sit in several runs until they
+    merge."""
+
+    def __init__(self):
+        self.runs = []  # (sorted unique keys, counts)
+
+    def __len__(self) -> int:
+        return sum(len(keys) for keys, _ in self.runs)
+
+    def number(self, keys: np.ndarray) -> np.ndarray:
+        """The occurrence index of each key (0 for its first copy), counting these too."""
+        order = np.argsort(keys, kind="stable")
+        unique, first, copies = np.unique(keys[order], return_index=True, return_counts=True)
+        before = np.zeros(len(unique), dtype=np.int64)
+        for run_keys, run_counts in self.runs:
+            at = np.minimum(np.searchsorted(run_keys, unique), len(run_keys) - 1)
+            known = run_keys[at] == unique
+            before[known] += run_counts[at[known]]
+        occurrences = np.empty(len(keys), dtype=np.int64)
+        occurrences[order] = (np.arange(len(keys)) - np.repeat(first, copies)
+                              + np.repeat(before, copies))
+        self.runs.append((unique, copies.astype(np.uint32)))
+        while len(self.runs) > 1 and len(self.runs[-1][0]) >= len(self.runs[-2][0]):
+            (k2, c2), (k1, c1) = self.runs.pop(), self.runs.pop()
+            merged_keys, inverse = np.unique(np.concatenate([k1, k2]), return_inverse=True)
+            merged_counts = np.zeros(len(merged_keys), dtype=np.uint32)
+            np.add.at(merged_counts, inverse, np.concatenate([c1, c2]))
+            self.runs.append((merged_keys, merged_counts))
+        return occurrences
+
+
+def _poisson_sums(fixed: np.ndarray, keys: np.ndarray, occurrences: np.ndarray, seed: int,
+                  n_samples: int) -> tuple:
+    """poisson_bootstrap_sums over row ranges on the thread pool, summed."""
+    n = len(keys)
+    parts = max(1, min(THREADS, n // _BOOTSTRAP_MIN_ROWS_PER_THREAD))
+    bounds = np.linspace(0, n, parts + 1).astype(np.int64)
+    seed64 = np.uint64(seed % 2 ** 64)
+
+    bootstrap = pick("poisson_bootstrap_sums", small=n * n_samples <= _SMALL_BATCH_DRAWS)
+
+    def run(span):
+        lo, hi = span
+        return bootstrap(fixed[lo:hi], keys[lo:hi], occurrences[lo:hi], seed64, n_samples,
+                         _POISSON_CDF)
+
+    spans = list(zip(bounds[:-1].tolist(), bounds[1:].tolist()))
+    if parts == 1:
+        return run(spans[0])
+    with ThreadPoolExecutor(parts) as pool:
+        results = list(pool.map(run, spans))
+    return sum(r[0] for r in results), sum(r[1] for r in results)
+
+
+class Aggregate:
+    """The aggregation of everything added (``add`` per batch, in any order and chunking),
+    formatted by ``result()``.
+
+    Under the default profile it keeps no rows: exact column sums give the mean, and the
+    bootstrap is a Poisson bootstrap kept as sums per sample (each example enters each sample
+    w ~ Poisson(1) times, w drawn from the example's own texts, the seed and its copy number),
+    summed as exact integers, so that the numbers do not depend on the order, the chunks or
+    the processes the examples came from (micro ROUGE-W's weighted counts are not integers:
+    its interval can move in the last bits with the order). What grows is the copy-number
+    register, 12 bytes per distinct example. Per-example rows are kept only when they are the
+    output (use_aggregator=False) or under the rouge155 profile (its bootstrap draws rows by
+    index, in input order)."""
+
+    def __init__(self, options: RougeOptions):
+        self.options = options
+        self.names = [t.name for t in options.rouge_types]
+        self.count = 0
+        self._rows = []  # ScoredExamples, when the rows themselves are needed
+        self._keep_rows = not options.use_aggregator or options.profile.keeps_rows
+        self._micro = options.micro
+        width = 3 * len(self.names)
+        self._exact = [0] * width
+        self._bootstrap = wants_poisson_bootstrap(options)
+        if self._bootstrap:
+            self._occurrences = _Occurrences()
+            self._fixed_totals = [0] * width  # what the samples would sum with all weights 1
+            self._sample_sums = np.zeros((options.n_samples, width), dtype=np.float64)
+            self._sample_weights = np.zeros(options.n_samples, dtype=np.int64)
+
+    def add(self, batch: ScoredExamples) -> None:
+        n = len(next(iter(batch.scores.values())))
+        self.count += n
+        if self._keep_rows:
+            self._rows.append(batch)
+            return
+        used = batch.counts if self._micro else batch.scores
+        matrix = np.concatenate([used[name] for name in self.names], axis=1)
+        self._exact = [a + b for a, b in zip(self._exact, _exact_column_sums(matrix))]
+        if self._bootstrap:
+            fixed = matrix if self._micro else np.rint(matrix * _SCORE_SCALE)
+            self._fixed_totals = [a + b for a, b in zip(self._fixed_totals,
+                                                        _exact_column_sums(fixed))]
+            sums, weights = _poisson_sums(fixed, batch.keys,
+                                          self._occurrences.number(batch.keys),
+                                          self.options.seed, self.options.n_samples)
+            self._sample_sums += sums
+            self._sample_weights += weights
+
+    def rows(self) -> tuple:
+        """({type: float64[N, 3]} scores, counts) of the kept rows, in the order added."""
+        return tuple({name: np.concatenate([getattr(b, part)[name] for b in self._rows])
+                      for name in self.names} for part in ("scores", "counts"))
+
+    def result(self) -> dict:
+        """The output dict of compute()."""
+        options = self.options
+        if self.count == 0:
+            raise ValueError("predictions: no examples were given (add/add_batch/compute got "
+                             "none); allowed: at least one")
+        if not options.use_aggregator:
+            scores, _ = self.rows()
+            if not options.detailed:
+                return {name: s[:, 2].tolist() for name, s in scores.items()}
+            out = {name: {"precision": s[:, 0].tolist(), "recall": s[:, 1].tolist(),
+                          "fmeasure": s[:, 2].tolist()} for name, s in scores.items()}
+        else:
+            agg = _perl_aggregate(options, *self.rows()) \
+                if options.profile.keeps_rows else self._aggregate()
+            if not options.detailed:
+                return {name: entry["fmeasure"][1] for name, entry in agg.items()}
+            out = {name: {key: dict(zip(("low", "mid", "high"), bounds)) for key, bounds in
+                          entry.items()} for name, entry in agg.items()}
+        out["signature"] = options.signature()
+        out["count"] = self.count
+        return out
+
+    def _aggregate(self) -> dict:
+        """{type: {"precision"|"recall"|"fmeasure": (low, mid, high)}} (low = high = mid
+        without the bootstrap)."""
+        options = self.options
+        tail = 100.0 * (1.0 - options.confidence) / 2.0
+        used = self._bootstrap and self._sample_weights > 0  # a sample that drew nothing
+        out = {}
+        for t_index, name in enumerate(self.names):
+            cols = slice(3 * t_index, 3 * t_index + 3)
+            mid = self._scores(self._exact[cols], self.count << _EXACT_UNIT)
+            bounds = np.stack([mid, mid])
+            if np.any(used):
+                samples = self._scores(self._sample_sums[used, cols],
+                                       self._sample_weights[used] * _SCORE_SCALE)
+                # the fixed-point rounding moves every sample alike: take it out, so that
+                # the samples are centred as if the values had not been rounded
+                full = self._scores(self._fixed_totals[cols],
+                                    self.count << (_EXACT_UNIT + 24))  # 24: _SCORE_SCALE
+                samples += mid - full
+                bounds = np.percentile(samples, [tail, 100.0 - tail], axis=0)
+            out[name] = {key: (float(bounds[0, col]), float(mid[col]), float(bounds[1, col]))
+                         for col, key in enumerate(("precision", "recall", "fmeasure"))}
+        return out
+
+    def _scores(self, sums, units) -> np.ndarray:
+        """(P, R, F) from the column sums of one type (rows: samples, or one row of Python
+        ints, divided exactly): macro: sums of (P, R, F) over units; micro: sums of (hit,
+        den_p, den_r)."""
+        if isinstance(sums, list):  # exact Python ints: a / b is correctly rounded
+            a, b, c = sums
+            if self._micro:
+                p, r = (a / b if b else 0.0), (a / c if c else 0.0)
+                return np.array([p, r, fscore(np.array([p]), np.array([r]),
+                                                self.options.alpha)[0]])
+            return np.array([a / units, b / units, c / units])
+        if self._micro:
+            p, r = _pr_from_sums(sums)
+            return np.stack([p, r, fscore(p, r, self.options.alpha)], axis=1)
+        return sums / np.asarray(units, dtype=np.float64)[:, None]

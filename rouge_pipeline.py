@@ -1,0 +1,459 @@
+"""The one pipeline behind every surface: texts -> tokens -> ids -> kernels -> per-example
+statistics -> aggregate -> format.
+
+``Scorer(options)`` is the only way to a number: ``add(predictions, references)`` scores a
+batch (in chunks, on threads) and adds it to an ``Aggregate``; ``result()`` formats compute()'s
+output; ``warnings()`` says what is true of everything added. ``compute()``, ``add``/
+``add_batch``, the CLI, the Space and the engines all go through it.
+
+* tokens: the options' ``TokenizerProfile`` (rouge_profiles) gives a ``TokenizedBatch``;
+* kernels (rouge_kernels) give integer statistics per (prediction, reference) pair;
+* ``example_statistics`` combines the references of each example per the profile (max F,
+  pooled counts or ROUGE-1.5.5's best) into per-example (P, R, F) and counts;
+* ``Aggregate`` (rouge_aggregate) sums them, with the bootstrap interval.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import threading
+import zlib
+from concurrent.futures import ThreadPoolExecutor
+from typing import Sequence
+
+import numpy as np
+
+from .rouge_aggregate import (
+    Aggregate,
+    InputNotes,
+    ScoredExamples,
+    fscore,
+    safe_div,
+    wants_poisson_bootstrap,
+)
+from .rouge_kernels import (
+    THREADS,
+    pick,
+)
+from .rouge_options import (
+    RougeOptions,
+    RougeType,
+)
+from .rouge_text import (
+    TokenizedBatch,
+    split_sentences as split_sentences_rule_based,
+)
+
+# Batches up to these sizes may run the kernels as plain Python (rouge_kernels.pick): about
+# 0.1 s at the most, where compiling takes seconds (once per machine) and loading the compiled
+# kernels ~0.1 s each (once per process).
+_SMALL_BATCH_CHARS = 100_000  # characters of all texts: tokenization
+_SMALL_BATCH_CELLS = 150_000  # prediction x reference tokens, summed over the pairs: LCS tables
+_PARALLEL_MIN_PAIRS = 256  # below this many pairs and tokens, threads cost more than they save
+_PARALLEL_MIN_TOKENS = 50_000
+_CHUNK_EXAMPLES = 50_000  # examples tokenized and scored at a time: bounds the token arrays
+_THREAD_CHUNK_MIN = 1_000  # examples per chunk below which one thread does it all
+
+
+# --------------------------------------------------------------------------------------------
+# ROUGE-1.5.5's length limits (-l, -b)
+
+def _truncate_words(text: str, limit: int) -> str:
+    """ROUGE-1.5.5 -l: keep the first `limit` whitespace chunks (Perl split /\\s+/, which
+    yields a leading empty chunk when a line starts with whitespace), line by line."""
+    kept = []
+    count = 0
+    for line in _rouge155_lines(text):
+        words = _perl_split(line)
+        if count + len(words) < limit:
+            kept.append(line)
+            count += len(words)
+            continue
+        kept.append(" ".join(words[:limit - count]))
+        break
+    return "\n".join(kept)
+
+
+_PERL_SPACE = re.compile(r"[ \t\n\r\f\v]+")  # Perl's \s on bytes: ASCII whitespace only
+
+
+def _perl_split(line: str) -> list:
+    r"""Perl's split /\s+/ of the raw bytes: only ASCII whitespace separates (not NBSP, the
+    em space or \x1c-\x1f, which Python's \s matches); UTF-8 multi-byte sequences never
+    contain an ASCII byte, so splitting the str is the same."""
+    parts = _PERL_SPACE.split(line)
+    while parts and parts[-1] == "":  # Perl drops trailing empty fields
+        parts.pop()
+    return parts
+
+
+def _truncate_bytes(text: str, limit: int, count_bytes: bool) -> str:
+    """ROUGE-1.5.5 -b: readText keeps sentences while the running byte count stays below the
+    limit and cuts the first that does not fit; readText_LCS never increases its count
+    (count_bytes=False), so it keeps every short sentence and cuts the first long one."""
+    kept = []
+    used = 0
+    for line in _rouge155_lines(text):
+        raw = line.encode("utf-8", "surrogatepass")
+        if used + len(raw) < limit:
+            kept.append(line)
+            if count_bytes:
+                used += len(raw)
+            continue
+        kept.append(raw[:limit - used].decode("utf-8", "replace"))
+        break
+    return "\n".join(kept)
+
+
+def _rouge155_lines(text: str) -> list:
+    """ROUGE-1.5.5's sentences: the non-empty lines (whitespace-only lines are kept)."""
+    return [line for line in text.split("\n") if line]
+
+
+
+# --------------------------------------------------------------------------------------------
+# Pair statistics
+
+
+def _pair_statistics(options: RougeOptions, predictions, references):
+    """Tokenize once and run the kernels: {type name: float64[pairs, 3]}, plus pair layout."""
+    n_examples = len(predictions)
+    if all(type(r) is str for r in references):
+        # one reference each: no list per example (10,000 small lists would trigger the
+        # garbage collector, whose full collections scan every object of the process)
+        ref_counts = np.ones(n_examples, dtype=np.int64)
+        texts = list(predictions) + list(references)
+    else:
+        refs = [[r] if isinstance(r, str) else list(r) for r in references]
+        ref_counts = np.array([len(r) for r in refs], dtype=np.int64)
+        texts = list(predictions) + [r for row in refs for r in row]
+    if options.split_sentences:
+        texts = [split_sentences_rule_based(t) for t in texts]
+    pair_pred = np.repeat(np.arange(n_examples, dtype=np.int64), ref_counts)
+    pair_ref = np.arange(n_examples, n_examples + len(pair_pred), dtype=np.int64)
+
+    tokenizer = options.tokenizer
+    token_options = dict(stemmer=options.stemmer, stopwords=options.remove_stopwords)
+    small = sum(map(len, texts)) <= _SMALL_BATCH_CHARS
+    kinds = {t.kind for t in options.rouge_types}
+    if options.length_limit_words is not None:
+        texts = [_truncate_words(t, options.length_limit_words) for t in texts]
+    flat_texts = texts
+    if options.length_limit_bytes is not None:
+        flat_texts = [_truncate_bytes(t, options.length_limit_bytes, True) for t in texts]
+    if options.length_limit_bytes is not None and reads_sentences(options):
+        # Under -b ROUGE-1.5.5's sentence reader keeps more text than its joined-text reader
+        # (SPEC §2.2). Both views come from one tokenizer call, so that a token has the same
+        # id in both (long words get ids per call): rouge155 clips the LCS of the sentence
+        # view with unigram tables of the flat view.
+        lcs_texts = [_truncate_bytes(t, options.length_limit_bytes, False) for t in texts]
+        flat, sent = _split_batch(tokenizer.batch(flat_texts + lcs_texts, small=small,
+                                                  **token_options), flat_texts)
+    else:
+        flat = tokenizer.batch(flat_texts, small=small, **token_options)
+        sent = flat
+        if kinds & {"Lsum", "W"}:
+            sent = tokenizer.sentence_batch(texts, **token_options) or flat
+
+    flat_offsets = flat.text_offsets
+    lengths = np.diff(flat_offsets)
+    kernel = functools.partial(
+        pick, small=int((lengths[pair_pred] * lengths[pair_ref]).sum()) <= _SMALL_BATCH_CELLS)
+    stats = {}
+    ngram_orders = [t.n for t in options.rouge_types if t.kind == "n"]
+    if ngram_orders:
+        by_order = _over_pairs(kernel("ngram_stats"), (flat.tokens, flat_offsets), pair_pred,
+                               pair_ref, (max(ngram_orders),))
+    for t in options.rouge_types:
+        if t.kind == "n":
+            values = by_order[:, t.n - 1, :]
+        elif t.kind == "L" and options.profile.rouge_l == "lcs":
+            values = _over_pairs(kernel("lcs_stats"), (flat.tokens, flat_offsets), pair_pred,
+                                 pair_ref)
+        elif t.kind in ("L", "Lsum"):
+            values = _over_pairs(kernel("union_lcs_stats"), (sent.tokens, sent.sent_offsets,
+                                 sent.text_sent_offsets, *_clip_view(options, flat, sent)),
+                                 pair_pred, pair_ref)
+        elif t.kind == "W":
+            values = _over_pairs(kernel("wlcs_stats"), (sent.tokens, sent.sent_offsets,
+                                 sent.text_sent_offsets, *_clip_view(options, flat, sent)),
+                                 pair_pred, pair_ref, (t.weight,))
+        else:
+            values = _over_pairs(kernel("skip_bigram_stats"), (flat.tokens, flat_offsets),
+                                 pair_pred, pair_ref, (t.max_skip, t.kind == "SU"))
+        stats[t.name] = np.asarray(values, dtype=np.float64)
+    return stats, ref_counts, texts, flat, sent
+
+
+
+def _over_pairs(kernel, head: tuple, pair_pred, pair_ref, tail: tuple = ()):
+    """kernel(*head, pair_pred, pair_ref, *tail) over chunks of the pairs on a thread pool:
+    the kernels release the GIL (numba nogil), so the chunks run on all cores. (numba's own
+    parallel=True compiles several times slower, and compilation is the cold-start cost.)"""
+    n = len(pair_pred)
+    few = n < _PARALLEL_MIN_PAIRS and len(head[0]) < _PARALLEL_MIN_TOKENS  # head[0]: tokens
+    if n < 2 or few or THREADS == 1:
+        return kernel(*head, pair_pred, pair_ref, *tail)
+    # more chunks than threads, so one chunk of long documents does not hold up the rest
+    bounds = np.linspace(0, n, 4 * THREADS + 1).astype(np.int64)
+    chunks = [(lo, hi) for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]
+    with ThreadPoolExecutor(THREADS) as pool:
+        parts = list(pool.map(
+            lambda span: kernel(*head, pair_pred[span[0]:span[1]], pair_ref[span[0]:span[1]],
+                                *tail), chunks))
+    return np.concatenate(parts)
+
+
+def _split_batch(batch: TokenizedBatch, first_texts: list) -> tuple:
+    """The first len(first_texts) texts of one TokenizedBatch and the rest, as two batches."""
+    k = len(first_texts)
+    tso, so = batch.text_sent_offsets, batch.sent_offsets
+    s_mid = int(tso[k])
+    t_mid = int(so[s_mid])
+    lengths = np.diff(so[tso[:k + 1]])
+    empty = sum(1 for j in np.flatnonzero(lengths == 0).tolist() if first_texts[j].strip())
+    first = TokenizedBatch(batch.tokens[:t_mid], so[:s_mid + 1], tso[:k + 1], empty)
+    rest = TokenizedBatch(batch.tokens[t_mid:], so[s_mid:] - t_mid, tso[k:] - s_mid, 0)
+    return first, rest
+
+
+def _clip_view(options, flat, sent):
+    """Tokens that fill the clipping tables of the union LCS: ROUGE-1.5.5 takes them from its
+    joined-text reader (``flat``); rouge_score from the sentence tokens."""
+    view = flat if options.profile.clip_from_flat else sent
+    return view.tokens, view.text_offsets
+
+
+
+# --------------------------------------------------------------------------------------------
+# Per-example scores
+
+
+def _sequential_sums(x: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """Sum of each group x[starts[i]:starts[i] + sizes[i]], added left to right as the
+    script does (np.add.reduceat adds a group of 3 or more in another order, which can
+    change the last bit of ROUGE-W's float counts)."""
+    out = x[starts].astype(np.float64)
+    for j in range(1, int(sizes.max(initial=1))):
+        more = sizes > j
+        out[more] += x[starts[more] + j]
+    return out
+
+
+def example_statistics(options: RougeOptions, rouge_type: RougeType, values: np.ndarray,
+                       ref_counts: np.ndarray) -> tuple:
+    """Combine each example's references per the options: per-example (P, R, F) and the
+    counts behind them (hit, den_p, den_r) for micro aggregation, both float64[N, 3]."""
+    profile, kind, weight = options.profile, rouge_type.kind, rouge_type.weight
+    hit, pred_len, ref_den = values[:, 0], values[:, 1], values[:, 2]
+    power = profile.power
+    if kind == "W":
+        # ROUGE-1.5.5 weights the reference base a second time and the prediction length once
+        den_p, den_r = power(pred_len, weight), power(ref_den, weight)
+    else:
+        den_p, den_r = pred_len, ref_den
+
+    def pr(hit, den_p, den_r):  # ROUGE-W applies f^-1(x) = x ** (1 / weight)
+        p, r = safe_div(hit, den_p), safe_div(hit, den_r)
+        return (power(p, 1.0 / weight), power(r, 1.0 / weight)) if kind == "W" else (p, r)
+
+    starts = np.concatenate(([0], np.cumsum(ref_counts)[:-1]))
+    if options.multi_ref == "average" or (ref_counts == 1).all() and options.multi_ref != "max":
+        if profile.sequential_sums:
+            e_hit, e_den_p, e_den_r = (_sequential_sums(x, starts, ref_counts)
+                                       for x in (hit, den_p, den_r))
+        else:
+            e_hit, e_den_p, e_den_r = (np.add.reduceat(x, starts) for x in (hit, den_p, den_r))
+    else:
+        if options.multi_ref == "max":
+            key = fscore(*pr(hit, den_p, den_r), options.alpha)  # rouge_score's score_multi
+        elif kind == "W":
+            # ROUGE-1.5.5 -f B: the reference with the strictly highest single-reference
+            # score (recall; N and S rounded as the profile rounds; W as f^-1(hit / base))
+            key = power(safe_div(hit, ref_den), 1.0 / weight)
+        else:
+            key = safe_div(hit, ref_den)
+            if kind in ("n", "S", "SU"):
+                key = profile.rounding(key)
+        chosen = _first_max_per_group(key, starts, ref_counts)
+        e_hit, e_den_p, e_den_r = hit[chosen], den_p[chosen], den_r[chosen]
+    p, r = pr(e_hit, e_den_p, e_den_r)
+    p, r = profile.rounding(p), profile.rounding(r)
+    f = profile.rounding(fscore(p, r, options.alpha))
+    return np.stack([p, r, f], axis=1), np.stack([e_hit, e_den_p, e_den_r], axis=1)
+
+
+def _first_max_per_group(key: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """Index of the first maximum of key within each group (both originals keep the first
+    reference on ties)."""
+    if (sizes == 1).all():
+        return starts.copy()
+    chosen = starts.copy()
+    for i in np.flatnonzero(sizes > 1).tolist():
+        s = starts[i]
+        chosen[i] = s + int(np.argmax(key[s:s + sizes[i]]))
+    return chosen
+
+
+
+def _row_keys(predictions, references) -> np.ndarray:
+    """A 64-bit key per example from its own texts: CRC-32 and Adler-32 of the prediction and
+    the references. (Two checksums of different kinds: CRC-32 alone is affine in its input,
+    so a second CRC would collide together with the first.) The bootstrap weights are drawn
+    from it, so they follow the example wherever it arrives (order, chunk, process)."""
+    keys = []
+    for prediction, refs in zip(predictions, references):
+        if isinstance(refs, str):  # the same bytes as [refs]
+            data = (prediction + "\0" + refs).encode("utf-8", "surrogatepass")
+        else:
+            data = "\0".join([prediction, *refs]).encode("utf-8", "surrogatepass")
+        keys.append(zlib.crc32(data) << 32 | zlib.adler32(data))
+    return np.array(keys, dtype=np.uint64)
+
+
+
+def reads_sentences(options: RougeOptions) -> bool:
+    """Whether a requested type compares sentence by sentence: rougeLsum, rougeW, and rougeL
+    where the profile's ROUGE-L is the summary-level union LCS (ROUGE-1.5.5)."""
+    return any(t.kind in ("Lsum", "W") or (t.kind == "L" and options.profile.rouge_l == "union")
+               for t in options.rouge_types)
+
+
+# --------------------------------------------------------------------------------------------
+# What the input looked like, and the warnings that are true of it
+
+_MAY_END_SENTENCE = re.compile(r"[.!?。！？]")
+
+
+def _input_notes(options: RougeOptions, texts, flat: TokenizedBatch, stats) -> InputNotes:
+    notes = InputNotes(texts=len(texts))
+    for k in np.flatnonzero(np.diff(flat.text_offsets) == 0).tolist():
+        text = texts[k]
+        if any(ch.isalnum() for ch in text):
+            notes.tokenless_letters += 1
+        elif not text.isspace() and text:
+            notes.tokenless_symbols += 1
+    notes.texts_with_newline = sum("\n" in t for t in texts)
+    if reads_sentences(options) and not options.split_sentences and not notes.texts_with_newline:
+        # one text the rule-based splitter would split is enough for the warning: stop there
+        notes.multi_sentence_texts = int(any(
+            _MAY_END_SENTENCE.search(t) and "\n" in split_sentences_rule_based(t)
+            for t in texts))
+    w_names = [t.name for t in options.rouge_types if t.kind == "W"]
+    if w_names:
+        notes.tokenless_w_references = int((stats[w_names[0]][:, 2] == 0).sum())
+    return notes
+
+
+def input_warnings(options: RougeOptions, notes: InputNotes) -> list:
+    """The warnings that are true of everything added, as sentences."""
+    out = []
+    if notes.tokenless_letters:
+        hint = ""
+        if options.profile.tokenizer is None and options.tokenizer.name == "default":
+            hint = (" The default tokenizer keeps only a-z and 0-9 (as rouge_score); for other "
+                    "scripts use tokenizer=\"unicode\".")
+        out.append(f"{notes.tokenless_letters} of {notes.texts} texts have letters but no "
+                   f"tokens; they score 0.{hint}")
+    if notes.tokenless_symbols:
+        out.append(f"{notes.tokenless_symbols} of {notes.texts} texts hold only punctuation or "
+                   "symbols, which are not tokens; they score 0.")
+    if notes.multi_sentence_texts and not notes.texts_with_newline:
+        out.append("rougeLsum/rougeW compare sentence by sentence, and sentences are the lines "
+                   "of a text: no text contains a newline, but some hold several sentences. "
+                   "Put each sentence on its own line, or pass split_sentences=True.")
+    if notes.tokenless_w_references:
+        out.append(f"rougeW: {notes.tokenless_w_references} reference(s) have no tokens; they "
+                   "score 0 (the ROUGE-1.5.5 script dies on them with a division by zero).")
+    if options.use_stemmer and options.stemmer is None:
+        out.append(f"use_stemmer has no effect with the {options.tokenizer.name} tokenizer "
+                   "(as in rouge_score): stem inside your tokenizer.")
+    if options.use_aggregator and options.detailed and \
+            options.n_samples * (1.0 - options.confidence) / 2.0 < 1.0:
+        need = int(np.ceil(2.0 / (1.0 - options.confidence) - 1e-9))
+        out.append(f"n_samples={options.n_samples} is too few for a {options.confidence:.0%} "
+                   f"interval: each tail holds less than one bootstrap sample; use "
+                   f"n_samples >= {need}.")
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# The scorer
+
+
+def example_scores(options: RougeOptions, predictions, references) -> tuple:
+    """(ScoredExamples, InputNotes) of one batch of checked inputs."""
+    stats, ref_counts, texts, flat, sent = _pair_statistics(options, predictions, references)
+    scores, counts = {}, {}
+    for t in options.rouge_types:
+        scores[t.name], counts[t.name] = example_statistics(options, t, stats[t.name],
+                                                            ref_counts)
+    keys = _row_keys(predictions, references) if wants_poisson_bootstrap(options) else None
+    return ScoredExamples(scores, counts, keys), _input_notes(options, texts, flat, stats)
+
+
+def _concatenated(batches: list) -> ScoredExamples:
+    """One ScoredExamples of several, rows in order."""
+    if len(batches) == 1:
+        return batches[0]
+    first = batches[0]
+    return ScoredExamples(
+        {name: np.concatenate([b.scores[name] for b in batches]) for name in first.scores},
+        {name: np.concatenate([b.counts[name] for b in batches]) for name in first.counts},
+        None if first.keys is None else np.concatenate([b.keys for b in batches]))
+
+
+class Scorer:
+    """The one way to a number: ``add`` batches (from any thread), then ``result``.
+
+    Nothing is lost: every example given to ``add`` is in the result exactly once; threads
+    may add concurrently (the aggregate is updated under a lock)."""
+
+    def __init__(self, options: RougeOptions):
+        self.options = options
+        self.aggregate = Aggregate(options)
+        self.notes = InputNotes()
+        self._lock = threading.Lock()
+
+    def add(self, predictions: Sequence[str], references: Sequence) -> ScoredExamples:
+        """Score a batch of checked inputs and add it; returns the batch's per-example
+        statistics. Large batches are scored in chunks, on threads."""
+        n = len(predictions)
+        size = _CHUNK_EXAMPLES
+        if THREADS > 1 and n >= 2 * _THREAD_CHUNK_MIN:
+            # one chunk per thread (at least): tokenization's GIL-free parts overlap too
+            size = min(size, -(-n // THREADS))
+        spans = [(i, min(i + size, n)) for i in range(0, n, size)]
+
+        def score(span):
+            return example_scores(self.options, predictions[span[0]:span[1]],
+                                  references[span[0]:span[1]])
+
+        if len(spans) == 1:
+            chunks = [score(spans[0])]
+        else:
+            with ThreadPoolExecutor(min(THREADS, len(spans))) as pool:
+                chunks = list(pool.map(score, spans))
+        with self._lock:
+            for batch, notes in chunks:
+                self.aggregate.add(batch)
+                self.notes.add(notes)
+        return _concatenated([batch for batch, _ in chunks])
+
+    def warnings(self) -> list:
+        """The input warnings that are true of everything added so far."""
+        with self._lock:
+            return input_warnings(self.options, self.notes)
+
+    def result(self) -> dict:
+        """compute()'s output for everything added."""
+        with self._lock:
+            return self.aggregate.result()
+
+
+def tokens_of(text: str, **options) -> list:
+    """The tokens ROUGE compares in ``text``, per sentence (lowercased, stopwords removed,
+    stemmed, as the options say): what scoring compares, as strings."""
+    opts = RougeOptions.build(**options)
+    return opts.tokenizer.tokens(text, stemmer=opts.stemmer, stopwords=opts.remove_stopwords)
