@@ -35,10 +35,11 @@ import json
 import os
 import re
 import sys
+import warnings
 from itertools import chain, islice
 from pathlib import Path
 
-from rouge_io import DEFAULT_MAX_RECORD_BYTES, RowError, Rows
+from rouge_io import DEFAULT_MAX_RECORD_BYTES, RowError, Rows, read_system_rows
 
 PROG = "rouge_cli"
 DEFAULT_CHUNK_SIZE = 10_000
@@ -150,6 +151,18 @@ def build_parser() -> argparse.ArgumentParser:
                    metavar="N", help="refuse a record (a line of JSONL or text, a CSV record,\n"
                                      "a whole JSON file) over N bytes (default "
                                      f"{DEFAULT_MAX_RECORD_BYTES:,})")
+    c = p.add_argument_group("comparing systems (paired significance tests)")
+    c.add_argument("--compare", nargs="+", metavar="SYSTEM",
+                   help="one predictions file per system (text, one per line, with\n"
+                        "--references), or one JSONL file with a key per system:\n"
+                        '  {"references": [...] or str, "bart": str, "t5": str}')
+    c.add_argument("--references", nargs="+", metavar="REFERENCES",
+                   help="the reference text files of --compare's text files")
+    c.add_argument("--baseline", metavar="NAME", help="the system the others are compared with\n"
+                                                      "(default: the first)")
+    c.add_argument("--test", choices=("bootstrap", "randomization"), default="bootstrap",
+                   help="paired bootstrap (default; 1,000 samples) or approximate\n"
+                        "randomization (10,000 trials); --n-samples sets either")
     m = p.add_argument_group("metric options (rouge_metric.py's, with dashes)")
     for name, spec in METRIC_OPTIONS.items():
         spec = dict(spec)
@@ -338,15 +351,71 @@ def _open_output(path: str):
 # Main
 
 
-def load_metric_module():
-    """The staged rouge_metric module (it can't be imported directly: relative imports)."""
+def load_metric():
     import evaluate
 
-    metric = evaluate.load(str(METRIC_SCRIPT))
-    return sys.modules[type(metric).__module__]
+    return evaluate.load(str(METRIC_SCRIPT))
+
+
+def load_metric_module():
+    """The staged rouge_metric module (it can't be imported directly: relative imports)."""
+    return sys.modules[type(load_metric()).__module__]
+
+
+def read_systems(args) -> tuple:
+    """({system: [prediction, ...]}, [references, ...]) of --compare's files."""
+    limits = dict(max_record_bytes=args.max_record_bytes, limit_name="--max-record-bytes")
+    predictions, references = {}, None
+    try:
+        if len(args.compare) == 1 and not args.references:
+            for row, refs in read_system_rows(args.compare[0], **limits):
+                for name, text in row.items():
+                    predictions.setdefault(name, []).append(text)
+                references = (references or []) + [refs]
+            return predictions, references or []
+        if not args.references:
+            raise CliError("--compare: give --references REFERENCES... with one predictions "
+                           "file per system (or one JSONL file with a key per system)")
+        for path in args.compare:
+            name = Path(path).stem if Path(path).stem not in predictions else path
+            with Rows(path, "text", reference_paths=args.references, **limits) as rows:
+                system_rows = list(rows)
+            predictions[name] = [prediction for prediction, _ in system_rows]
+            references = [refs for _, refs in system_rows]
+        return predictions, references
+    except RowError as error:
+        raise CliError(str(error)) from None
+
+
+def run_compare(args, stdout, stderr) -> None:
+    """--compare: the metric's compare() on the systems' files; sacrebleu-style tables."""
+    if args.input or args.jsonl or args.files:
+        raise CliError("--compare takes its own files; give no --input, --jsonl or "
+                       "PREDICTIONS REFERENCES with it")
+    predictions, references = read_systems(args)
+    kwargs = metric_kwargs(args)
+    metric = load_metric()
+    module = sys.modules[type(metric).__module__]
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", module.RougeWarning)
+            result = metric.compare(predictions=predictions, references=references,
+                                    baseline=args.baseline, test=args.test, **kwargs)
+    except (ValueError, TypeError) as error:
+        raise CliError(str(error)) from None
+    for warning in caught:
+        stderr.write(f"{PROG}: warning: {' '.join(str(warning.message).split())}\n")
+    if args.json:
+        stdout.write(json.dumps(result) + "\n")
+    else:
+        confidence = kwargs.get("confidence", 0.95)
+        stdout.write(module.format_comparison(result, confidence=confidence) + "\n")
+    stdout.flush()
 
 
 def run(args, stdout, stderr) -> None:
+    if args.compare:
+        return run_compare(args, stdout, stderr)
     rows = open_rows(args)
     per_example = bar = None
     try:

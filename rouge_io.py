@@ -77,7 +77,7 @@ import re
 from pathlib import Path
 
 __all__ = ["DEFAULT_MAX_RECORD_BYTES", "FORMATS", "MAX_JSON_DEPTH", "RowError", "Rows",
-           "detect_format", "read_rows"]
+           "detect_format", "read_rows", "read_system_rows"]
 
 DEFAULT_MAX_RECORD_BYTES = 16 * 2 ** 20
 # A corpus needs 3 levels (list > object > references list); deeper is never one, and
@@ -117,6 +117,40 @@ def read_rows(path, format=None, *, reference_paths=(),
     with Rows(path, format, reference_paths=reference_paths, max_record_bytes=max_record_bytes,
               limit_name=limit_name) as rows:
         yield from rows
+
+
+SYSTEMS_SHAPE = '{"references": [str, ...] or str, "<system>": str, "<system>": str, ...}'
+
+
+def read_system_rows(path, *, max_record_bytes=DEFAULT_MAX_RECORD_BYTES,
+                     limit_name="max_record_bytes"):
+    """Yield ({system: prediction}, references) from a JSONL file of several systems' outputs
+    (for comparisons): one object per line, ``SYSTEMS_SHAPE``; every line names the same
+    systems. Lines, limits and errors as ``Rows``' jsonl."""
+    f = _LineFile(os.fspath(path), _check_limit(max_record_bytes), limit_name)
+    shape = f"one object per line, {SYSTEMS_SHAPE}"
+    systems = None
+    try:
+        for lineno, text in f.lines():
+            if not text or text.isspace():
+                continue
+            obj = _loads(text, lambda: f"{f.path}:{lineno}", shape)
+            where = f"{f.path}:{lineno}"
+            if not isinstance(obj, dict) or "references" not in obj:
+                raise RowError(f"{where}: expected {shape}")
+            predictions = {k: v for k, v in obj.items() if k != "references"}
+            if systems is None:
+                systems = list(predictions)
+            if list(predictions) != systems:
+                raise RowError(f"{where}: the systems {sorted(predictions)} differ from the "
+                               f"first line's {sorted(systems)}; allowed: the same systems on "
+                               "every line")
+            for name, value in predictions.items():
+                if not _is_text(value):
+                    raise _text_error(value, where, repr(name))
+            yield predictions, _references(obj["references"], where)
+    finally:
+        f.close()
 
 
 def _json_kind(value) -> str:

@@ -54,6 +54,7 @@ from .rouge_pipeline import (
 from .rouge_significance import (
     DEFAULT_SAMPLES,
     TESTS,
+    format_comparison,
     mean_scores,
     paired_test,
     pooled_scores,

@@ -699,3 +699,54 @@ def test_one_million_rows_streaming(env, tmp_path, realsumm, n_samples):
     # same run varies by up to ~55 MiB (thread arenas of malloc): 64 MiB of margin.
     allowed = (n - n_small) * 2 * 12 / 2 ** 20 + 64
     assert peak_rss - base_rss < allowed, (peak_rss, base_rss, allowed)
+
+
+# --------------------------------------------------------------------------------------------
+# --compare: the metric's compare() on files (compare() itself is tested against rouge_score's
+# statistics and sacrebleu in test_compare.py / test_significance.py)
+
+
+def test_compare_text_files_and_jsonl_equal_compare(env, tmp_path, metric, realsumm):
+    by = {}
+    for r in realsumm:
+        by.setdefault(r["system"], {})[r["doc"]] = r
+    systems = ["abs/t5/out_11B", "abs/t5/out_base", "abs/t5/out_small"]
+    docs = sorted(by[systems[0]])[:60]
+    flat = {s.rsplit("/", 1)[1]: [by[s][d]["prediction"].replace("\n", " ") for d in docs]
+            for s in systems}
+    references = [by[systems[0]][d]["references"][0].replace("\n", " ") for d in docs]
+    for name, texts in flat.items():
+        write_lines(tmp_path / f"{name}.txt", texts)
+    write_lines(tmp_path / "refs.txt", references)
+    with open(tmp_path / "systems.jsonl", "w", encoding="utf-8") as f:
+        for i in range(len(docs)):
+            f.write(json.dumps({"references": references[i],
+                                **{name: texts[i] for name, texts in flat.items()}}) + "\n")
+    options = ["--rouge-types", "rouge1,rougeL", "--test", "randomization", "--n-samples", "500",
+               "--baseline", "out_base", "--aggregation", "micro"]
+    expected = metric.compare(predictions=flat, references=references, baseline="out_base",
+                              rouge_types=["rouge1", "rougeL"], test="randomization",
+                              n_samples=500, aggregation="micro")
+    from_text = ok(run_cli(env, "--compare", *(f"{n}.txt" for n in flat), "--references",
+                           "refs.txt", *options, "--json", cwd=tmp_path))
+    from_jsonl = ok(run_cli(env, "--compare", "systems.jsonl", *options, "--json", cwd=tmp_path))
+    assert json.loads(from_text.stdout) == expected == json.loads(from_jsonl.stdout)
+    table = ok(run_cli(env, "--compare", "systems.jsonl", *options, cwd=tmp_path)).stdout
+    assert "Baseline: out_base" in table and "Holm p" in table and "signature:" in table
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--compare", "a.txt", "b.txt"], "--compare: give --references"),
+    (["--compare", "bad.jsonl"], "bad.jsonl:2: the systems"),
+    (["--compare", "a.txt", "--references", "r.txt"], "predictions: got 1 system"),
+    (["--compare", "a.txt", "b.txt", "--references", "r.txt", "--baseline", "zz"],
+     "baseline: got 'zz'"),
+])
+def test_compare_errors_are_one_line(env, tmp_path, args, message):
+    for name in ("a.txt", "b.txt", "r.txt"):
+        write_lines(tmp_path / name, ["the cat sat", "a dog"])
+    (tmp_path / "bad.jsonl").write_text('{"references": "x", "a": "x", "b": "y"}\n'
+                                        '{"references": "x", "a": "x"}\n', encoding="utf-8")
+    proc = run_cli(env, *args, cwd=tmp_path)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.count("\n") == 1 and message in proc.stderr, proc.stderr
