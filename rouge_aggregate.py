@@ -128,11 +128,16 @@ def wants_poisson_bootstrap(options: RougeOptions) -> bool:
     return options.use_aggregator and options.detailed and options.profile.bootstrap == "poisson"
 
 
-# Macro scores in [0, 1] enter the bootstrap as integers in units of 2^-24 (micro: the counts
-# themselves, integers but for ROUGE-W's weighted counts): integer sums below 2^53 are exact
-# in float64 whatever the order, which holds up to 2^29 examples. The rounding (< 3e-8) is
-# far below the bootstrap's own noise and is taken out of the mean (Aggregate._aggregate).
-_SCORE_SCALE = 2.0 ** 24
+# Macro scores x in [0, 1] enter the bootstrap exactly, as the integer X = x * 2^73 written in
+# four limbs of 19 bits (micro: the counts themselves, integers but for ROUGE-W's weighted
+# counts). Every sample sum of a limb is an integer below 2^53 (2^19 * 15 * 2^29 examples),
+# so float64 adds it exactly in any order and grouping; the limbs are joined as Python ints
+# at the end, and each sample's mean is one correctly rounded division. Every score of 2^-20
+# or more (any text under a million tokens) is a multiple of 2^-73; a smaller one is rounded
+# to it (an error below 2^-73).
+_SCORE_BITS = 73
+_LIMB_BITS = 19
+_LIMBS = 4  # 4 x 19 = 76 bits >= X's 74
 # 2^32 * P(Poisson(1) <= k), k = 0..15 (P(> 15) < 1e-13)
 _POISSON_CDF = np.array([math.floor(2.0 ** 32 * math.fsum(math.exp(-1) / math.factorial(j)
                                                           for j in range(k + 1)))
@@ -204,6 +209,25 @@ class _Occurrences:
         return occurrences
 
 
+def _limbs(matrix: np.ndarray) -> np.ndarray:
+    """float64[N, C] scores in [0, 1] as float64[N, C * _LIMBS] exact 19-bit integer limbs of
+    x * 2^73, low limb first (column c's limbs at c * _LIMBS ...)."""
+    rest = np.rint(matrix * 2.0 ** _SCORE_BITS)  # exact: a power-of-two scaling
+    limbs = np.empty(matrix.shape + (_LIMBS,), dtype=np.float64)
+    for j in range(_LIMBS):
+        high = np.floor(rest / 2.0 ** _LIMB_BITS)  # exact: integers and a power of two
+        limbs[..., j] = rest - high * 2.0 ** _LIMB_BITS  # exact: an integer below 2^19
+        rest = high
+    return limbs.reshape(matrix.shape[0], -1)
+
+
+def _joined(limb_sums: np.ndarray) -> list:
+    """Python ints of float64[C * _LIMBS] limb sums (each an exact integer)."""
+    values = [int(v) for v in limb_sums.tolist()]
+    return [sum(values[c * _LIMBS + j] << (_LIMB_BITS * j) for j in range(_LIMBS))
+            for c in range(len(values) // _LIMBS)]
+
+
 def _poisson_sums(fixed: np.ndarray, keys: np.ndarray, occurrences: np.ndarray, seed: int,
                   n_samples: int) -> tuple:
     """poisson_bootstrap_sums over row ranges on the thread pool, summed."""
@@ -253,8 +277,8 @@ class Aggregate:
         self._bootstrap = wants_poisson_bootstrap(options)
         if self._bootstrap:
             self._occurrences = _Occurrences()
-            self._fixed_totals = [0] * width  # what the samples would sum with all weights 1
-            self._sample_sums = np.zeros((options.n_samples, width), dtype=np.float64)
+            limbs = 1 if self._micro else _LIMBS
+            self._sample_sums = np.zeros((options.n_samples, width * limbs), dtype=np.float64)
             self._sample_weights = np.zeros(options.n_samples, dtype=np.int64)
 
     def add(self, batch: ScoredExamples) -> None:
@@ -267,9 +291,7 @@ class Aggregate:
         matrix = np.concatenate([used[name] for name in self.names], axis=1)
         self._exact = [a + b for a, b in zip(self._exact, _exact_column_sums(matrix))]
         if self._bootstrap:
-            fixed = matrix if self._micro else np.rint(matrix * _SCORE_SCALE)
-            self._fixed_totals = [a + b for a, b in zip(self._fixed_totals,
-                                                        _exact_column_sums(fixed))]
+            fixed = matrix if self._micro else _limbs(matrix)
             sums, weights = _poisson_sums(fixed, batch.keys,
                                           self._occurrences.number(batch.keys),
                                           self.options.seed, self.options.n_samples)
@@ -306,27 +328,35 @@ class Aggregate:
 
     def _aggregate(self) -> dict:
         """{type: {"precision"|"recall"|"fmeasure": (low, mid, high)}} (low = high = mid
-        without the bootstrap)."""
+        without the bootstrap). The bounds are order statistics of the samples (the lower
+        and the upper percentile rank, no interpolation): each is one sample's statistic."""
         options = self.options
         tail = 100.0 * (1.0 - options.confidence) / 2.0
         used = self._bootstrap and self._sample_weights > 0  # a sample that drew nothing
+        samples = self._sample_scores(used) if np.any(used) else None
         out = {}
         for t_index, name in enumerate(self.names):
             cols = slice(3 * t_index, 3 * t_index + 3)
             mid = self._scores(self._exact[cols], self.count << _EXACT_UNIT)
-            bounds = np.stack([mid, mid])
-            if np.any(used):
-                samples = self._scores(self._sample_sums[used, cols],
-                                       self._sample_weights[used] * _SCORE_SCALE)
-                # the fixed-point rounding moves every sample alike: take it out, so that
-                # the samples are centred as if the values had not been rounded
-                full = self._scores(self._fixed_totals[cols],
-                                    self.count << (_EXACT_UNIT + 24))  # 24: _SCORE_SCALE
-                samples += mid - full
-                bounds = np.percentile(samples, [tail, 100.0 - tail], axis=0)
-            out[name] = {key: (float(bounds[0, col]), float(mid[col]), float(bounds[1, col]))
+            low = high = mid
+            if samples is not None:
+                low = np.percentile(samples[:, cols], tail, axis=0, method="lower")
+                high = np.percentile(samples[:, cols], 100.0 - tail, axis=0, method="higher")
+            out[name] = {key: (float(low[col]), float(mid[col]), float(high[col]))
                          for col, key in enumerate(("precision", "recall", "fmeasure"))}
         return out
+
+    def _sample_scores(self, used: np.ndarray) -> np.ndarray:
+        """float64[samples, 3 * types]: each used sample's (P, R, F) per type, correctly
+        rounded from its exact sums (macro: one division of Python ints; micro: of the
+        float64 count sums, exact integers)."""
+        if self._micro:
+            sums = self._sample_sums[used]
+            return np.concatenate([self._scores(sums[:, c:c + 3], None)
+                                   for c in range(0, sums.shape[1], 3)], axis=1)
+        return np.array([[total / (int(weight) << _SCORE_BITS) for total in _joined(row)]
+                         for row, weight in zip(self._sample_sums[used],
+                                                self._sample_weights[used])])
 
     def _scores(self, sums, units) -> np.ndarray:
         """(P, R, F) from the column sums of one type (rows: samples, or one row of Python
@@ -339,7 +369,5 @@ class Aggregate:
                 return np.array([p, r, fscore(np.array([p]), np.array([r]),
                                                 self.options.alpha)[0]])
             return np.array([a / units, b / units, c / units])
-        if self._micro:
-            p, r = _pr_from_sums(sums)
-            return np.stack([p, r, fscore(p, r, self.options.alpha)], axis=1)
-        return sums / np.asarray(units, dtype=np.float64)[:, None]
+        p, r = _pr_from_sums(sums)
+        return np.stack([p, r, fscore(p, r, self.options.alpha)], axis=1)

@@ -190,3 +190,62 @@ def test_exact_column_sums_are_exact(metric_module, values):
     # both paths (the fast one for multiples of 2^-64, frexp for the rest) give the exact sum
     got = staged("rouge_aggregate")._exact_column_sums(np.array(values).reshape(-1, 1))[0]
     assert Fraction(got, 2 ** staged("rouge_aggregate")._EXACT_UNIT) == sum(map(Fraction, values))
+
+
+# --------------------------------------------------------------------------------------------
+# Exact bounds (issue 11 item 7): each bound is one bootstrap sample's statistic, correctly
+# rounded from exact arithmetic; no fixed-point artefacts
+
+
+def _interval(metric, predictions, references, **kwargs):
+    return metric.compute(predictions=predictions, references=references, detailed=True,
+                          rouge_types=["rouge1"], **kwargs)["rouge1"]
+
+
+def test_identical_scores_give_a_point_interval(metric):
+    out = _interval(metric, ["the cat sat on the mat"] * 7, ["the cat lay on the mat"] * 7)
+    for measure in out.values():
+        assert measure["low"] == measure["mid"] == measure["high"]
+
+
+def test_readme_example_has_no_artefacts(metric):
+    out = _interval(metric, ["the cat sat on the mat", "hello there general kenobi"],
+                    [["the cat lay on the mat"], ["hello there", "general kenobi says hello"]])
+    per_example = metric.compute(
+        predictions=["the cat sat on the mat", "hello there general kenobi"],
+        references=[["the cat lay on the mat"], ["hello there", "general kenobi says hello"]],
+        rouge_types=["rouge1"], use_aggregator=False, detailed=True)["rouge1"]
+    for key, measure in out.items():
+        lo, hi = min(per_example[key]), max(per_example[key])
+        assert lo <= measure["low"] <= measure["mid"] <= measure["high"] <= hi
+        a, b = (Fraction(x) for x in per_example[key])
+        means = {float((k * a + j * b) / (k + j)) for k in range(16) for j in range(16) if k + j}
+        assert measure["low"] in means and measure["high"] in means
+
+
+words = st.lists(st.sampled_from("a b c d e f".split()), min_size=1, max_size=8).map(" ".join)
+
+
+@settings(max_examples=40, deadline=None)
+@given(texts=st.lists(words, min_size=4, max_size=4), confidence=st.sampled_from([0.5, 0.9, 0.95]),
+       seed=st.integers(0, 2 ** 32))
+def test_two_example_bounds_are_exact_weighted_means(metric, texts, confidence, seed):
+    # a sample weighs example 1 k times and example 2 j times (Poisson weights, at most 15):
+    # its statistic is (k a + j b) / (k + j), and each bound must be one of those, correctly
+    # rounded, inside [min, max]: no 2^-24 fixed point, never outside [0, 1]
+    predictions, references = texts[:2], texts[2:]
+    per_example = metric.compute(predictions=predictions, references=references,
+                                 rouge_types=["rouge1"], use_aggregator=False,
+                                 detailed=True)["rouge1"]
+    out = _interval(metric, predictions, references, confidence=confidence, seed=seed,
+                    n_samples=200)
+    for key, measure in out.items():
+        a, b = (Fraction(x) for x in per_example[key])
+        means = {float((k * a + j * b) / (k + j)) for k in range(16) for j in range(16) if k + j}
+        assert measure["low"] in means and measure["high"] in means
+        assert min(a, b) <= measure["low"] <= measure["high"] <= max(a, b)
+
+
+def test_too_few_samples_for_the_confidence_warn(metric):
+    with pytest.warns(Warning, match="n_samples=1 is too few for a 95% interval.*n_samples >= 40"):
+        _interval(metric, ["a b", "a"], ["a", "b"], n_samples=1)
