@@ -187,6 +187,16 @@ class _Occurrences:
     def __len__(self) -> int:
         return sum(len(keys) for keys, _ in self.runs)
 
+    def compact(self) -> tuple:
+        """(sorted unique keys, counts) of the whole register, as one run."""
+        if not self.runs:
+            return np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.uint32)
+        keys, inverse = np.unique(np.concatenate([k for k, _ in self.runs]), return_inverse=True)
+        counts = np.zeros(len(keys), dtype=np.uint32)
+        np.add.at(counts, inverse, np.concatenate([c for _, c in self.runs]))
+        self.runs = [(keys, counts)]
+        return keys, counts
+
     def number(self, keys: np.ndarray) -> np.ndarray:
         """The occurrence index of each key (0 for its first copy), counting these too."""
         order = np.argsort(keys, kind="stable")
@@ -297,6 +307,80 @@ class Aggregate:
                                           self.options.seed, self.options.n_samples)
             self._sample_sums += sums
             self._sample_weights += weights
+
+    def merge(self, other: "Aggregate") -> "Aggregate":
+        """The aggregate of both (neither is changed). Exact and order-free, provided no
+        example (the same prediction and references) was added to both: an example's
+        bootstrap weights depend on how many copies came before it, which two separate
+        aggregates cannot know (ValueError then: put identical rows in one partition)."""
+        if self._keep_rows or other._keep_rows:
+            raise ValueError("state: aggregates that keep rows (use_aggregator=False, or the "
+                             "rouge155 profile, whose bootstrap depends on row order) cannot "
+                             "be merged; allowed: the default profile with use_aggregator=True")
+        merged = Aggregate(self.options)
+        merged.count = self.count + other.count
+        merged._exact = [a + b for a, b in zip(self._exact, other._exact)]
+        if self._bootstrap:
+            mine, theirs = self._occurrences.compact(), other._occurrences.compact()
+            shared = np.intersect1d(mine[0], theirs[0], assume_unique=True)
+            if len(shared):
+                raise ValueError(
+                    f"state: {len(shared)} example(s) (identical prediction and references) "
+                    "were scored in both states; their bootstrap weights depend on how many "
+                    "copies came before, so the states cannot be merged exactly. Allowed: "
+                    "states of disjoint examples: partition the rows by their texts (the "
+                    "engines do: score_spark/score_ray hash-partition by the text columns)")
+            merged._occurrences.runs = [mine, theirs]
+            merged._occurrences.compact()
+            merged._sample_sums = self._sample_sums + other._sample_sums
+            merged._sample_weights = self._sample_weights + other._sample_weights
+        return merged
+
+    def arrays(self) -> dict:
+        """What the state holds besides the options: exact sums and count (ints) and, with
+        the bootstrap, its sample sums, sample weights and the copy-number register."""
+        out = {"count": self.count, "exact": self._exact}
+        if self._bootstrap:
+            keys, counts = self._occurrences.compact()
+            out.update(sample_sums=self._sample_sums, sample_weights=self._sample_weights,
+                       keys=keys, copies=counts)
+        return out
+
+    @classmethod
+    def from_arrays(cls, options: RougeOptions, data: dict) -> "Aggregate":
+        """The inverse of ``arrays``, checked: ValueError on anything inconsistent."""
+        aggregate = cls(options)
+        if aggregate._keep_rows:
+            raise ValueError("state: these options keep rows (use_aggregator=False or the "
+                             "rouge155 profile); allowed: the default profile, aggregated")
+        count, exact = data.get("count"), data.get("exact")
+        if type(count) is not int or count < 0 or not isinstance(exact, list) or \
+                len(exact) != len(aggregate._exact) or not all(type(v) is int for v in exact):
+            raise ValueError("state: corrupted (count or exact sums)")
+        aggregate.count, aggregate._exact = count, exact
+        if aggregate._bootstrap:
+            want = {"sample_sums": aggregate._sample_sums.shape,
+                    "sample_weights": aggregate._sample_weights.shape}
+            for name, shape in want.items():
+                array = data.get(name)
+                if not isinstance(array, np.ndarray) or array.shape != shape:
+                    raise ValueError(f"state: corrupted ({name} should have shape {shape})")
+            keys, copies = data.get("keys"), data.get("copies")
+            if not (isinstance(keys, np.ndarray) and isinstance(copies, np.ndarray)
+                    and keys.dtype == np.uint64 and copies.dtype == np.uint32
+                    and keys.shape == copies.shape and keys.ndim == 1
+                    and np.all(keys[1:] > keys[:-1]) and np.all(copies > 0)
+                    and int(copies.sum(dtype=np.int64)) == count):
+                raise ValueError("state: corrupted (copy-number register)")
+            sums, weights = data["sample_sums"], data["sample_weights"]
+            if sums.dtype != np.float64 or weights.dtype != np.int64 or \
+                    not np.all(np.isfinite(sums)) or np.any(sums != np.floor(sums)) and \
+                    not (options.micro and any(t.kind == "W" for t in options.rouge_types)) \
+                    or np.any(weights < 0):
+                raise ValueError("state: corrupted (bootstrap sums)")
+            aggregate._sample_sums, aggregate._sample_weights = sums.copy(), weights.copy()
+            aggregate._occurrences.runs = [(keys.copy(), copies.copy())] if len(keys) else []
+        return aggregate
 
     def rows(self) -> tuple:
         """({type: float64[N, 3]} scores, counts) of the kept rows, in the order added."""

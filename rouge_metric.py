@@ -32,6 +32,10 @@ from .rouge_aggregate import (
     InputNotes,
     ScoredExamples,
 )
+from .rouge_engines import (
+    score_ray as _score_ray,
+    score_spark as _score_spark,
+)
 from .rouge_kernels import (
     THREADS,
 )
@@ -335,3 +339,48 @@ class RougeMetric(evaluate.Metric):
         result["signature"] = f"{opts.signature()}|test:{test}|baseline:{baseline}"
         result["count"] = count
         return result
+
+    # -- a mergeable state, for engines that score partitions (Spark, Ray) ------------------
+
+    def partial(self, *, predictions, references, **options):
+        """A small, mergeable state of these rows: ``state.merge(other)``,
+        ``state.to_bytes()`` / ``rouge.state_from_bytes(data)``, and ``rouge.finalize(state)``,
+        which returns exactly what compute() returns on all the rows. States must hold
+        disjoint examples (identical rows in one state: partition by the texts)."""
+        opts = RougeOptions.build(**options)
+        if not opts.use_aggregator:
+            raise ValueError("use_aggregator: got False; partial states aggregate (for "
+                             "per-example scores use compute(use_aggregator=False) or the "
+                             "engines, which return the rows)")
+        if opts.profile.keeps_rows:
+            raise ValueError(f"profile: got {opts.profile.name!r}, whose bootstrap depends on "
+                             "the order of all rows: its states cannot be merged; allowed: "
+                             "the rouge_score profile")
+        predictions, references = check_inputs(predictions, references)
+        state = Scorer(opts)
+        state.add(predictions, references)
+        return state
+
+    def state_from_bytes(self, data):
+        """The state that ``state.to_bytes()`` wrote (ValueError if corrupted, or of another
+        version of the metric)."""
+        return Scorer.from_bytes(data)
+
+    def finalize(self, state):
+        """compute()'s result (and warnings) for everything in the state."""
+        if not isinstance(state, Scorer):
+            raise TypeError(f"state: got {type(state).__name__}; allowed: a state from "
+                            "partial(), merge() or state_from_bytes()")
+        for message in state.warnings():
+            warnings.warn(message, RougeWarning, stacklevel=2)
+        return state.result()
+
+    def score_spark(self, df, prediction_col="prediction", references_col="references",
+                    **options):
+        """ROUGE of a Spark DataFrame's rows (see rouge_engines.score_spark)."""
+        return _score_spark(self, df, prediction_col, references_col, **options)
+
+    def score_ray(self, dataset, prediction_col="prediction", references_col="references",
+                  **options):
+        """ROUGE of a Ray Dataset's rows (see rouge_engines.score_ray)."""
+        return _score_ray(self, dataset, prediction_col, references_col, **options)

@@ -15,8 +15,11 @@ output; ``warnings()`` says what is true of everything added. ``compute()``, ``a
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import json
 import re
+import struct
 import threading
 import zlib
 from concurrent.futures import ThreadPoolExecutor
@@ -38,6 +41,7 @@ from .rouge_kernels import (
 )
 from .rouge_options import (
     RougeOptions,
+    __version__,
     RougeType,
 )
 from .rouge_text import (
@@ -404,6 +408,18 @@ def _concatenated(batches: list) -> ScoredExamples:
         None if first.keys is None else np.concatenate([b.keys for b in batches]))
 
 
+_STATE_MAGIC = b"ROUGE-METRIC-STATE\0"
+_STATE_FORMAT = 1
+
+
+def _state_options(options: RougeOptions):
+    """What must agree for two states to merge: every option (callables by identity)."""
+    try:
+        return options.as_kwargs()
+    except ValueError:
+        return options
+
+
 class Scorer:
     """The one way to a number: ``add`` batches (from any thread), then ``result``.
 
@@ -440,6 +456,93 @@ class Scorer:
                 self.aggregate.add(batch)
                 self.notes.add(notes)
         return _concatenated([batch for batch, _ in chunks])
+
+    # -- the public, mergeable state (rouge.partial / merge / to_bytes / finalize) --------------
+
+    def merge(self, other: "Scorer") -> "Scorer":
+        """A new Scorer holding both (associative and commutative; neither is changed).
+        ValueError if the options differ, or if an example was added to both (see
+        Aggregate.merge)."""
+        if not isinstance(other, Scorer):
+            raise TypeError(f"other: got {type(other).__name__}; allowed: a state from "
+                            "rouge.partial() or rouge.state_from_bytes()")
+        if _state_options(self.options) != _state_options(other.options):
+            raise ValueError(f"other: the states were made with different options "
+                             f"({self.options.signature()} vs {other.options.signature()}); "
+                             "allowed: states of the same options")
+        if other is self:
+            other = Scorer.from_bytes(self.to_bytes())
+        merged = Scorer(self.options)
+        with self._lock, other._lock:
+            merged.aggregate = self.aggregate.merge(other.aggregate)
+            merged.notes.add(self.notes)
+            merged.notes.add(other.notes)
+        return merged
+
+    def to_bytes(self) -> bytes:
+        """The state in a versioned plain format (no pickle): a JSON header (format, metric
+        version, options, notes, exact sums) and raw little-endian arrays."""
+        with self._lock:
+            data = self.aggregate.arrays()
+            header = {"format": _STATE_FORMAT, "version": __version__,
+                      "options": self.options.as_kwargs(),
+                      "notes": dataclasses.asdict(self.notes), "count": data.pop("count"),
+                      "exact": [str(v) for v in data.pop("exact")], "arrays": []}
+        blobs = []
+        for name, array in data.items():
+            array = np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("<"))
+            header["arrays"].append([name, array.dtype.str, list(array.shape)])
+            blobs.append(array.tobytes())
+        head = json.dumps(header).encode("utf-8")
+        return _STATE_MAGIC + struct.pack("<I", len(head)) + head + b"".join(blobs)
+
+    @classmethod
+    def from_bytes(cls, data) -> "Scorer":
+        """The inverse of to_bytes, checked: ValueError naming what is wrong."""
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError(f"data: got {type(data).__name__}; allowed: bytes from "
+                            "state.to_bytes()")
+        data = bytes(data)
+        start = len(_STATE_MAGIC) + 4
+        if not data.startswith(_STATE_MAGIC) or len(data) < start:
+            raise ValueError("data: not a rouge_metric state (no magic)")
+        (size,) = struct.unpack("<I", data[len(_STATE_MAGIC):start])
+        try:
+            header = json.loads(data[start:start + size].decode("utf-8"))
+            assert isinstance(header, dict)
+        except (ValueError, AssertionError, UnicodeDecodeError):
+            raise ValueError("data: corrupted state header") from None
+        if header.get("format") != _STATE_FORMAT:
+            raise ValueError(f"data: state format {header.get('format')!r}; allowed: "
+                             f"{_STATE_FORMAT}")
+        if header.get("version") != __version__:
+            raise ValueError(f"data: a state of rouge_metric {header.get('version')!r}; this is "
+                             f"{__version__}: its numbers would differ (allowed: the same version)")
+        try:
+            options = RougeOptions.build(**header["options"])
+            notes = InputNotes(**header["notes"])
+            arrays, offset = {}, start + size
+            for name, dtype, shape in header["arrays"]:
+                count = int(np.prod(shape, dtype=np.int64))
+                array = np.frombuffer(data, dtype=np.dtype(dtype), count=count, offset=offset)
+                arrays[name] = array.astype(array.dtype.newbyteorder("=")).reshape(shape)
+                offset += array.nbytes
+            if offset != len(data):
+                raise ValueError("trailing bytes")
+            exact = [int(v) for v in header["exact"]]
+            count = header["count"]
+        except (KeyError, TypeError, ValueError) as error:
+            raise ValueError(f"data: corrupted state ({error})") from None
+        if any(type(v) is not int or v < 0 for v in dataclasses.astuple(notes)):
+            raise ValueError("data: corrupted state (notes)")
+        scorer = cls(options)
+        scorer.aggregate = Aggregate.from_arrays(options, {"count": count, "exact": exact,
+                                                           **arrays})
+        scorer.notes = notes
+        return scorer
+
+    def __reduce__(self):  # picklable (the lock and the options' functions are not)
+        return Scorer.from_bytes, (self.to_bytes(),)
 
     def warnings(self) -> list:
         """The input warnings that are true of everything added so far."""
