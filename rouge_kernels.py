@@ -35,11 +35,10 @@ as plain Python, which small batches use while numba has not compiled them yet.
 
 from __future__ import annotations
 
-import functools
 import importlib.util
 import os
+import sys
 import threading
-import time
 
 import numpy as np
 
@@ -51,6 +50,13 @@ if globals().get("PURE_PYTHON"):  # set by pure_python_twin() before it runs thi
 
 else:
     from numba import njit
+
+    try:
+        from . import rouge_warmup as _warmup
+    except ImportError:  # imported as a top-level module (tests, scripts)
+        import rouge_warmup as _warmup
+    # before the decorators below: numba picks a function's cache folder when it is decorated
+    CACHE_DIR = _warmup.use_cache_dir(__file__, __name__)
 
 
 def thread_count() -> int:
@@ -84,6 +90,7 @@ __all__ = [
     "scan_stem_tokens",
     "stem_table_insert",
     "pure_python_twin",
+    "warm_up",
 ]
 
 
@@ -1062,17 +1069,15 @@ def stem_table_insert(keys, vals, new_keys, new_vals):
 
 
 # --------------------------------------------------------------------------------------------
-# Tiers: plain Python first, numba for what is big or keeps coming
+# Tiers: compiled when this process has it; until then a numpy tier or plain Python
 #
-# numba compiles a kernel on its first call: 0.3-2.5 s each, once per machine (then it loads
-# from its disk cache, ~0.1 s each, once per process). A small batch is done sooner by the same
-# functions run as plain Python (10 pairs: ~35 ms), so small batches use this file's pure
-# Python twin, until numba has the kernel anyway or the process has spent PURE_BUDGET_SECONDS
-# in the twin (a loop of small calls then pays for compiling once). The numbers are the same
-# either way: the twin is this very code (tests/test_kernels.py runs both).
+# numba compiles a kernel on its first call: 0.3-6 s each, once per machine (then it loads
+# from its disk cache, ~0.3 s for the first, ~0.01 s for each further one, once per process).
+# rouge_warmup compiles them on a background thread (from evaluate.load, or from the first call
+# that needs one) while calls run on rouge_vectorized's numpy twins or on this file run as
+# plain Python. The numbers are the same either way (tests/test_tiers.py runs all tiers).
 
-PURE_BUDGET_SECONDS = 0.5
-_pure = {"twin": None, "seconds": 0.0}  # the twin module and the time spent in it
+_pure = {"twin": None}  # the plain Python twin module
 _pure_lock = threading.Lock()
 # the compiled function behind each plain-Python wrapper: its signatures say if numba has it
 _COMPILED_BY = {"dense_ids": "_dense_ids", "scan_ascii_tokens": "_scan_fill",
@@ -1092,25 +1097,16 @@ def pure_python_twin():
 
 
 def pick(name: str, small: bool):
-    """Kernel `name` for one batch: the numba-compiled one, or, for a small batch while numba
-    has not compiled (or cache-loaded) it in this process and the budget lasts, the same
-    function as plain Python."""
-    compiled = globals()[name]
-    if (not small or _pure["seconds"] >= PURE_BUDGET_SECONDS
-            or getattr(globals()[_COMPILED_BY.get(name, name)], "signatures", True)):
-        return compiled
-    function = getattr(pure_python_twin(), name)
+    """Kernel `name` for one batch (see rouge_warmup.pick): the compiled one when this process
+    has it, else a function that chooses a tier per call."""
+    return _warmup.pick(name, small)
 
-    @functools.wraps(function)
-    def timed(*args, **kwargs):
-        start = time.perf_counter()
-        try:
-            # compiled code wraps integer overflow silently (the hashes rely on it); numpy's
-            # scalars warn
-            with np.errstate(over="ignore"):
-                return function(*args, **kwargs)
-        finally:
-            with _pure_lock:
-                _pure["seconds"] += time.perf_counter() - start
 
-    return timed
+def warm_up(rouge_types=("rouge1", "rouge2", "rougeL", "rougeLsum"), **kind) -> dict:
+    """Compile (or load from the cache) the kernels `rouge_types` need, and wait: see
+    rouge_warmup.warm_up."""
+    return _warmup.warm_up(rouge_types, **kind)
+
+
+if not globals().get("PURE_PYTHON"):
+    _warmup.attach(sys.modules[__name__])

@@ -39,6 +39,13 @@ from .rouge_engines import (
 from .rouge_kernels import (
     THREADS,
 )
+# rouge_warmup runs rouge_vectorized (the numpy tier); named here so that evaluate stages it
+from .rouge_vectorized import (
+    lcs_stats as _first_call_lcs_stats,
+)
+from .rouge_warmup import (
+    start_at_load,
+)
 from .rouge_options import (
     DEFAULT_ROUGE_TYPES,
     DEFAULT_SEED,
@@ -210,6 +217,11 @@ class RougeMetric(evaluate.Metric):
         # (evaluate's writer is not thread-safe); reentrant: compute() calls add_batch
         self._lock = threading.RLock()
         super().__init__(*args, **kwargs)
+
+    def _download_and_prepare(self, dl_manager):
+        # evaluate.load calls this: compile the default types' kernels on a background thread
+        # (the first compute() does not wait for numba), or load them from the disk cache
+        start_at_load()
 
     def _info(self):
         return evaluate.MetricInfo(

@@ -1,0 +1,507 @@
+"""The first-call tier: rouge_kernels' statistics computed on a whole batch with numpy.
+
+numba takes seconds to compile a kernel; numpy is there at once. These functions take the
+arguments of the rouge_kernels function of the same name and return the same arrays, the
+same numbers (tests/test_coldstart.py and tests/test_tiers.py compare them on every tier).
+rouge_warmup runs them while the compiled kernels are not there yet. Each works on all the
+pairs of a call at once: one sort or one bit-parallel step serves every pair.
+
+A function raises OutOfScope when a call is outside what it does (an unlimited skip distance
+on long texts; rougeLsum prediction sentences of more than 64 tokens when no fallback is
+given); the caller then takes the next tier.
+
+Token ids only need to be equal for equal tokens, so nothing here re-interns them per pair:
+the keys are (pair, token) or (pair, n-gram id) integers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+_WORD_BYTE = np.zeros(256, dtype=np.int64)  # as rouge_kernels: base-37 digits of [a-z0-9]
+_WORD_BYTE[97:123] = np.arange(1, 27)
+_WORD_BYTE[48:58] = np.arange(27, 37)
+_WORD_BYTE_FOLD = _WORD_BYTE.copy()  # and A-Z read as a-z
+_WORD_BYTE_FOLD[65:91] = np.arange(1, 27)
+_POW37 = 37 ** np.arange(13, dtype=np.int64)
+MIN_STEM_CODE = 52060  # rouge_kernels.MIN_STEM_CODE
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_ONES = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
+class OutOfScope(Exception):
+    """This call is for another tier."""
+
+
+def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """concatenate([arange(s, s + n) for s, n in zip(starts, lengths)]) without a loop."""
+    lengths = np.asarray(lengths, dtype=np.int64)
+    total = int(lengths.sum())
+    if total == 0:
+        return np.zeros(0, dtype=np.int64)
+    keep = lengths > 0
+    starts, lengths = np.asarray(starts, dtype=np.int64)[keep], lengths[keep]
+    step = np.ones(total, dtype=np.int64)
+    heads = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+    step[0] = starts[0]
+    step[heads[1:]] = starts[1:] - (starts[:-1] + lengths[:-1] - 1)
+    return np.cumsum(step)
+
+
+def _owner(lengths: np.ndarray) -> np.ndarray:
+    """For the concatenated ranges of the given lengths: the index of the range of each item."""
+    return np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
+
+
+# --------------------------------------------------------------------------------------------
+# Tokenizer
+
+
+def _token_bounds(buf: np.ndarray, digit: np.ndarray):
+    d = digit[buf]
+    inside = d > 0
+    edge = np.diff(np.concatenate(([False], inside, [False])).astype(np.int8))
+    starts = np.flatnonzero(edge == 1)
+    ends = np.flatnonzero(edge == -1)
+    return d, inside, starts, ends
+
+
+def _codes(d, inside, starts, ends, max_packed_len):
+    """Exact base-37 codes of the tokens of at most max_packed_len (<= 12) bytes, 0 for longer."""
+    n_tok = starts.shape[0]
+    if n_tok == 0:
+        return np.zeros(0, dtype=np.int64)
+    pos = np.flatnonzero(inside)
+    token_of = np.cumsum(np.isin(pos, starts)) - 1  # byte in pos -> its token
+    exponent = ends[token_of] - 1 - pos
+    short = (ends - starts) <= max_packed_len
+    terms = d[pos] * _POW37[np.minimum(exponent, 12)]
+    terms[~short[token_of]] = 0
+    first = np.searchsorted(pos, starts)
+    return np.add.reduceat(terms, first)
+
+
+def _breaks(buf, starts):
+    """sent_ends and text_ends as the scanners return them."""
+    cut = np.flatnonzero((buf == 10) | (buf == 0))
+    sent_ends = np.append(np.searchsorted(starts, cut), starts.shape[0]).astype(np.int64)
+    text_ends = np.append(np.flatnonzero(buf[cut] == 0) + 1, cut.shape[0] + 1).astype(np.int64)
+    return sent_ends, text_ends
+
+
+def scan_ascii_tokens(buf: np.ndarray, max_packed_len: int, parts: int = 1):
+    """rouge_kernels.scan_ascii_tokens: (codes, starts, ends, sent_ends, text_ends)."""
+    d, inside, starts, ends = _token_bounds(buf, _WORD_BYTE)
+    codes = _codes(d, inside, starts, ends, max_packed_len)
+    sent_ends, text_ends = _breaks(buf, starts)
+    return codes, starts.astype(np.int64), ends.astype(np.int64), sent_ends, text_ends
+
+
+def _probe(keys: np.ndarray, codes: np.ndarray):
+    """Open-addressing lookups of codes in keys (rouge_kernels' hash and linear probing): the
+    slot of each code, or -1 where an empty slot ends its probe."""
+    size = keys.shape[0]
+    bits = max(0, (size - 1).bit_length())
+    mask = size - 1
+    slot = ((codes.astype(np.uint64) * _GOLDEN) >> np.uint64(64 - bits)).astype(np.int64) \
+        if bits else np.zeros(codes.shape[0], dtype=np.int64)
+    found = np.full(codes.shape[0], -2, dtype=np.int64)
+    todo = np.arange(codes.shape[0])
+    while todo.shape[0]:
+        k = keys[slot[todo]]
+        hit = k == codes[todo]
+        found[todo[hit]] = slot[todo[hit]]
+        found[todo[k == 0]] = -1
+        todo = todo[(~hit) & (k != 0)]
+        slot[todo] = (slot[todo] + 1) & mask
+    return found
+
+
+def scan_stem_tokens(buf: np.ndarray, max_packed_len: int, keys: np.ndarray, vals: np.ndarray,
+                     stem: bool):
+    """rouge_kernels.scan_stem_tokens: (codes, sent_ends, text_ends, long_tok, long_start,
+    long_end, pending)."""
+    d, inside, starts, ends = _token_bounds(buf, _WORD_BYTE_FOLD)
+    codes = _codes(d, inside, starts, ends, max_packed_len)
+    long_tok = np.flatnonzero((ends - starts) > max_packed_len).astype(np.int64)
+    pending = np.zeros(0, dtype=np.int64)
+    if stem:
+        candidates = np.flatnonzero(codes >= MIN_STEM_CODE)
+        slot = _probe(keys, codes[candidates])
+        value = np.where(slot >= 0, vals[np.maximum(slot, 0)], 0)
+        resolved = value > 0
+        codes[candidates[resolved]] = value[resolved]
+        pending = candidates[~resolved].astype(np.int64)
+    sent_ends, text_ends = _breaks(buf, starts)
+    return (codes, sent_ends, text_ends, long_tok, starts[long_tok].astype(np.int64),
+            ends[long_tok].astype(np.int64), pending)
+
+
+def stem_table_insert(keys, vals, new_keys, new_vals):
+    """rouge_kernels.stem_table_insert, in rounds: in each, the codes whose slot is theirs or
+    empty are written (the first of several wanting one empty slot), the rest probe on.
+    Another order of insertion than the kernel's gives another layout, but the same lookups
+    (every key stays reachable from its hash without crossing an empty slot)."""
+    size = keys.shape[0]
+    bits = max(0, (size - 1).bit_length())
+    mask = size - 1
+    codes = np.asarray(new_keys, dtype=np.int64)
+    values = np.asarray(new_vals, dtype=np.int64)
+    # the kernel inserts in order: for a repeated code the last value wins
+    _, last = np.unique(codes[::-1], return_index=True)
+    keep = np.sort(codes.shape[0] - 1 - last)
+    codes, values = codes[keep], values[keep]
+    slot = ((codes.astype(np.uint64) * _GOLDEN) >> np.uint64(64 - bits)).astype(np.int64) \
+        if bits else np.zeros(codes.shape[0], dtype=np.int64)
+    todo = np.arange(codes.shape[0])
+    while todo.shape[0]:
+        k = keys[slot[todo]]
+        mine = k == codes[todo]
+        vals[slot[todo[mine]]] = values[todo[mine]]
+        empty = np.flatnonzero(k == 0)
+        _, first = np.unique(slot[todo[empty]], return_index=True)
+        take = todo[empty[first]]
+        keys[slot[take]] = codes[take]
+        vals[slot[take]] = values[take]
+        done = np.zeros(todo.shape[0], dtype=bool)
+        done[mine] = True
+        done[empty[first]] = True
+        moving = todo[(~done) & (k != 0) & ~mine]
+        slot[moving] = (slot[moving] + 1) & mask
+        todo = todo[~done]
+
+
+def dense_ids(values: np.ndarray):
+    """rouge_kernels.dense_ids: ids 0..u-1 in order of first appearance, and u."""
+    values = np.ascontiguousarray(values, dtype=np.int64)
+    if values.shape[0] == 0:
+        return np.zeros(0, dtype=np.int64), 0
+    uniq, first, inverse = np.unique(values, return_index=True, return_inverse=True)
+    rank = np.empty(uniq.shape[0], dtype=np.int64)
+    rank[np.argsort(first, kind="stable")] = np.arange(uniq.shape[0])
+    return rank[inverse.reshape(-1)], int(uniq.shape[0])
+
+
+# --------------------------------------------------------------------------------------------
+# Counting statistics: clipped multiset intersections per pair
+
+
+def _clipped_hits_per_pair(n_pairs, pred_pair, pred_key, ref_pair, ref_key):
+    """For each pair k: sum over keys g of min(#{pred items of k with key g}, #{ref ...})."""
+    hits = np.zeros(n_pairs, dtype=np.int64)
+    if pred_key.shape[0] == 0 or ref_key.shape[0] == 0:
+        return hits
+    _, dense = np.unique(np.concatenate((pred_key, ref_key)), return_inverse=True)
+    dense = dense.reshape(-1)
+    width = int(dense.max()) + 1
+    a, ca = np.unique(pred_pair * width + dense[:pred_key.shape[0]], return_counts=True)
+    b, cb = np.unique(ref_pair * width + dense[pred_key.shape[0]:], return_counts=True)
+    common, ia, ib = np.intersect1d(a, b, assume_unique=True, return_indices=True)
+    np.add.at(hits, common // width, np.minimum(ca[ia], cb[ib]))
+    return hits
+
+
+def _pair_positions(text_offsets, texts):
+    """Token positions of the given texts, concatenated, and the owning index of each."""
+    starts = text_offsets[texts]
+    lengths = text_offsets[texts + 1] - starts
+    return _ranges(starts, lengths), _owner(lengths), lengths
+
+
+def _side_windows(text_offsets, pair_pred, pair_ref):
+    """The token positions of the pairs' predictions then references, with for each: the pair,
+    the side (0 pred, 1 ref), its index within its text and its text's length. A text's
+    positions are consecutive, so item q + d is the token d places further on."""
+    lengths = np.diff(text_offsets)
+    lp, lr = lengths[pair_pred], lengths[pair_ref]
+    pos = _ranges(np.concatenate((text_offsets[pair_pred], text_offsets[pair_ref])),
+                  np.concatenate((lp, lr)))
+    n_pairs = pair_pred.shape[0]
+    pair = np.concatenate((_owner(lp), _owner(lr)))
+    side = np.repeat(np.array([0, 1], dtype=np.int64), [int(lp.sum()), int(lr.sum())])
+    length = np.concatenate((lp, lr))[np.concatenate((_owner(lp), _owner(lr) + n_pairs))]
+    heads = np.concatenate(([0], np.cumsum(np.concatenate((lp, lr)))[:-1]))
+    local = np.arange(pos.shape[0]) - np.repeat(heads, np.concatenate((lp, lr)))
+    return pos, pair, side, local, length, lp, lr
+
+
+def _dense(values):
+    _, ids = np.unique(values, return_inverse=True)
+    return ids.reshape(-1).astype(np.int64)
+
+
+def ngram_stats(tokens, text_offsets, pair_pred, pair_ref, max_n):
+    """rouge_kernels.ngram_stats: int64[pairs, max_n, 3] of (hit, pred_count, ref_count)."""
+    n_pairs = pair_pred.shape[0]
+    out = np.zeros((n_pairs, max_n, 3), dtype=np.int64)
+    pos, pair, side, local, length, lp, lr = _side_windows(text_offsets, pair_pred, pair_ref)
+    unigram = _dense(tokens[pos])
+    vocabulary = int(unigram.max(initial=0)) + 1
+    gram = unigram  # gram[q] = id of the n-gram starting at item q (level n)
+    for n in range(1, max_n + 1):
+        out[:, n - 1, 1] = np.maximum(0, lp - n + 1)
+        out[:, n - 1, 2] = np.maximum(0, lr - n + 1)
+        valid = local + n <= length
+        if n > 1:
+            q = np.flatnonzero(valid)
+            keys = np.full(pos.shape[0], -1, dtype=np.int64)
+            keys[q] = gram[q] * vocabulary + unigram[q + n - 1]
+            gram = _dense(keys)
+        p = valid & (side == 0)
+        r = valid & (side == 1)
+        if not (p.any() and r.any()):
+            continue
+        out[:, n - 1, 0] = _clipped_hits_per_pair(n_pairs, pair[p], gram[p], pair[r], gram[r])
+    return out
+
+
+def skip_bigram_stats(tokens, text_offsets, pair_pred, pair_ref, max_skip, unigrams):
+    """rouge_kernels.skip_bigram_stats: int64[pairs, 3] of (hit, pred_count, ref_count);
+    OutOfScope for an unlimited distance on texts of more than 300 tokens (quadratic keys)."""
+    n_pairs = pair_pred.shape[0]
+    pos, pair, side, local, length, lp, lr = _side_windows(text_offsets, pair_pred, pair_ref)
+    longest = int(length.max(initial=0))
+    if max_skip < 0 and longest > 300:
+        raise OutOfScope("unlimited skip distance on long texts")
+    reach = longest - 1 if max_skip < 0 else min(max_skip + 1, max(longest - 1, 0))
+    ids = _dense(tokens[pos])
+    u = int(ids.max(initial=0)) + 1
+    items, keys = [], []
+    for gap in range(1, reach + 1):
+        q = np.flatnonzero(local + gap < length)
+        items.append(q)
+        keys.append(ids[q] * u + ids[q + gap])
+    if unigrams:
+        q = np.flatnonzero(local < length - 1)
+        items.append(q)
+        keys.append(u * u + ids[q])
+    q = np.concatenate(items) if items else np.zeros(0, dtype=np.int64)
+    key = np.concatenate(keys) if keys else np.zeros(0, dtype=np.int64)
+    p = side[q] == 0
+    out = np.zeros((n_pairs, 3), dtype=np.int64)
+    out[:, 0] = _clipped_hits_per_pair(n_pairs, pair[q[p]], key[p], pair[q[~p]], key[~p])
+    out[:, 1] = np.bincount(pair[q[p]], minlength=n_pairs)
+    out[:, 2] = np.bincount(pair[q[~p]], minlength=n_pairs)
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# LCS: Hyyro's bit-parallel rows, one step for all pairs at once
+
+
+def _matches(pred_pos, pred_owner, ref_pos, ref_owner, tokens):
+    """All (owner, pred item, ref item) with equal tokens: indices into pred_pos / ref_pos."""
+    if pred_pos.shape[0] == 0 or ref_pos.shape[0] == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty
+    _, ids = np.unique(np.concatenate((tokens[pred_pos], tokens[ref_pos])), return_inverse=True)
+    ids = ids.reshape(-1)
+    width = int(ids.max()) + 1
+    pk = pred_owner * width + ids[:pred_pos.shape[0]]
+    rk = ref_owner * width + ids[pred_pos.shape[0]:]
+    order = np.argsort(pk, kind="stable")
+    sorted_pk = pk[order]
+    lo = np.searchsorted(sorted_pk, rk, side="left")
+    hi = np.searchsorted(sorted_pk, rk, side="right")
+    count = hi - lo
+    ref_item = np.repeat(np.arange(rk.shape[0]), count)
+    pred_item = order[_ranges(lo, count)]
+    return pred_item, ref_item
+
+
+def _add_words(v, m, words):
+    """(v + (v & m)) | (v & ~m) on rows of `words` uint64 words (little-endian), with carries."""
+    carry = np.zeros(v.shape[0], dtype=np.uint64)
+    out = np.empty_like(v)
+    for w in range(words):
+        x = v[:, w]
+        y = x & m[:, w]
+        s = x + y
+        c1 = (s < x).astype(np.uint64)
+        s2 = s + carry
+        c2 = (s2 < s).astype(np.uint64)
+        carry = c1 | c2
+        out[:, w] = s2 | (x & ~m[:, w])
+    return out
+
+
+def lcs_stats(tokens, text_offsets, pair_pred, pair_ref):
+    """rouge_kernels.lcs_stats: int64[pairs, 3] of (lcs, pred_len, ref_len)."""
+    n_pairs = pair_pred.shape[0]
+    out = np.zeros((n_pairs, 3), dtype=np.int64)
+    lengths = np.diff(text_offsets)
+    lp, lr = lengths[pair_pred], lengths[pair_ref]
+    out[:, 1], out[:, 2] = lp, lr
+    # groups of pairs with similar sizes, so the steps (one per reference token) are not
+    # wasted on short pairs; words of 64 bits hold the prediction tokens
+    words = (lp + 63) // 64
+    order = np.lexsort((lr, words))
+    for chosen in _groups(order, lr[order] + 1, words[order] + 1, 4_000_000):
+        out[chosen, 0] = _lcs_group(tokens, text_offsets, pair_pred[chosen], pair_ref[chosen],
+                                    lp[chosen], lr[chosen])
+    return out
+
+
+def _lcs_group(tokens, text_offsets, pair_pred, pair_ref, lp, lr):
+    n = pair_pred.shape[0]
+    words = max(1, (int(lp.max(initial=0)) + 63) // 64)
+    steps = int(lr.max(initial=0))
+    if steps == 0 or words == 0:
+        return np.zeros(n, dtype=np.int64)
+    p_pos, p_owner, _ = _pair_positions(text_offsets, pair_pred)
+    r_pos, r_owner, _ = _pair_positions(text_offsets, pair_ref)
+    pred_item, ref_item = _matches(p_pos, p_owner, r_pos, r_owner, tokens)
+    i = p_pos[pred_item] - text_offsets[pair_pred][p_owner[pred_item]]  # bit: pred position
+    j = r_pos[ref_item] - text_offsets[pair_ref][r_owner[ref_item]]  # step: ref position
+    owner = p_owner[pred_item]
+    masks = np.zeros((steps, n, words), dtype=np.uint64)
+    np.bitwise_or.at(masks, (j, owner, i >> 6), np.left_shift(np.uint64(1),
+                                                              (i & 63).astype(np.uint64)))
+    v = np.full((n, words), _ONES, dtype=np.uint64)
+    for step in range(steps):
+        v = _add_words(v, masks[step], words)
+    # zeros among the first lp bits
+    bit = np.arange(words * 64)
+    valid = bit[None, :] < lp[:, None]
+    bits = np.unpackbits(v.view(np.uint8), axis=1, bitorder="little")[:, :words * 64]
+    return ((bits == 0) & valid).sum(axis=1).astype(np.int64)
+
+
+def union_lcs_stats(tokens, sent_offsets, text_sent_offsets, clip_tokens, clip_offsets,
+                    pair_pred, pair_ref):
+    """rouge_kernels.union_lcs_stats: int64[pairs, 3] of (hit, pred_len, ref_len).
+
+    For each (reference sentence y, prediction sentence x) of a pair: the bit rows of the LCS
+    table, then the traceback (equal -> diagonal; up >= left -> up; else left) marks positions
+    of y, all sentence pairs in step. Then, per token t, the clipped hits are
+    min(marked copies of t, copies in the clipping view of the reference, of the prediction):
+    the kernel's in-order decrements count exactly that."""
+    n_pairs = pair_pred.shape[0]
+    out = np.zeros((n_pairs, 3), dtype=np.int64)
+    out[:, 1] = clip_offsets[pair_pred + 1] - clip_offsets[pair_pred]
+    out[:, 2] = sent_offsets[text_sent_offsets[pair_ref + 1]] - \
+        sent_offsets[text_sent_offsets[pair_ref]]
+    sent_len = np.diff(sent_offsets)
+    p_s0, p_s1 = text_sent_offsets[pair_pred], text_sent_offsets[pair_pred + 1]
+    r_s0, r_s1 = text_sent_offsets[pair_ref], text_sent_offsets[pair_ref + 1]
+    if n_pairs == 0:
+        return out
+    # sentence pairs (combos): every reference sentence x every prediction sentence of a pair
+    n_ps, n_rs = p_s1 - p_s0, r_s1 - r_s0
+    per_pair = n_ps * n_rs
+    combo_pair = _owner(per_pair)
+    within = np.arange(combo_pair.shape[0]) - np.repeat(np.cumsum(per_pair) - per_pair, per_pair)
+    ys = r_s0[combo_pair] + within // np.maximum(n_ps[combo_pair], 1)
+    xs = p_s0[combo_pair] + within % np.maximum(n_ps[combo_pair], 1)
+    ly, lx = sent_len[ys], sent_len[xs]
+    live = (ly > 0) & (lx > 0)
+    ys, xs, combo_pair, ly, lx = ys[live], xs[live], combo_pair[live], ly[live], lx[live]
+    marked_pos = []  # token positions (in tokens) of marked reference tokens, and their pair
+    marked_pair = []
+    # groups of sentence pairs of similar sizes: the steps are reference tokens, the words
+    # (of 64 bits) hold prediction tokens
+    words = (lx + 63) // 64
+    order = np.lexsort((ly, words))
+    for c in _groups(order, ly[order] + 1, words[order] + 1, 2_000_000):
+        pos, owner = _mark_group(tokens, sent_offsets, ys[c], xs[c], ly[c], lx[c])
+        marked_pos.append(pos)
+        marked_pair.append(combo_pair[c][owner])
+    if not marked_pos:
+        return out
+    pos = np.concatenate(marked_pos)
+    pair = np.concatenate(marked_pair)
+    # the union: a reference position marked by several prediction sentences counts once
+    unique_key = np.unique(pair * tokens.shape[0] + pos)
+    pair, pos = unique_key // tokens.shape[0], unique_key % tokens.shape[0]
+    # clipping: per (pair, token value) min(marked, clip ref copies, clip pred copies)
+    values = tokens[pos]
+    cp_pos, cp_owner, _ = _pair_positions(clip_offsets, pair_pred)
+    cr_pos, cr_owner, _ = _pair_positions(clip_offsets, pair_ref)
+    all_values = np.concatenate((values, clip_tokens[cp_pos], clip_tokens[cr_pos]))
+    _, ids = np.unique(all_values, return_inverse=True)
+    ids = ids.reshape(-1)
+    width = int(ids.max()) + 1
+    m = values.shape[0]
+    k_mark = pair * width + ids[:m]
+    k_pred = cp_owner * width + ids[m:m + cp_pos.shape[0]]
+    k_ref = cr_owner * width + ids[m + cp_pos.shape[0]:]
+    a, ca = np.unique(k_mark, return_counts=True)
+    b, cb = np.unique(k_pred, return_counts=True)
+    c, cc = np.unique(k_ref, return_counts=True)
+    ab, ia, ib = np.intersect1d(a, b, assume_unique=True, return_indices=True)
+    abc, ja, jc = np.intersect1d(ab, c, assume_unique=True, return_indices=True)
+    hits = np.minimum(np.minimum(ca[ia][ja], cb[ib][ja]), cc[jc])
+    np.add.at(out[:, 0], abc // width, hits)
+    return out
+
+
+def _groups(order, steps, width, budget):
+    """Cut `order` into runs of consecutive items whose max(steps) * max(width) * len(run)
+    stays within budget (at least one item a run): the arrays a group allocates."""
+    steps, width = steps.tolist(), width.tolist()
+    start, n = 0, len(steps)
+    while start < n:
+        end, most_steps, most_width = start, 0, 0
+        while end < n:
+            s, w = max(most_steps, steps[end]), max(most_width, width[end])
+            if end > start and s * w * (end + 1 - start) > budget:
+                break
+            most_steps, most_width, end = s, w, end + 1
+        yield order[start:end]
+        start = end
+
+
+def _mark_group(tokens, sent_offsets, ys, xs, ly, lx):
+    """Traceback marks of the sentence pairs (y = reference sentence, x = prediction sentence):
+    token positions of the marked y tokens and the sentence pair of each."""
+    n = ys.shape[0]
+    steps = int(ly.max(initial=0))
+    words = max(1, (int(lx.max(initial=0)) + 63) // 64)
+    y_pos, y_owner, _ = _pair_positions(sent_offsets, ys)
+    x_pos, x_owner, _ = _pair_positions(sent_offsets, xs)
+    x_item, y_item = _matches(x_pos, x_owner, y_pos, y_owner, tokens)
+    col = x_pos[x_item] - sent_offsets[xs][x_owner[x_item]]
+    row = y_pos[y_item] - sent_offsets[ys][y_owner[y_item]]
+    masks = np.zeros((steps, n, words), dtype=np.uint64)
+    np.bitwise_or.at(masks, (row, x_owner[x_item], col >> 6),
+                     np.left_shift(np.uint64(1), (col & 63).astype(np.uint64)))
+    # rows[i, c, w]; an extra all-ones word, so that a bound j = 64 * words reads zero there
+    rows = np.full((steps + 1, n, words + 1), _ONES, dtype=np.uint64)
+    v = rows[0, :, :words].copy()
+    for i in range(steps):
+        v = _add_words(v, masks[i], words) if words > 1 else (v + (v & masks[i])) | (v & ~masks[i])
+        rows[i + 1, :, :words] = v
+    # zeros of row i below word w: cumulative over the words
+    zeros_before = np.zeros((steps + 1, n, words + 2), dtype=np.int64)
+    np.cumsum(np.bitwise_count(~rows), axis=2, out=zeros_before[:, :, 1:])
+    # traceback, all sentence pairs in step
+    i = ly.astype(np.int64).copy()
+    j = lx.astype(np.int64).copy()
+    y0 = sent_offsets[ys]
+    x0 = sent_offsets[xs]
+    out_pos, out_owner = [], []
+    active = np.flatnonzero((i > 0) & (j > 0))
+    while active.shape[0]:
+        a = active
+        ia, ja = i[a], j[a]
+        equal = tokens[y0[a] + ia - 1] == tokens[x0[a] + ja - 1]
+        up = _zeros_below(rows, zeros_before, ia - 1, a, ja)
+        left = _zeros_below(rows, zeros_before, ia, a, ja - 1)
+        go_up = ~equal & (up >= left)
+        go_left = ~equal & ~go_up
+        out_pos.append(y0[a[equal]] + ia[equal] - 1)
+        out_owner.append(a[equal])
+        i[a[equal | go_up]] -= 1
+        j[a[equal | go_left]] -= 1
+        active = a[(i[a] > 0) & (j[a] > 0)]
+    if not out_pos:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty
+    return np.concatenate(out_pos), np.concatenate(out_owner)
+
+
+def _zeros_below(rows, zeros_before, i, c, j):
+    """Zero bits of row i of sentence pair c among bits 0..j-1: the LCS table value c[i][j]."""
+    w = j >> 6
+    low = (np.uint64(1) << (j & 63).astype(np.uint64)) - np.uint64(1)
+    return zeros_before[i, c, w] + np.bitwise_count(~rows[i, c, w] & low).astype(np.int64)

@@ -1,0 +1,602 @@
+"""Cold start: where numba keeps the compiled kernels, compiling them in the background, and
+which tier runs a kernel call until they are there.
+
+numba compiles a kernel on its first call (0.3-6 s each; ~20 s for the default types on 2 busy
+cores), once per machine, then loads it from its disk cache (~0.3 s for the first kernel of a
+process, ~0.01 s for each further one). Three tiers serve a call:
+
+1. compiled: the numba kernel, once this process has it (compiled or loaded from the cache);
+2. vectorised: the same statistics computed on the whole batch with numpy (rouge_vectorized),
+   for the kernels that have such a twin, while the compiled one is not there yet and the
+   batch is not so big that waiting for the compiler is quicker;
+3. plain Python: rouge_kernels run once more as plain Python (rouge_kernels.pure_python_twin),
+   for small batches of the other kernels.
+
+The numbers are the same on every tier (tests/test_tiers.py, tests/test_coldstart.py).
+
+``start_background_compile(types)`` compiles (or cache-loads) what those types need on a daemon
+thread: ``evaluate.load`` starts it for the default types, a call that finds a kernel missing
+starts it for that kernel, and ``warm_up(types)`` waits for it (the Space calls it at start).
+
+The cache: ``<user cache dir>/rouge_metric/kernels-<key>`` (``~/.cache/rouge_metric`` on Linux,
+``$XDG_CACHE_HOME`` honoured), where the key hashes the kernels' source, the module name evaluate
+gives them, numba's and Python's versions. New copies of the same version share it; the newest
+``CACHE_KEEP`` folders are kept, older ones removed. ``ROUGE_METRIC_CACHE_DIR=/path`` moves it;
+``ROUGE_METRIC_CACHE_DIR=none`` (or setting ``NUMBA_CACHE_DIR``) leaves numba's own choice.
+
+Fork: a process forked while a compile runs (DataLoader workers, ``num_proc``) inherits
+numba's compiler lock held by a thread it does not have. Such a child never compiles: it runs
+what was compiled before the fork and the vectorised / plain Python tiers for the rest.
+"""
+
+from __future__ import annotations
+
+import atexit
+import functools
+import hashlib
+import os
+import queue
+import shutil
+import sys
+import threading
+import time
+
+import numpy as np
+
+CACHE_ENV = "ROUGE_METRIC_CACHE_DIR"
+CACHE_KEEP = 4  # kernel cache folders kept (one per version/copy name in use)
+BACKGROUND_ENV = "ROUGE_METRIC_BACKGROUND_COMPILE"  # "0": compile in the foreground, as numba does
+
+# Above this much work a call waits for the compiler rather than run the vectorised tier
+# (measured on realsumm: the vectorised tier does ~1,000 pairs in 0.1-0.3 s, a compile takes
+# 2-8 s per kernel).
+VECTOR_MAX_TOKENS = 800_000  # tokens of the pairs of one call (n-grams, skip-bigrams)
+VECTOR_MAX_CELLS = 25_000_000  # prediction x reference tokens of one call (LCS kinds)
+VECTOR_MAX_BYTES = 16_000_000  # bytes scanned by the tokenizer in one call
+
+# What each rouge type needs compiled (beyond the tokenizer kernels)
+_TOKENIZER_KERNELS = ("scan_stem_tokens", "dense_ids", "stem_table_insert")
+DEFAULT_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
+
+
+def kernels_for(rouge_types=DEFAULT_TYPES, profile: str = "rouge_score",
+                detailed: bool = False) -> list:
+    """Kernel names that scoring ``rouge_types`` calls, tokenizer first (the order they run)."""
+    names = list(_TOKENIZER_KERNELS)
+    for name in rouge_types or DEFAULT_TYPES:
+        name = str(name)
+        if name.startswith("rougeLsum"):
+            names.append("union_lcs_stats")
+        elif name.startswith("rougeL"):
+            names.append("lcs_stats" if profile != "rouge155" else "union_lcs_stats")
+        elif name.startswith("rougeW"):
+            names.append("wlcs_stats")
+        elif name.startswith("rougeS"):
+            names.append("skip_bigram_stats")
+        else:
+            names.append("ngram_stats")
+    if detailed:
+        names.append("perl_bootstrap_means" if profile == "rouge155" else "poisson_bootstrap_sums")
+    return list(dict.fromkeys(names))
+
+
+# --------------------------------------------------------------------------------------------
+# The cache directory
+
+
+def _user_cache_root() -> str:
+    from numba.misc.appdirs import AppDirs
+
+    return AppDirs(appname="rouge_metric", appauthor=False).user_cache_dir
+
+
+def cache_dir_for(kernels_file: str, module_name: str):
+    """The folder numba caches this kernels file in, or None for numba's own choice."""
+    chosen = os.environ.get(CACHE_ENV, "").strip()
+    if chosen.lower() in ("none", "off", "0"):
+        return None
+    if not chosen and os.environ.get("NUMBA_CACHE_DIR"):
+        return None
+    import numba
+
+    with open(kernels_file, "rb") as f:
+        source = f.read()
+    # the module name is part of the key: numba's cached code names the module it was compiled
+    # in, and loading it imports that module by name
+    key = hashlib.sha256(b"\0".join([
+        source, module_name.encode(), numba.__version__.encode(), sys.version.encode(),
+        sys.platform.encode()])).hexdigest()[:16]
+    return os.path.join(chosen or _user_cache_root(), "kernels-" + key)
+
+
+def _prune(root: str, keep: str) -> None:
+    """Remove all but the CACHE_KEEP most recently used kernels-* folders under root."""
+    try:
+        folders = [os.path.join(root, d) for d in os.listdir(root) if d.startswith("kernels-")]
+        folders.sort(key=os.path.getmtime, reverse=True)
+        for old in folders[CACHE_KEEP:]:
+            if os.path.abspath(old) != os.path.abspath(keep):
+                shutil.rmtree(old, ignore_errors=True)
+    except OSError:
+        pass
+
+
+def use_cache_dir(kernels_file: str, module_name: str):
+    """Make numba cache the @njit(cache=True) functions of kernels_file in cache_dir_for(...).
+    Call before the decorators run (the locator is chosen when a function is decorated).
+    Returns the folder, or None when numba's default applies (or the folder is not
+    writable)."""
+    path = cache_dir_for(kernels_file, module_name)
+    if path is None:
+        return None
+    try:
+        os.makedirs(path, exist_ok=True)
+        os.utime(path)  # most recently used
+    except OSError:
+        return None
+    _prune(os.path.dirname(path), path)
+    locator = _locator_class()
+    locator.files[os.path.abspath(kernels_file)] = path
+    return path
+
+
+@functools.lru_cache(maxsize=None)
+def _locator_class():
+    from numba.core import caching
+
+    class RougeKernelsCacheLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
+        """numba's cache locator for the registered kernels files: their own folder, in the
+        user cache directory, keyed by their content (not by where the copy lives)."""
+
+        files = {}  # absolute path of a kernels file -> its cache folder
+
+        def __init__(self, py_func, py_file):
+            self._py_file = py_file
+            self._lineno = py_func.__code__.co_firstlineno
+            self._cache_path = self.files[os.path.abspath(py_file)]
+
+        def get_cache_path(self):
+            return self._cache_path
+
+        @classmethod
+        def from_function(cls, py_func, py_file):
+            if os.path.abspath(py_file) not in cls.files:
+                return None
+            return super().from_function(py_func, py_file)
+
+    impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
+    impl._locator_classes.insert(0, RougeKernelsCacheLocator)
+    return RougeKernelsCacheLocator
+
+
+# --------------------------------------------------------------------------------------------
+# The background compiler
+
+_K = None  # the rouge_kernels module (attach())
+_lock = threading.Lock()
+_queue: "queue.Queue" = queue.Queue()
+_state = {"thread": None, "busy": None, "forked_midcompile": False, "stop": False,
+          "tier_calls": 0, "tier_end": time.monotonic(), "processes": [], "started": set(),
+          "prefetch": None}
+DEFER_QUIET = 0.25  # seconds without a vectorised / Python tier call before a compile starts
+DEFER_MAX_SECONDS = 5.0  # at most this long per kernel (a stream of small calls)
+compile_seconds: dict = {}  # kernel name -> seconds its compile (or cache load) took here
+_done = threading.Condition(_lock)
+
+
+def attach(kernels_module) -> None:
+    """Called once by rouge_kernels at the end of its import."""
+    global _K
+    _K = kernels_module
+
+
+def _dispatcher(name: str):
+    return getattr(_K, _K._COMPILED_BY.get(name, name))
+
+
+def ready(name: str) -> bool:
+    """Whether this process has kernel `name` compiled (or loaded from the cache)."""
+    return bool(getattr(_dispatcher(name), "signatures", True))
+
+
+def cached(name: str) -> bool:
+    """Whether numba's disk cache has kernel `name` (then loading it takes ~0.01 s, or ~0.3 s
+    for the first kernel of a process: better than any other tier)."""
+    cache = getattr(_dispatcher(name), "_cache", None)
+    index = getattr(getattr(cache, "_cache_file", None), "_index_path", None)
+    return bool(index) and os.path.exists(index)
+
+
+def _tiny_calls():
+    """One call per kernel on a tiny input, with the argument types the pipeline uses (one
+    compiled signature each: readonly uint8 buffers, C-contiguous int64 arrays)."""
+    K = _K
+    i64 = functools.partial(np.array, dtype=np.int64)
+    tokens, offsets = i64([1, 2, 3, 4, 1, 3, 2]), i64([0, 4, 7])
+    sent, text_sent = i64([0, 2, 4, 7]), i64([0, 2, 3])
+    pred, ref = i64([0]), i64([1])
+    buf = np.frombuffer(b"The cats sat\nthe mat\x00a dog", dtype=np.uint8)
+    table = np.zeros(64, dtype=np.int64)
+    cdf = (np.array([0.36787944, 0.73575888, 0.9196986, 0.98101184, 0.99634015, 0.99940582,
+                     0.99991676, 0.99998975, 0.99999887, 1.0]) * 2.0 ** 32).astype(np.uint64)
+    return {
+        "scan_stem_tokens": lambda: K.scan_stem_tokens(buf, 12, table, table.copy(), True),
+        "scan_ascii_tokens": lambda: K.scan_ascii_tokens(buf, 12),
+        "dense_ids": lambda: K.dense_ids(tokens),
+        "stem_table_insert": lambda: K.stem_table_insert(table.copy(), table.copy(), i64([60000]),
+                                                         i64([5])),
+        "ngram_stats": lambda: K.ngram_stats(tokens, offsets, pred, ref, 2),
+        "lcs_stats": lambda: K.lcs_stats(tokens, offsets, pred, ref),
+        "union_lcs_stats": lambda: K.union_lcs_stats(tokens, sent, text_sent, tokens, offsets,
+                                                     pred, ref),
+        "wlcs_stats": lambda: K.wlcs_stats(tokens, sent, text_sent, tokens, offsets, pred, ref,
+                                           1.2),
+        "skip_bigram_stats": lambda: K.skip_bigram_stats(tokens, offsets, pred, ref, 4, True),
+        "poisson_bootstrap_sums": lambda: K.poisson_bootstrap_sums(
+            np.ones((3, 3)), np.arange(3, dtype=np.uint64), i64([0, 0, 0]), np.uint64(1), 4,
+            cdf),
+        "perl_bootstrap_means": lambda: K.perl_bootstrap_means(np.ones((3, 3)), 4, True, 0),
+    }
+
+
+def compile_now(name: str) -> float:
+    """Compile (or cache-load) kernel `name` in this thread; the seconds it took."""
+    start = time.perf_counter()
+    with np.errstate(all="ignore"):
+        _tiny_calls()[name]()
+    seconds = time.perf_counter() - start
+    compile_seconds.setdefault(name, seconds)
+    return seconds
+
+
+def _prefetch_imports() -> None:
+    """Import what a first call with stemming imports (nltk: 0.2-0.4 s), off the caller's time."""
+    try:
+        import nltk.stem.porter  # noqa: F401
+    except Exception:  # noqa: BLE001 - not installed: the call that stems says so
+        pass
+
+
+def background_mode() -> str:
+    """'process' (default), 'thread' or 'off' (ROUGE_METRIC_BACKGROUND_COMPILE)."""
+    value = os.environ.get(BACKGROUND_ENV, "process").strip().lower()
+    if value in ("0", "off", "false", "no", "none"):
+        return "off"
+    return "thread" if value == "thread" else "process"
+
+
+def _cache_folder(name: str):
+    """The folder numba caches kernel `name` in, or None when it cannot cache it."""
+    cache = getattr(_dispatcher(name), "_cache", None)
+    index = getattr(getattr(cache, "_cache_file", None), "_index_path", None)
+    return os.path.dirname(index) if index else None
+
+
+# -- in a separate process: no GIL shared with the caller, nothing held across a fork, and the
+#    disk cache is filled even when the caller exits first
+
+
+def _start_compile_process(names: list) -> bool:
+    folder = _cache_folder(names[0])
+    if folder is None:
+        return False
+    parts = _K.__name__.split(".")
+    root = os.path.dirname(os.path.abspath(_K.__file__))
+    for _ in parts[1:]:
+        root = os.path.dirname(root)
+    script = ("import importlib, sys; sys.path.insert(0, sys.argv[1]); "
+              "kernels = importlib.import_module(sys.argv[2]); "
+              "kernels._warmup.compile_in_child(sys.argv[3].split(','), sys.argv[4])")
+    env = dict(os.environ, PYTHONWARNINGS="ignore")
+    import subprocess
+
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-c", script, root, _K.__name__, ",".join(names), folder],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            env=env, start_new_session=True, close_fds=True)
+    except OSError:
+        return False
+    _state["processes"].append(process)
+    # reap it when it ends (no zombie while this process lives)
+    threading.Thread(target=process.wait, name="rouge-metric-compile-reaper", daemon=True).start()
+    return True
+
+
+def compile_in_child(names: list, folder: str) -> None:
+    """The compile process: one at a time per cache folder (an flock), then every kernel of
+    `names` that the cache does not have yet."""
+    try:
+        os.nice(5)  # background work: the caller's own work first
+    except (AttributeError, OSError):
+        pass
+    lock = None
+    try:
+        import fcntl
+
+        lock = open(os.path.join(folder, ".compile.lock"), "w")
+        fcntl.flock(lock, fcntl.LOCK_EX)
+    except (ImportError, OSError):
+        pass
+    try:
+        for name in names:
+            if not cached(name):
+                compile_now(name)
+    finally:
+        if lock is not None:
+            lock.close()
+
+
+def _wait_for_process(name: str) -> None:
+    """When a compile process is making kernel `name`, wait for it to reach the disk cache
+    rather than compile it here as well (on 2 cores the two compiles would halve each other)."""
+    if name not in _state["started"] or _state["forked_midcompile"]:
+        return
+    while not cached(name) and any(p.poll() is None for p in _state["processes"]):
+        time.sleep(0.02)
+
+
+# -- on a thread of this process (no usable disk cache, or ROUGE_METRIC_BACKGROUND_COMPILE=thread)
+
+
+def _worker() -> None:
+    while True:
+        name = _queue.get()
+        # let calls on the vectorised / Python tiers finish first: a compile beside them holds
+        # the GIL in numba's typing and lowering; a call that cannot wait compiles itself
+        deadline = time.monotonic() + (0.0 if cached(name) else DEFER_MAX_SECONDS)
+        while time.monotonic() < deadline and not _state["stop"] and (
+                _state["tier_calls"] > 0 or time.monotonic() - _state["tier_end"] < DEFER_QUIET):
+            time.sleep(0.02)
+        with _lock:
+            if _state["stop"]:
+                _state["thread"] = None
+                _done.notify_all()
+                return
+            _state["busy"] = name
+        try:
+            if not ready(name):
+                compile_now(name)
+        except Exception:  # noqa: BLE001 - the call that needs it compiles again and raises
+            pass
+        finally:
+            with _lock:
+                _state["busy"] = None
+                if _queue.empty():
+                    _state["thread"] = None
+                    _done.notify_all()
+                    return
+
+
+def _start_thread(names: list) -> None:
+    with _lock:
+        if _state["stop"]:
+            return
+        for name in names:
+            _queue.put(name)
+        if _state["thread"] is None:
+            thread = threading.Thread(target=_worker, name="rouge-metric-compile", daemon=True)
+            _state["thread"] = thread
+            thread.start()
+
+
+def start_background_compile(rouge_types=DEFAULT_TYPES, names=None, **kind) -> list:
+    """Compile the kernels `rouge_types` need (tokenizer first) in the background: in a
+    separate process that fills the disk cache (this process then loads them from there,
+    ~0.01 s each), or on a thread when numba cannot cache them. Returns the names started.
+    Does nothing with ROUGE_METRIC_BACKGROUND_COMPILE=0, or in a child forked mid-compile."""
+    mode = background_mode()
+    if _K is None or _state["forked_midcompile"] or mode == "off":
+        return []
+    with _lock:
+        wanted = [n for n in (names or kernels_for(rouge_types, **kind))
+                  if not ready(n) and not cached(n) and n not in _state["started"]]
+        _state["started"].update(wanted)
+    if not wanted:
+        return []
+    if mode == "thread" or not _start_compile_process(wanted):
+        _start_thread(wanted)
+    return wanted
+
+
+def load_cached(names) -> list:
+    """Load the kernels of `names` that the disk cache has (in this thread); their names."""
+    loaded = [n for n in names if not ready(n) and cached(n)]
+    for name in loaded:
+        compile_now(name)
+    return loaded
+
+
+def start_at_load() -> None:
+    """evaluate.load's hook. Kernels of the default types in the disk cache are loaded now
+    (~0.3 s for all: a new process's first compute() runs at warm speed); the others start
+    compiling in the background; nltk (stemming) is imported on a thread."""
+    if _K is None or _state["forked_midcompile"]:
+        return
+    if background_mode() != "off" and _state["prefetch"] is None:
+        thread = threading.Thread(target=_prefetch_imports, name="rouge-metric-prefetch",
+                                  daemon=True)
+        _state["prefetch"] = thread
+        thread.start()
+    names = kernels_for(DEFAULT_TYPES)
+    load_cached(names)
+    start_background_compile(names=names)
+
+
+def wait(timeout: float | None = None) -> bool:
+    """Wait until the background compiler (thread or process) is done; whether it is."""
+    deadline = None if timeout is None else time.monotonic() + timeout
+
+    def left():
+        return None if deadline is None else max(0.0, deadline - time.monotonic())
+
+    for process in list(_state["processes"]):
+        try:
+            process.wait(left())
+        except Exception:  # noqa: BLE001 - subprocess.TimeoutExpired
+            return False
+    with _lock:
+        while _state["thread"] is not None:
+            if left() == 0.0:
+                return False
+            _done.wait(left())
+    return True
+
+
+def warm_up(rouge_types=DEFAULT_TYPES, profile: str = "rouge_score", detailed: bool = False,
+            timeout: float | None = None) -> dict:
+    """Compile (or load from the disk cache) what scoring `rouge_types` needs, and wait: after
+    this the first call runs at warm speed. Returns {kernel: seconds} of what this process
+    compiled or loaded. For a server (the Space), call it on a thread at start-up."""
+    names = kernels_for(rouge_types, profile=profile, detailed=detailed)
+    if not _state["forked_midcompile"]:
+        start_background_compile(names=names)
+        wait(timeout)
+        for name in names:  # load what the process compiled; compile what it could not
+            if not ready(name):
+                compile_now(name)
+    return {n: compile_seconds[n] for n in names if n in compile_seconds}
+
+
+@atexit.register
+def _stop_at_exit() -> None:
+    with _lock:
+        _state["stop"] = True  # the kernel being compiled finishes; no further one starts
+
+
+# --------------------------------------------------------------------------------------------
+# Fork
+
+def _compiler_busy() -> bool:
+    if _state["busy"] is not None or _state["thread"] is not None:
+        return True
+    try:  # a foreground compile on another thread holds numba's compiler lock
+        from numba.core.compiler_lock import global_compiler_lock as numba_lock
+        lock = numba_lock._lock
+        if lock.acquire(blocking=False):
+            lock.release()
+            return False
+        return True
+    except Exception:  # noqa: BLE001
+        return False
+
+
+def _before_fork() -> None:
+    prefetch = _state["prefetch"]
+    if prefetch is not None and prefetch.is_alive():
+        prefetch.join(5.0)  # an import half done on a thread the child will not have
+    _state["fork_busy"] = _compiler_busy()
+
+
+def _after_fork_child() -> None:
+    global _lock, _done, _queue
+    _lock = threading.Lock()
+    _done = threading.Condition(_lock)
+    _queue = queue.Queue()
+    if _state.pop("fork_busy", False):
+        _state["forked_midcompile"] = True
+    _state["thread"] = None
+    _state["busy"] = None
+    _state["tier_calls"] = 0
+    _state["processes"] = []  # the parent's to wait for, not ours
+    _state["started"] = set()
+    if _K is not None:
+        _K._pure_lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(before=_before_fork, after_in_child=_after_fork_child)
+
+
+# --------------------------------------------------------------------------------------------
+# Tier choice
+
+
+def _vector_tier():
+    try:
+        from . import rouge_vectorized
+    except ImportError:
+        import rouge_vectorized
+    return rouge_vectorized
+
+
+def _work(name: str, args) -> tuple:
+    """(kind of bound, amount) of one call's work, for the vectorised tier's bounds."""
+    if name in ("scan_stem_tokens", "scan_ascii_tokens"):
+        return VECTOR_MAX_BYTES, args[0].shape[0]
+    if name in ("dense_ids", "stem_table_insert"):
+        return VECTOR_MAX_TOKENS, args[0].shape[0] // 4
+    if name in ("ngram_stats", "skip_bigram_stats", "lcs_stats", "union_lcs_stats",
+                "wlcs_stats"):
+        pred, ref = args[-2:] if name in ("lcs_stats", "union_lcs_stats") else (
+            args[-3:-1] if name == "wlcs_stats" else (args[2], args[3]))
+        offsets = args[1] if name in ("ngram_stats", "skip_bigram_stats", "lcs_stats") else args[4]
+        lengths = np.diff(offsets)
+        lp, lr = lengths[pred], lengths[ref]
+        if name in ("ngram_stats", "skip_bigram_stats"):
+            return VECTOR_MAX_TOKENS, int(lp.sum() + lr.sum())
+        return VECTOR_MAX_CELLS, int((lp * lr).sum())
+    return 0, 1
+
+
+def pick(name: str, small: bool):
+    """Kernel `name` for one batch: the compiled one when this process has it; else a function
+    that, per call, takes the compiled kernel if it has arrived meanwhile, else the vectorised
+    tier (within its bounds), else for a small batch the plain Python twin, else waits for the
+    compiler. A missing kernel is queued for the background compiler."""
+    compiled = getattr(_K, name)
+    if ready(name):
+        return compiled
+    start_background_compile(names=[name])
+    return functools.partial(_tiered, name, small)
+
+
+def tier_of(name: str, small: bool, args) -> str:
+    """'compiled', 'vectorised', 'python' or 'wait' (compile, or wait for the background)."""
+    if ready(name):
+        return "compiled"
+    forked = _state["forked_midcompile"]
+    if cached(name) and not forked:
+        return "wait"
+    vector = _vector_tier()
+    if hasattr(vector, name):
+        bound, amount = _work(name, args)
+        if forked or amount <= bound:
+            return "vectorised"
+    if small or forked:
+        return "python"
+    return "wait"
+
+
+def _tiered(name: str, small: bool, *args, **kwargs):
+    tier = tier_of(name, small, args)
+    if tier == "wait":
+        _wait_for_process(name)
+    if tier in ("compiled", "wait"):
+        return getattr(_K, name)(*args, **kwargs)
+    with _lock:
+        _state["tier_calls"] += 1
+    try:
+        return _interpreted(tier, name, small, args, kwargs)
+    finally:
+        with _lock:
+            _state["tier_calls"] -= 1
+            _state["tier_end"] = time.monotonic()
+
+
+def _interpreted(tier, name, small, args, kwargs):
+    if tier == "vectorised":
+        vector = _vector_tier()
+        try:
+            return getattr(vector, name)(*args, **kwargs)
+        except vector.OutOfScope:
+            tier = "python" if small or _state["forked_midcompile"] else "wait"
+            if tier == "wait":
+                _wait_for_process(name)
+    if tier == "python":
+        function = getattr(_K.pure_python_twin(), name)
+        # compiled code wraps integer overflow silently (the hashes rely on it); numpy's
+        # scalars warn
+        with np.errstate(over="ignore"):
+            return function(*args, **kwargs)
+    return getattr(_K, name)(*args, **kwargs)
