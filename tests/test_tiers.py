@@ -1,5 +1,7 @@
-"""Small batches may run the kernels as plain Python (rouge_kernels.pick): the same numbers as
-the compiled kernels, for every type, profile and option that reaches a kernel."""
+"""Until numba has a kernel, calls run on rouge_vectorized (numpy over the whole batch) or on
+rouge_kernels run as plain Python (rouge_warmup picks per call): the same numbers as the
+compiled kernels, for every type, profile and option that reaches a kernel, and for batches
+of many pairs (the numpy tier works on all pairs at once)."""
 import types
 import warnings
 
@@ -9,36 +11,110 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import rouge_kernels as K
+import rouge_vectorized as V
+import rouge_warmup as W
 from test_kernels import PAIR, batch, text
 
 TWIN = K.pure_python_twin()
+
+# several pairs in one call, with prediction sentences past 64 and 128 tokens (several machine
+# words) now and then, and a prediction scored against several references
+long_sentence = st.lists(st.integers(0, 5), min_size=60, max_size=140)
+many_texts = st.lists(st.one_of(text, st.lists(long_sentence, min_size=1, max_size=2)),
+                      min_size=2, max_size=8)
+
+
+def _calls(tokens, sent_offsets, text_sent_offsets, offsets, pred, ref):
+    return [("ngram_stats", (tokens, offsets, pred, ref, 3)),
+            ("lcs_stats", (tokens, offsets, pred, ref)),
+            ("union_lcs_stats", (tokens, sent_offsets, text_sent_offsets, tokens, offsets, pred,
+                                 ref)),
+            ("wlcs_stats", (tokens, sent_offsets, text_sent_offsets, tokens, offsets, pred, ref,
+                            1.2)),
+            ("skip_bigram_stats", (tokens, offsets, pred, ref, 4, True)),
+            ("skip_bigram_stats", (tokens, offsets, pred, ref, 0, False)),
+            ("skip_bigram_stats", (tokens, offsets, pred, ref, -1, False)),
+            ("skip_bigram_stats", (tokens, offsets, pred, ref, -1, True))]
 
 
 @settings(max_examples=100, deadline=None)
 @given(pred=text, ref=text)
 def test_twin_kernels_equal_compiled(pred, ref):
     tokens, sent_offsets, text_sent_offsets, offsets = batch(pred, ref)
-    calls = [("ngram_stats", (tokens, offsets, *PAIR, 3)),
-             ("lcs_stats", (tokens, offsets, *PAIR)),
-             ("union_lcs_stats", (tokens, sent_offsets, text_sent_offsets, tokens, offsets,
-                                  *PAIR)),
-             ("wlcs_stats", (tokens, sent_offsets, text_sent_offsets, tokens, offsets, *PAIR,
-                             1.2)),
-             ("skip_bigram_stats", (tokens, offsets, *PAIR, 4, True)),
-             ("skip_bigram_stats", (tokens, offsets, *PAIR, -1, False))]
     with np.errstate(over="ignore"):
-        for name, args in calls:
+        for name, args in _calls(tokens, sent_offsets, text_sent_offsets, offsets, *PAIR):
             assert np.array_equal(getattr(TWIN, name)(*args), getattr(K, name)(*args)), name
 
 
-def _forced_twin(name, small):
-    function = getattr(TWIN, name)
+@settings(max_examples=150, deadline=None)
+@given(texts=many_texts, data=st.data())
+def test_vectorized_kernels_equal_compiled_on_batches(texts, data):
+    tokens, sent_offsets, text_sent_offsets, offsets = batch(*texts)
+    n = len(texts)
+    pred = np.array(data.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=6)),
+                    dtype=np.int64)
+    ref = np.array(data.draw(st.lists(st.integers(0, n - 1), min_size=len(pred),
+                                      max_size=len(pred))), dtype=np.int64)
+    for name, args in _calls(tokens, sent_offsets, text_sent_offsets, offsets, pred, ref):
+        if not hasattr(V, name):
+            continue
+        assert np.array_equal(getattr(V, name)(*args), getattr(K, name)(*args)), name
+    ids, u = V.dense_ids(tokens)
+    expected_ids, expected_u = K.dense_ids(tokens)
+    assert u == expected_u and np.array_equal(ids, expected_ids)
 
-    def run(*args, **kwargs):
-        with np.errstate(over="ignore"):
-            return function(*args, **kwargs)
 
-    return run
+ascii_text = st.lists(st.sampled_from(list("abzAZ09 \n.,-é") + ["running", "x" * 13]),
+                      max_size=30).map("".join)
+
+
+@settings(max_examples=150, deadline=None)
+@given(texts=st.lists(ascii_text, min_size=1, max_size=5), stem_some=st.booleans())
+def test_vectorized_scanners_equal_compiled(texts, stem_some):
+    buf = np.frombuffer("\x00".join(texts).encode("utf-8"), dtype=np.uint8)
+    for got, want in zip(V.scan_ascii_tokens(buf, 12), K.scan_ascii_tokens(buf, 12)):
+        assert np.array_equal(got, want)
+    # a stem table filled by both inserts: some codes stem to a code, some to -1 (unpacked)
+    codes = K.scan_ascii_tokens(np.frombuffer(buf.tobytes().lower(), dtype=np.uint8), 12)[0]
+    chosen = np.unique(codes[codes >= K.MIN_STEM_CODE])[: 3 if stem_some else 0]
+    stems = np.where(np.arange(len(chosen)) % 2 == 0, chosen // 5 + 1, -1).astype(np.int64)
+    tables = []
+    for insert in (K.stem_table_insert, V.stem_table_insert):
+        keys, vals = np.zeros(16, dtype=np.int64), np.zeros(16, dtype=np.int64)
+        insert(keys, vals, chosen, stems)
+        tables.append((keys, vals))
+    for stem in (True, False):
+        want = K.scan_stem_tokens(buf, 12, *tables[0], stem)
+        got = V.scan_stem_tokens(buf, 12, *tables[1], stem)  # another layout, same lookups
+        for a, b in zip(got, want):
+            assert np.array_equal(a, b)
+
+
+def test_vectorized_stem_table_insert_keeps_every_key_reachable():
+    rng = np.random.default_rng(7)
+    codes = np.unique(rng.integers(K.MIN_STEM_CODE, 37 ** 8, 3000))
+    keys, vals = np.zeros(8192, dtype=np.int64), np.zeros(8192, dtype=np.int64)
+    V.stem_table_insert(keys, vals, codes, codes // 3)
+    V.stem_table_insert(keys, vals, codes[:10], -np.ones(10, dtype=np.int64))  # updates
+    slot = V._probe(keys, codes)
+    assert (slot >= 0).all()
+    assert np.array_equal(vals[slot], np.where(np.arange(len(codes)) < 10, -1, codes // 3))
+
+
+def _forced(tier):
+    def pick(name, small):
+        if tier == "python":
+            function = getattr(TWIN, name)
+        else:
+            function = getattr(V, name, None) or getattr(TWIN, name)
+
+        def run(*args, **kwargs):
+            with np.errstate(over="ignore"):
+                return function(*args, **kwargs)
+
+        return run
+
+    return pick
 
 
 CASES = [
@@ -52,32 +128,48 @@ CASES = [
 
 
 @pytest.mark.parametrize("options", CASES)
-def test_metric_with_twin_kernels_equals_compiled(metric, metric_module, realsumm, monkeypatch,
-                                                  options):
+def test_metric_on_every_tier_equals_compiled(metric, metric_module, realsumm, monkeypatch,
+                                              options):
     rows = realsumm[::70]  # 50 rows, 1-4 references each
     kwargs = dict(predictions=[r["prediction"] for r in rows],
                   references=[r["references"] for r in rows], detailed=True, **options)
+    staged("rouge_kernels").warm_up(options["rouge_types"],
+                                    profile=options.get("profile", "rouge_score"), detailed=True)
+    modules = ("rouge_profiles", "rouge_pipeline", "rouge_aggregate")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
+        for name in modules:  # the compiled kernels, whatever the batch size
+            monkeypatch.setattr(staged(name), "pick",
+                                lambda kernel, small: getattr(staged("rouge_kernels"), kernel))
         compiled = [metric.compute(**kwargs), metric.compute(use_aggregator=False, **kwargs)]
-        for name in ("rouge_profiles", "rouge_pipeline", "rouge_aggregate"):
-            monkeypatch.setattr(staged(name), "pick", _forced_twin)
-        twin = [metric.compute(**kwargs), metric.compute(use_aggregator=False, **kwargs)]
-    assert twin == compiled
+        for tier in ("vectorised", "python"):
+            for name in modules:
+                monkeypatch.setattr(staged(name), "pick", _forced(tier))
+            assert [metric.compute(**kwargs),
+                    metric.compute(use_aggregator=False, **kwargs)] == compiled, tier
 
 
-def test_pick_takes_the_twin_only_for_small_batches_numba_has_not_compiled(monkeypatch):
+def test_pick_per_call(monkeypatch):
     not_compiled = types.SimpleNamespace(signatures=[])
-    monkeypatch.setitem(K._pure, "seconds", 0.0)
-    tokens, _, _, offsets = batch([[1, 2, 3]], [[1, 3]])
+    tokens, sent_offsets, text_sent_offsets, offsets = batch([[1, 2, 3]], [[1, 3]])
     K.lcs_stats(tokens, offsets, *PAIR)  # numba has it now (compiled, or from its cache)
     assert K.pick("lcs_stats", small=True) is K.lcs_stats
     monkeypatch.setitem(K.__dict__, "_lcs_dummy", not_compiled)
     monkeypatch.setitem(K._COMPILED_BY, "lcs_stats", "_lcs_dummy")
-    assert K.pick("lcs_stats", small=False) is K.lcs_stats
-    chosen = K.pick("lcs_stats", small=True)
-    assert chosen is not K.lcs_stats and chosen.__wrapped__ is TWIN.lcs_stats
+    monkeypatch.setattr(W, "start_background_compile", lambda **kind: [])
+    monkeypatch.setattr(W, "cached", lambda name: False)
+    chosen = K.pick("lcs_stats", small=False)
+    assert chosen is not K.lcs_stats
+    assert W.tier_of("lcs_stats", False, (tokens, offsets, *PAIR)) == "vectorised"
     assert tuple(chosen(tokens, offsets, *PAIR)[0]) == (2, 3, 2)
-    assert K._pure["seconds"] > 0  # the time spent in the twin is counted...
-    monkeypatch.setitem(K._pure, "seconds", K.PURE_BUDGET_SECONDS)
-    assert K.pick("lcs_stats", small=True) is K.lcs_stats  # ...and bounded
+    # wlcs has no numpy twin: plain Python for a small batch, the compiler for a big one
+    monkeypatch.setitem(K._COMPILED_BY, "wlcs_stats", "_lcs_dummy")
+    args = (tokens, sent_offsets, text_sent_offsets, tokens, offsets, *PAIR, 1.2)
+    assert W.tier_of("wlcs_stats", True, args) == "python"
+    assert W.tier_of("wlcs_stats", False, args) == "wait"
+    # past its bounds the numpy tier waits for the compiler too
+    monkeypatch.setattr(W, "VECTOR_MAX_CELLS", 1)
+    assert W.tier_of("lcs_stats", False, (tokens, offsets, *PAIR)) == "wait"
+    # once the disk cache has it, loading it beats every other tier
+    monkeypatch.setattr(W, "cached", lambda name: True)
+    assert W.tier_of("lcs_stats", True, (tokens, offsets, *PAIR)) == "wait"

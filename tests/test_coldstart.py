@@ -1,0 +1,165 @@
+"""Cold start (rouge_warmup): forking while the kernels compile in the background is safe, the
+kernel cache folder is keyed by content and bounded, and a new copy of the same version finds
+the kernels another process compiled.
+
+Each scenario runs in a fresh Python process with empty caches of its own (evaluate's module
+cache and the kernel cache in a temporary user cache directory), as on a new machine.
+"""
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import rouge_warmup as W
+from conftest import DATA, REPO
+
+TIMEOUT = 600  # a compile on 2 busy cores takes ~20 s; far above that means a hang
+
+
+def _run(script: str, tmp_path: Path, **env) -> dict:
+    """Run script in a fresh process with empty caches; its last stdout line as JSON."""
+    environment = {k: v for k, v in os.environ.items()
+                   if k not in ("NUMBA_CACHE_DIR", "HF_MODULES_CACHE", W.CACHE_ENV,
+                                W.BACKGROUND_ENV)}
+    environment.update(HF_MODULES_CACHE=str(tmp_path / "modules"),
+                       XDG_CACHE_HOME=str(tmp_path / "user_cache"), HF_EVALUATE_OFFLINE="1",
+                       HF_HUB_OFFLINE="1", PYTHONWARNINGS="ignore", **env)
+    prelude = textwrap.dedent(f"""
+        import importlib, json, sys, time, warnings
+        warnings.simplefilter("ignore")
+        sys.path.insert(0, {str(REPO / "tests")!r})
+        rows = [json.loads(line) for line in open({str(DATA)!r}, encoding="utf-8")][:40]
+        predictions = [r["prediction"] for r in rows]
+        references = [r["references"][0] for r in rows]
+        TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+        import evaluate
+        metric = evaluate.load({str(REPO / "rouge_metric.py")!r})
+        package = type(metric).__module__.rpartition(".")[0]
+        W = importlib.import_module(package + ".rouge_warmup")
+    """)
+    done = subprocess.run([sys.executable, "-c", prelude + textwrap.dedent(script)],
+                          env=environment, capture_output=True, text=True, timeout=TIMEOUT)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+FORK_CHILD = textwrap.dedent("""
+    import multiprocessing
+    import numpy as np
+    from rouge_score import rouge_scorer
+
+    def score_in_child(queue):
+        # evaluate's own writer is per process: score through compute() directly
+        ours = metric.compute(predictions=predictions, references=references,
+                              rouge_types=TYPES, use_stemmer=True, use_aggregator=False)
+        scorer = rouge_scorer.RougeScorer(TYPES, use_stemmer=True)
+        theirs = [scorer.score(r, p) for p, r in zip(predictions, references)]
+        worst = max(abs(ours[t][i] - theirs[i][t].fmeasure)
+                    for t in TYPES for i in range(len(theirs)))
+        queue.put({"worst": worst, "forked_midcompile": W._state["forked_midcompile"]})
+
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    child = context.Process(target=score_in_child, args=(queue,))
+    child.start()
+    result = queue.get(timeout=300)
+    child.join(60)
+    result.update(exitcode=child.exitcode, busy_at_fork=busy_at_fork)
+    # the parent goes on scoring too
+    metric.compute(predictions=predictions, references=references, rouge_types=TYPES)
+    print(json.dumps(result))
+""")
+
+
+def test_fork_while_a_compile_process_runs(tmp_path):
+    # default: evaluate.load started a compile process; this process holds no compiler lock
+    result = _run(textwrap.dedent("""
+        busy_at_fork = any(p.poll() is None for p in W._state["processes"])
+    """) + FORK_CHILD, tmp_path)
+    assert result["busy_at_fork"], "the compile process had ended before the fork"
+    assert result["exitcode"] == 0
+    assert result["worst"] <= 1e-12
+    assert result["forked_midcompile"] is False
+
+
+def test_fork_while_this_process_compiles_on_a_thread(tmp_path):
+    # a thread of this process holds numba's compiler lock at the fork: the child, which does
+    # not have that thread, must not compile (it would wait for the lock for ever); it scores
+    # on the numpy and Python tiers
+    result = _run(textwrap.dedent("""
+        deadline = time.monotonic() + 120
+        while W._state["busy"] is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        busy_at_fork = W._state["busy"] is not None
+    """) + FORK_CHILD, tmp_path, ROUGE_METRIC_BACKGROUND_COMPILE="thread")
+    assert result["busy_at_fork"], "the compile thread never started"
+    assert result["exitcode"] == 0
+    assert result["worst"] <= 1e-12
+    assert result["forked_midcompile"] is True
+
+
+def test_a_new_copy_of_the_same_version_finds_the_compiled_kernels(tmp_path):
+    # first process: compile the default types' kernels (into the user cache directory)
+    first = _run("""
+        W.warm_up(TYPES)
+        K = importlib.import_module(package + ".rouge_kernels")
+        print(json.dumps({"cache_dir": K.CACHE_DIR}))
+    """, tmp_path)
+    assert first["cache_dir"].startswith(str(tmp_path / "user_cache"))
+    # second process, another copy (evaluate's module cache emptied): everything is loaded at
+    # evaluate.load, nothing compiled, nothing left to start
+    import shutil
+    shutil.rmtree(tmp_path / "modules")
+    second = _run("""
+        names = W.kernels_for(TYPES)
+        print(json.dumps({"ready": [W.ready(n) for n in names],
+                          "started": sorted(W._state["started"]),
+                          "processes": len(W._state["processes"])}))
+    """, tmp_path)
+    assert all(second["ready"]) and second["started"] == [] and second["processes"] == 0
+
+
+def test_cache_folder_is_keyed_by_content_and_name(tmp_path, monkeypatch):
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.setenv(W.CACHE_ENV, str(tmp_path))
+    source = tmp_path / "rouge_kernels.py"
+    source.write_text("x = 1\n")
+    a = W.cache_dir_for(str(source), "pkg.a.rouge_kernels")
+    assert a == W.cache_dir_for(str(source), "pkg.a.rouge_kernels")
+    assert os.path.dirname(a) == str(tmp_path)
+    assert a != W.cache_dir_for(str(source), "pkg.b.rouge_kernels")
+    source.write_text("x = 2\n")
+    assert a != W.cache_dir_for(str(source), "pkg.a.rouge_kernels")
+    # NUMBA_CACHE_DIR alone, or ROUGE_METRIC_CACHE_DIR=none: numba's own choice
+    monkeypatch.setenv(W.CACHE_ENV, "none")
+    assert W.cache_dir_for(str(source), "pkg.a.rouge_kernels") is None
+    monkeypatch.delenv(W.CACHE_ENV)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    assert W.cache_dir_for(str(source), "pkg.a.rouge_kernels") is None
+
+
+def test_cache_keeps_the_most_recent_folders(tmp_path):
+    for i in range(W.CACHE_KEEP + 3):
+        folder = tmp_path / f"kernels-{i:016x}"
+        folder.mkdir()
+        os.utime(folder, (1_000_000 + i, 1_000_000 + i))
+    (tmp_path / "unrelated").mkdir()
+    W._prune(str(tmp_path), str(tmp_path / "kernels-0000000000000000"))
+    left = sorted(p.name for p in tmp_path.iterdir())
+    newest = [f"kernels-{i:016x}" for i in range(3, W.CACHE_KEEP + 3)]
+    # the newest CACHE_KEEP, the folder in use (here the oldest), and nothing else of ours
+    assert left == sorted(["kernels-0000000000000000"] + newest + ["unrelated"])
+
+
+@pytest.mark.parametrize("types, profile, expected", [
+    (None, "rouge_score", ["ngram_stats", "lcs_stats", "union_lcs_stats"]),
+    (["rougeL"], "rouge155", ["union_lcs_stats"]),
+    (["rougeW-1.2", "rougeS4", "rougeSU4"], "rouge_score", ["wlcs_stats", "skip_bigram_stats"]),
+])
+def test_kernels_for_types(types, profile, expected):
+    assert W.kernels_for(types, profile=profile) == \
+        ["scan_stem_tokens", "dense_ids", "stem_table_insert"] + expected
