@@ -299,7 +299,7 @@ def _matches(pred_pos, pred_owner, ref_pos, ref_owner, tokens):
     width = int(ids.max()) + 1
     pk = pred_owner * width + ids[:pred_pos.shape[0]]
     rk = ref_owner * width + ids[pred_pos.shape[0]:]
-    order = np.argsort(pk, kind="stable")
+    order = np.argsort(pk)
     sorted_pk = pk[order]
     lo = np.searchsorted(sorted_pk, rk, side="left")
     hi = np.searchsorted(sorted_pk, rk, side="right")
@@ -505,3 +505,165 @@ def _zeros_below(rows, zeros_before, i, c, j):
     w = j >> 6
     low = (np.uint64(1) << (j & 63).astype(np.uint64)) - np.uint64(1)
     return zeros_before[i, c, w] + np.bitwise_count(~rows[i, c, w] & low).astype(np.int64)
+
+
+# --------------------------------------------------------------------------------------------
+# ROUGE-W: ROUGE-1.5.5's weighted LCS, the table filled one anti-diagonal at a time for all
+# sentence pairs at once
+
+
+def _powers(top: int, weight: float) -> np.ndarray:
+    """f[k] = float(k) ** weight for k = 0..top, by Python's float power (the C library's pow,
+    as the compiled kernel calls it): the same bits as the kernel's k ** weight."""
+    return np.array([float(k) ** weight for k in range(top + 1)], dtype=np.float64)
+
+
+def _sequential_add(n: int, owner: np.ndarray, terms: np.ndarray) -> np.ndarray:
+    """total[k] = ((0.0 + t1) + t2) + ... over the terms of owner k, in their order: the
+    kernel's running sums, bit for bit (owner sorted, ties in term order)."""
+    total = np.zeros(n, dtype=np.float64)
+    if owner.shape[0] == 0:
+        return total
+    starts = np.searchsorted(owner, np.arange(n))
+    counts = np.bincount(owner, minlength=n)
+    for q in range(int(counts.max())):
+        has = np.flatnonzero(counts > q)
+        total[has] += terms[starts[has] + q]
+    return total
+
+
+def wlcs_stats(tokens, sent_offsets, text_sent_offsets, clip_tokens, clip_offsets, pair_pred,
+               pair_ref, weight):
+    """rouge_kernels.wlcs_stats: float64[pairs, 3] of (weighted hit, pred_len, ref_base)."""
+    n_pairs = pair_pred.shape[0]
+    out = np.zeros((n_pairs, 3), dtype=np.float64)
+    out[:, 1] = clip_offsets[pair_pred + 1] - clip_offsets[pair_pred]
+    sent_len = np.diff(sent_offsets)
+    f = _powers(int(sent_len.max(initial=0)) + 1, weight)
+    r_s0, r_s1 = text_sent_offsets[pair_ref], text_sent_offsets[pair_ref + 1]
+    p_s0, p_s1 = text_sent_offsets[pair_pred], text_sent_offsets[pair_pred + 1]
+    ref_sents = _ranges(r_s0, r_s1 - r_s0)
+    out[:, 2] = _sequential_add(n_pairs, _owner(r_s1 - r_s0), f[sent_len[ref_sents]])
+    if n_pairs == 0:
+        return out
+    n_ps, n_rs = p_s1 - p_s0, r_s1 - r_s0
+    per_pair = n_ps * n_rs
+    combo_pair = _owner(per_pair)
+    within = np.arange(combo_pair.shape[0]) - np.repeat(np.cumsum(per_pair) - per_pair, per_pair)
+    ys = r_s0[combo_pair] + within // np.maximum(n_ps[combo_pair], 1)
+    xs = p_s0[combo_pair] + within % np.maximum(n_ps[combo_pair], 1)
+    ly, lx = sent_len[ys], sent_len[xs]
+    live = (ly > 0) & (lx > 0)
+    ys, xs, combo_pair, ly, lx = ys[live], xs[live], combo_pair[live], ly[live], lx[live]
+    marked_pos, marked_pair = [], []
+    order = np.lexsort((lx, ly))
+    for c in _groups(order, ly[order] + 1, lx[order] + ly[order] + 1, 1_500_000):
+        pos, owner = _weighted_marks(tokens, sent_offsets, ys[c], xs[c], ly[c], lx[c], f)
+        marked_pos.append(pos)
+        marked_pair.append(combo_pair[c][owner])
+    if not marked_pos:
+        return out
+    key = np.unique(np.concatenate(marked_pair) * tokens.shape[0] + np.concatenate(marked_pos))
+    if key.shape[0] == 0:
+        return out
+    pair, pos = key // tokens.shape[0], key % tokens.shape[0]  # in reference order per pair
+    # clipping: the r-th marked copy of token t in a pair is counted while r < min(copies of t
+    # in the reference's and in the prediction's clipping view)
+    values = tokens[pos]
+    cp_pos, cp_owner, _ = _pair_positions(clip_offsets, pair_pred)
+    cr_pos, cr_owner, _ = _pair_positions(clip_offsets, pair_ref)
+    _, ids = np.unique(np.concatenate((values, clip_tokens[cp_pos], clip_tokens[cr_pos])),
+                       return_inverse=True)
+    ids = ids.reshape(-1)
+    width = int(ids.max()) + 1
+    m = values.shape[0]
+    k_mark = pair * width + ids[:m]
+    limit = np.minimum(_count_of(k_mark, cp_owner * width + ids[m:m + cp_pos.shape[0]]),
+                       _count_of(k_mark, cr_owner * width + ids[m + cp_pos.shape[0]:]))
+    by_key = np.argsort(k_mark, kind="stable")  # reference order within a key
+    rank = np.empty(m, dtype=np.int64)
+    sorted_keys = k_mark[by_key]
+    first = np.searchsorted(sorted_keys, sorted_keys, side="left")
+    rank[by_key] = np.arange(m) - first
+    counted = rank < limit
+    # runs: within a reference sentence, a counted position that ends a block of marked
+    # positions adds f(counted positions since the last such one); a marked position that is
+    # not counted neither counts nor ends a run; what is open at the sentence's end is dropped
+    sentence = np.searchsorted(sent_offsets, pos, side="right") - 1
+    next_marked = np.zeros(m, dtype=bool)
+    next_marked[:-1] = (pos[1:] == pos[:-1] + 1) & (pair[1:] == pair[:-1]) & \
+        (sentence[1:] == sentence[:-1])
+    flush = counted & ~next_marked
+    group_start = np.r_[True, (pair[1:] != pair[:-1]) | (sentence[1:] != sentence[:-1])]
+    group = np.cumsum(group_start) - 1
+    running = np.cumsum(counted)  # counted positions up to and including each
+    starts = np.flatnonzero(group_start)
+    before = np.where(starts > 0, running[np.maximum(starts - 1, 0)], 0)  # before each group
+    at_flush = np.flatnonzero(flush)
+    so_far = running[at_flush] - before[group[at_flush]]  # counted in the sentence so far
+    previous = np.zeros(at_flush.shape[0], dtype=np.int64)
+    same = group[at_flush][1:] == group[at_flush][:-1]
+    previous[1:][same] = so_far[:-1][same]
+    run = so_far - previous
+    out[:, 0] = _sequential_add(n_pairs, pair[at_flush], f[run])
+    return out
+
+
+def _count_of(keys: np.ndarray, population: np.ndarray) -> np.ndarray:
+    """For each key: how many items of population equal it."""
+    values, counts = np.unique(population, return_counts=True)
+    where = np.searchsorted(values, keys)
+    where = np.minimum(where, max(values.shape[0] - 1, 0))
+    found = values.shape[0] > 0
+    return np.where(found & (values[where] == keys), counts[where], 0) if found else \
+        np.zeros(keys.shape[0], dtype=np.int64)
+
+
+def _weighted_marks(tokens, sent_offsets, ys, xs, ly, lx, f):
+    """Traceback marks of the weighted LCS tables of sentence pairs (y reference, x
+    prediction): token positions of marked y tokens and the sentence pair of each. The table:
+    equal tokens -> diagonal + (f(k + 1) - f(k)) added as (c + f(k+1)) - f(k), k the run
+    ending on the diagonal; else the larger of up and left; traceback: equal -> diagonal,
+    up >= left -> up, else left (the kernel's _dp_block and _mark_path)."""
+    n = ys.shape[0]
+    rows, cols = int(ly.max()), int(lx.max())
+    # tokens as [position, sentence pair] (a step reads contiguous rows); padding never equal
+    y_tok = np.full((rows, n), -1, dtype=np.int64)
+    x_tok = np.full((cols, n), -2, dtype=np.int64)
+    y_pos, y_owner, _ = _pair_positions(sent_offsets, ys)
+    x_pos, x_owner, _ = _pair_positions(sent_offsets, xs)
+    y_tok[y_pos - sent_offsets[ys][y_owner], y_owner] = tokens[y_pos]
+    x_tok[x_pos - sent_offsets[xs][x_owner], x_owner] = tokens[x_pos]
+    # the tables by anti-diagonal: cell (i, j) at [i + j, i, pair]; row 0 and column 0 are 0
+    c = np.zeros((rows + cols + 1, rows + 1, n), dtype=np.float64)
+    run = np.zeros((rows + cols + 1, rows + 1, n), dtype=np.int64)
+    for d in range(2, rows + cols + 1):
+        lo, hi = max(1, d - cols), min(rows, d - 1)
+        # cells (i, d - i) for i = lo..hi; x index d - i - 1 runs down as i runs up
+        equal = y_tok[lo - 1:hi] == x_tok[d - hi - 1:d - lo][::-1]
+        k = run[d - 2, lo - 1:hi]
+        up = c[d - 1, lo - 1:hi]
+        left = c[d - 1, lo:hi + 1]
+        diagonal = (c[d - 2, lo - 1:hi] + f[k + 1]) - f[k]
+        c[d, lo:hi + 1] = np.where(equal, diagonal, np.where(up >= left, up, left))
+        run[d, lo:hi + 1] = np.where(equal, k + 1, 0)
+    i = ly.astype(np.int64).copy()
+    j = lx.astype(np.int64).copy()
+    y0 = sent_offsets[ys]
+    out_pos, out_owner = [], []
+    active = np.flatnonzero((i > 0) & (j > 0))
+    while active.shape[0]:
+        a = active
+        ia, ja = i[a], j[a]
+        equal = y_tok[ia - 1, a] == x_tok[ja - 1, a]
+        go_up = ~equal & (c[ia + ja - 1, ia - 1, a] >= c[ia + ja - 1, ia, a])
+        go_left = ~equal & ~go_up
+        out_pos.append(y0[a[equal]] + ia[equal] - 1)
+        out_owner.append(a[equal])
+        i[a[equal | go_up]] -= 1
+        j[a[equal | go_left]] -= 1
+        active = a[(i[a] > 0) & (j[a] > 0)]
+    if not out_pos:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty
+    return np.concatenate(out_pos), np.concatenate(out_owner)

@@ -162,11 +162,11 @@ def test_pick_per_call(monkeypatch):
     assert chosen is not K.lcs_stats
     assert W.tier_of("lcs_stats", False, (tokens, offsets, *PAIR)) == "vectorised"
     assert tuple(chosen(tokens, offsets, *PAIR)[0]) == (2, 3, 2)
-    # wlcs has no numpy twin: plain Python for a small batch, the compiler for a big one
-    monkeypatch.setitem(K._COMPILED_BY, "wlcs_stats", "_lcs_dummy")
-    args = (tokens, sent_offsets, text_sent_offsets, tokens, offsets, *PAIR, 1.2)
-    assert W.tier_of("wlcs_stats", True, args) == "python"
-    assert W.tier_of("wlcs_stats", False, args) == "wait"
+    # the bootstrap has no numpy twin: plain Python for a small batch, the compiler for a big one
+    monkeypatch.setitem(K._COMPILED_BY, "perl_bootstrap_means", "_lcs_dummy")
+    args = (np.ones((3, 2)), 10, True, 0)
+    assert W.tier_of("perl_bootstrap_means", True, args) == "python"
+    assert W.tier_of("perl_bootstrap_means", False, args) == "wait"
     # past its bounds the numpy tier waits for the compiler too
     monkeypatch.setattr(W, "VECTOR_MAX_CELLS", 1)
     assert W.tier_of("lcs_stats", False, (tokens, offsets, *PAIR)) == "wait"
