@@ -1,32 +1,41 @@
-"""Cold start: where numba keeps the compiled kernels, compiling them in the background, and
-which tier runs a kernel call until they are there.
+"""Cold start: where numba keeps the compiled kernels, how they get compiled without making a
+caller wait, and which tier runs a kernel call until they are there.
 
-numba compiles a kernel on its first call (0.3-6 s each; ~20 s for the default types on 2 busy
-cores), once per machine, then loads it from its disk cache (~0.3 s for the first kernel of a
-process, ~0.01 s for each further one). Three tiers serve a call:
+numba compiles a kernel on its first call (0.5-6 s each; 15-25 s for the default types on 2
+busy cores), once per machine, then loads it from its disk cache (~0.3 s for the first kernel
+of a process, ~0.01 s for each further one). Four tiers serve a call, chosen per call:
 
-1. compiled: the numba kernel, once this process has it (compiled or loaded from the cache);
-2. vectorised: the same statistics computed on the whole batch with numpy (rouge_vectorized),
-   for the kernels that have such a twin, while the compiled one is not there yet and the
-   batch is not so big that waiting for the compiler is quicker;
-3. plain Python: rouge_kernels run once more as plain Python (rouge_kernels.pure_python_twin),
-   for small batches of the other kernels.
+1. compiled: the numba kernel, once this process has it;
+2. wait: load it from the disk cache when it is there (or, for a batch too big for the tiers
+   below, wait for the compiler);
+3. vectorised: the same statistics computed on the whole batch with numpy (rouge_vectorized),
+   within bounds (VECTOR_MAX_*) past which waiting for the compiler is quicker;
+4. plain Python: rouge_kernels run once more as plain Python (pure_python_twin), for small
+   batches of the kernels without a numpy twin (the bootstraps).
 
 The numbers are the same on every tier (tests/test_tiers.py, tests/test_coldstart.py).
 
-``start_background_compile(types)`` compiles (or cache-loads) what those types need on a daemon
-thread: ``evaluate.load`` starts it for the default types, a call that finds a kernel missing
-starts it for that kernel, and ``warm_up(types)`` waits for it (the Space calls it at start).
+Compiling: ``evaluate.load`` (``start_at_load``) loads the default types' kernels when the disk
+cache has them, and otherwise starts a compile *process* (``python -c ...`` on this same file,
+``start_new_session``, niced) that fills the disk cache: it shares no GIL with the caller, holds
+nothing across a fork, and finishes even when the caller exits first. A call that finds another
+kernel missing starts one for it. One compile process at a time per cache folder (an flock).
+Where numba cannot cache, or with ROUGE_METRIC_BACKGROUND_COMPILE=thread, a thread compiles
+instead; =0 turns background compiling off (numba's own behaviour: compile at first use).
+``warm_up(types)`` compiles or loads what the types need and waits (the Space, at start-up).
+numba itself is imported at the first use of a kernel (``lazy_njit``), not at import.
 
 The cache: ``<user cache dir>/rouge_metric/kernels-<key>`` (``~/.cache/rouge_metric`` on Linux,
-``$XDG_CACHE_HOME`` honoured), where the key hashes the kernels' source, the module name evaluate
-gives them, numba's and Python's versions. New copies of the same version share it; the newest
-``CACHE_KEEP`` folders are kept, older ones removed. ``ROUGE_METRIC_CACHE_DIR=/path`` moves it;
+``$XDG_CACHE_HOME`` honoured; ``~/Library/Caches`` on macOS, ``%LOCALAPPDATA%`` on Windows),
+where the key hashes the kernels' source, the module name evaluate gives them, numba's and
+Python's versions. New copies of the same version share it; the newest ``CACHE_KEEP`` folders
+are kept, older ones removed. ``ROUGE_METRIC_CACHE_DIR=/path`` moves it;
 ``ROUGE_METRIC_CACHE_DIR=none`` (or setting ``NUMBA_CACHE_DIR``) leaves numba's own choice.
 
-Fork: a process forked while a compile runs (DataLoader workers, ``num_proc``) inherits
-numba's compiler lock held by a thread it does not have. Such a child never compiles: it runs
-what was compiled before the fork and the vectorised / plain Python tiers for the rest.
+Fork: a process forked while this process compiles (a thread, or a foreground compile)
+inherits numba's compiler lock held by a thread it does not have. Such a child never compiles:
+it runs what was compiled before the fork and the vectorised / plain Python tiers for the
+rest. A fork waits for the nltk import of start_at_load's thread to finish first.
 """
 
 from __future__ import annotations
@@ -60,9 +69,10 @@ DEFAULT_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 
 
 def kernels_for(rouge_types=DEFAULT_TYPES, profile: str = "rouge_score",
-                detailed: bool = False) -> list:
-    """Kernel names that scoring ``rouge_types`` calls, tokenizer first (the order they run)."""
-    names = list(_TOKENIZER_KERNELS)
+                detailed: bool = False, remove_stopwords: bool = False) -> list:
+    """Kernel names that scoring ``rouge_types`` calls, tokenizer first (the order they run);
+    detailed: the bootstrap interval; remove_stopwords: the scanner that path uses."""
+    names = list(_TOKENIZER_KERNELS) + (["scan_ascii_tokens"] if remove_stopwords else [])
     for name in rouge_types or DEFAULT_TYPES:
         name = str(name)
         if name.startswith("rougeLsum"):
@@ -539,11 +549,12 @@ def wait(timeout: float | None = None) -> bool:
 
 
 def warm_up(rouge_types=DEFAULT_TYPES, profile: str = "rouge_score", detailed: bool = False,
-            timeout: float | None = None) -> dict:
+            remove_stopwords: bool = False, timeout: float | None = None) -> dict:
     """Compile (or load from the disk cache) what scoring `rouge_types` needs, and wait: after
     this the first call runs at warm speed. Returns {kernel: seconds} of what this process
     compiled or loaded. For a server (the Space), call it on a thread at start-up."""
-    names = kernels_for(rouge_types, profile=profile, detailed=detailed)
+    names = kernels_for(rouge_types, profile=profile, detailed=detailed,
+                        remove_stopwords=remove_stopwords)
     if not _state["forked_midcompile"]:
         start_background_compile(names=names)
         wait(timeout)

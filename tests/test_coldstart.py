@@ -163,3 +163,23 @@ def test_cache_keeps_the_most_recent_folders(tmp_path):
 def test_kernels_for_types(types, profile, expected):
     assert W.kernels_for(types, profile=profile) == \
         ["scan_stem_tokens", "dense_ids", "stem_table_insert"] + expected
+
+
+def test_empty_caches_first_call_needs_neither_numba_nor_a_wait(tmp_path):
+    # evaluate.load and a first small compute() run on the numpy tier: numba is not even
+    # imported (its import alone costs 0.3-0.7 s); the compile runs in another process
+    result = _run("""
+        after_load = "numba" in sys.modules
+        out = metric.compute(predictions=predictions, references=references, rouge_types=TYPES,
+                             use_stemmer=True, use_aggregator=False)
+        from rouge_score import rouge_scorer
+        scorer = rouge_scorer.RougeScorer(TYPES, use_stemmer=True)
+        theirs = [scorer.score(r, p) for p, r in zip(predictions, references)]
+        worst = max(abs(out[t][i] - theirs[i][t].fmeasure)
+                    for t in TYPES for i in range(len(theirs)))
+        print(json.dumps({"after_load": after_load, "after_compute": "numba" in sys.modules,
+                          "worst": worst, "processes": len(W._state["processes"])}))
+    """, tmp_path)
+    assert not result["after_load"] and not result["after_compute"]
+    assert result["worst"] <= 1e-12
+    assert result["processes"] >= 1  # the compile process evaluate.load started
