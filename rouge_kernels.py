@@ -570,36 +570,107 @@ def wlcs_stats(tokens, sent_offsets, text_sent_offsets, clip_tokens, clip_offset
 
 
 @njit(cache=True)
-def _skip_keys(ids, u, max_skip, unigrams):
-    """Keys of the skip-bigrams (a * u + b) and, for SU, unigrams (u * u + a) of one text."""
-    n = ids.shape[0]
-    count = 0
-    for i in range(n - 1):
-        last = n - 1 if max_skip < 0 else min(n - 1, i + max_skip + 1)
-        count += last - i
-    if unigrams and n > 0:
-        count += n - 1
-    keys = np.empty(count, dtype=np.int64)
-    k = 0
-    for i in range(n - 1):
-        last = n - 1 if max_skip < 0 else min(n - 1, i + max_skip + 1)
-        base = ids[i] * u
-        for j in range(i + 1, last + 1):
-            keys[k] = base + ids[j]
-            k += 1
-        if unigrams:
-            keys[k] = u * u + ids[i]
-            k += 1
-    return keys
+def _positions(ids, u):
+    """The positions of each id in ids as linked lists: head[id] is the first (-1: none),
+    nxt[pos] the next position of the same id."""
+    head = np.full(u, -1, dtype=np.int64)
+    nxt = np.empty(ids.shape[0], dtype=np.int64)
+    for pos in range(ids.shape[0] - 1, -1, -1):
+        nxt[pos] = head[ids[pos]]
+        head[ids[pos]] = pos
+    return head, nxt
 
 
 @njit(cache=True)
-def _skip_hits_unlimited(ids_p, ids_r, u):
-    """Clipped hits of the skip-bigrams with no distance limit, without listing them (there
-    are n(n-1)/2 per text): only words that occur in both texts can match, so for each such
-    second word b, count c(a, b) = #{i < j: t_i = a, t_j = b} for every first word a in one
-    pass over each text, and add min(c_pred(a, b), c_ref(a, b)). O(n) memory, O(n * c) time
-    for c common words."""
+def _skip_count(n, gap):
+    """Skip-bigrams of an n-token text with at most gap tokens between the two words."""
+    count = 0
+    for i in range(n - 1):
+        count += min(n - 1 - i, gap + 1)
+    return count
+
+
+@njit(cache=True)
+def _skip_hits_by_first_word(ids_p, ids_r, u, gap):
+    """Clipped hits of the skip-bigrams with at most gap tokens between, one first word a at
+    a time: count the second words after each occurrence of a in the prediction (cnt_p) and
+    in the reference (cnt_r, only where cnt_p > 0), add sum_b min(cnt_p[b], cnt_r[b]), clear
+    what was touched. O(u) memory; time the number of skip-bigrams of the common first
+    words, at most (len_p + len_r) * (gap + 1)."""
+    lp = ids_p.shape[0]
+    lr = ids_r.shape[0]
+    head_p, nxt_p = _positions(ids_p, u)
+    head_r, nxt_r = _positions(ids_r, u)
+    cnt_p = np.zeros(u, dtype=np.int64)
+    cnt_r = np.zeros(u, dtype=np.int64)
+    touched = np.empty(u, dtype=np.int64)
+    hits = 0
+    for a in range(u):
+        if head_p[a] < 0 or head_r[a] < 0:
+            continue
+        n_touched = 0
+        i = head_p[a]
+        while i >= 0:
+            for j in range(i + 1, min(lp - 1, i + gap + 1) + 1):
+                b = ids_p[j]
+                if cnt_p[b] == 0:
+                    touched[n_touched] = b
+                    n_touched += 1
+                cnt_p[b] += 1
+            i = nxt_p[i]
+        i = head_r[a]
+        while i >= 0:
+            for j in range(i + 1, min(lr - 1, i + gap + 1) + 1):
+                b = ids_r[j]
+                if cnt_p[b] > 0:
+                    cnt_r[b] += 1
+            i = nxt_r[i]
+        for q in range(n_touched):
+            b = touched[q]
+            hits += min(cnt_p[b], cnt_r[b])
+            cnt_p[b] = 0
+            cnt_r[b] = 0
+    return hits
+
+
+@njit(cache=True)
+def _skip_hits_by_second_word(ids_p, ids_r, common, c, gap):
+    """The same hits, one common second word b at a time: only words in both texts can
+    match (common[id]: 0..c-1 for those, else -1), so for each such b one pass over each text
+    counts c(a, b) = #{i < j <= i + gap + 1: t_i = a, t_j = b} for every common first word
+    a, from the counts of each word in the window before j; add min(c_pred(a, b),
+    c_ref(a, b)). O(u) memory, O((len_p + len_r) * c) time: the cheaper way when few words
+    are shared and gap is large."""
+    seen = np.zeros(c, dtype=np.int64)
+    pairs_p = np.zeros(c, dtype=np.int64)
+    pairs_r = np.zeros(c, dtype=np.int64)
+    hits = 0
+    for b in range(c):
+        for ids, pairs in ((ids_p, pairs_p), (ids_r, pairs_r)):
+            for a in range(c):
+                seen[a] = 0
+                pairs[a] = 0
+            for j in range(ids.shape[0]):
+                if j - gap - 2 >= 0:  # position j - gap - 2 leaves the window
+                    k = common[ids[j - gap - 2]]
+                    if k >= 0:
+                        seen[k] -= 1
+                k = common[ids[j]]
+                if k < 0:
+                    continue
+                if k == b:
+                    for a in range(c):
+                        pairs[a] += seen[a]
+                seen[k] += 1
+        for a in range(c):
+            hits += min(pairs_p[a], pairs_r[a])
+    return hits
+
+
+@njit(cache=True)
+def _common_words(ids_p, ids_r, u):
+    """common[id]: 0..c-1 for the ids in both texts, else -1; c; and how many tokens of the
+    two texts hold such an id."""
     in_p = np.zeros(u, dtype=np.bool_)
     in_r = np.zeros(u, dtype=np.bool_)
     for t in ids_p:
@@ -612,35 +683,20 @@ def _skip_hits_unlimited(ids_p, ids_r, u):
         if in_p[t] and in_r[t]:
             common[t] = c
             c += 1
-    seen = np.zeros(c, dtype=np.int64)
-    pairs_p = np.zeros(c, dtype=np.int64)
-    pairs_r = np.zeros(c, dtype=np.int64)
-    hits = 0
-    for b in range(c):
-        for ids, pairs in ((ids_p, pairs_p), (ids_r, pairs_r)):
-            for a in range(c):
-                seen[a] = 0
-                pairs[a] = 0
-            for t in ids:
-                k = common[t]
-                if k < 0:
-                    continue
-                if k == b:
-                    for a in range(c):
-                        pairs[a] += seen[a]
-                seen[k] += 1
-        for a in range(c):
-            hits += min(pairs_p[a], pairs_r[a])
-    return hits
-
-
-_LIST_SKIP_BIGRAMS_MAX = 200_000  # above this many skip-bigrams, count them without listing
+    n_tokens = 0
+    for t in ids_p:
+        n_tokens += 1 if in_r[t] else 0
+    for t in ids_r:
+        n_tokens += 1 if in_p[t] else 0
+    return common, c, n_tokens
 
 
 @njit(cache=True, nogil=True)
 def skip_bigram_stats(tokens, text_offsets, pair_pred, pair_ref, max_skip, unigrams):
     """ROUGE-S<max_skip> (SU with unigrams=True; max_skip < 0: no limit):
-    int64[pairs, 3] of (hit, pred_count, ref_count)."""
+    int64[pairs, 3] of (hit, pred_count, ref_count). O(len_p + len_r) memory per pair: the
+    skip-bigrams are counted per first word or per common second word (whichever costs less),
+    never listed."""
     n_pairs = pair_pred.shape[0]
     out = np.zeros((n_pairs, 3), dtype=np.int64)
     for k in range(n_pairs):
@@ -650,28 +706,23 @@ def skip_bigram_stats(tokens, text_offsets, pair_pred, pair_ref, max_skip, unigr
                                     text_offsets[r], text_offsets[r + 1])
         lp = ids_p.shape[0]
         lr = ids_r.shape[0]
-        if max_skip < 0 and (lp * (lp - 1) + lr * (lr - 1)) // 2 > _LIST_SKIP_BIGRAMS_MAX:
-            hit = _skip_hits_unlimited(ids_p, ids_r, u)
-            count_p = lp * (lp - 1) // 2
-            count_r = lr * (lr - 1) // 2
-            if unigrams:  # SU: the unigrams of all but the last token
-                if lp > 1 and lr > 1:
-                    hit += _clipped_hits(ids_p[:lp - 1], ids_r[:lr - 1], u)
-                count_p += max(lp - 1, 0)
-                count_r += max(lr - 1, 0)
-            out[k, 0] = hit
-            out[k, 1] = count_p
-            out[k, 2] = count_r
-            continue
-        keys_p = _skip_keys(ids_p, u, max_skip, unigrams)
-        keys_r = _skip_keys(ids_r, u, max_skip, unigrams)
-        both = np.empty(keys_p.shape[0] + keys_r.shape[0], dtype=np.int64)
-        _copy(keys_p, 0, keys_p.shape[0], both, 0)
-        _copy(keys_r, 0, keys_r.shape[0], both, keys_p.shape[0])
-        dense, n_keys = _dense_ids(both)
-        out[k, 0] = _clipped_hits(dense[:keys_p.shape[0]], dense[keys_p.shape[0]:], n_keys)
-        out[k, 1] = keys_p.shape[0]
-        out[k, 2] = keys_r.shape[0]
+        # a gap at or past the longer text is no limit; clamped, i + gap + 1 cannot overflow
+        gap = max(lp, lr) if max_skip < 0 else min(max_skip, max(lp, lr))
+        count_p = _skip_count(lp, gap)
+        count_r = _skip_count(lr, gap)
+        common, c, common_tokens = _common_words(ids_p, ids_r, u)
+        if c * (lp + lr + common_tokens) < common_tokens * (gap + 1):
+            hit = _skip_hits_by_second_word(ids_p, ids_r, common, c, gap)
+        else:
+            hit = _skip_hits_by_first_word(ids_p, ids_r, u, gap)
+        if unigrams:  # SU: the unigrams of all but the last token
+            if lp > 1 and lr > 1:
+                hit += _clipped_hits(ids_p[:lp - 1], ids_r[:lr - 1], u)
+            count_p += max(lp - 1, 0)
+            count_r += max(lr - 1, 0)
+        out[k, 0] = hit
+        out[k, 1] = count_p
+        out[k, 2] = count_r
     return out
 
 

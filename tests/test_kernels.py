@@ -79,7 +79,8 @@ def test_wlcs_equal_naive(pred, ref, weight):
 
 
 @SETTINGS
-@given(pred=text, ref=text, max_skip=st.sampled_from([-1, 0, 1, 4]), unigrams=st.booleans())
+@given(pred=text, ref=text, max_skip=st.sampled_from([-1, 0, 1, 4, 40, 2 ** 40]),
+       unigrams=st.booleans())
 def test_skip_bigrams_equal_naive(pred, ref, max_skip, unigrams):
     tokens, _, _, offsets = batch(pred, ref)
     out = K.skip_bigram_stats(tokens, offsets, *PAIR, max_skip, unigrams)
@@ -193,21 +194,28 @@ def test_scan_in_pieces_equals_one_scan(texts):
             assert a.tolist() == b.tolist()
 
 
-@settings(max_examples=150, deadline=None)
-@given(pred=st.lists(st.integers(0, 6), max_size=40), ref=st.lists(st.integers(0, 6), max_size=40))
-def test_unlimited_skip_bigrams_counted_without_listing(pred, ref):
-    # long texts take this path (past _LIST_SKIP_BIGRAMS_MAX); here on small ones directly
+@settings(max_examples=300, deadline=None)
+@given(pred=st.lists(st.integers(0, 6), max_size=40), ref=st.lists(st.integers(0, 6), max_size=40),
+       max_skip=st.one_of(st.integers(0, 45), st.just(-1)))
+def test_both_skip_bigram_counts_equal_naive(pred, ref, max_skip):
+    # skip_bigram_stats takes whichever of the two is cheaper; each must be exact on its own
     ids, u = K.dense_ids(np.array(pred + ref, dtype=np.int64))
-    hit = K._skip_hits_unlimited(ids[:len(pred)], ids[len(pred):], u)
-    assert hit == naive_rouge.skip_bigram_stats(pred, ref, None, False)[0]
+    ids_p, ids_r = ids[:len(pred)], ids[len(pred):]
+    gap = max(len(pred), len(ref)) if max_skip < 0 else max_skip
+    expected = naive_rouge.skip_bigram_stats(pred, ref, None if max_skip < 0 else max_skip,
+                                             False)[0]
+    common, c, _ = K._common_words(ids_p, ids_r, u)
+    assert K._skip_hits_by_first_word(ids_p, ids_r, u, gap) == expected
+    assert K._skip_hits_by_second_word(ids_p, ids_r, common, c, gap) == expected
 
 
-def test_long_texts_take_the_unlisted_skip_bigram_path():
+@pytest.mark.parametrize("max_skip", [-1, 0, 3, 100, 699, 700, 2 ** 40])
+def test_long_skip_bigram_texts_equal_naive(max_skip):
     rng = np.random.default_rng(3)
     pred = [list(rng.integers(0, 40, 700))]
-    ref = [list(rng.integers(0, 40, 650))]
+    ref = [list(rng.integers(0, 400, 650))]
     tokens, _, _, offsets = batch(pred, ref)
-    assert (700 * 699 + 650 * 649) // 2 > K._LIST_SKIP_BIGRAMS_MAX
     for unigrams in (False, True):
-        out = K.skip_bigram_stats(tokens, offsets, *PAIR, -1, unigrams)
-        assert tuple(out[0]) == naive_rouge.skip_bigram_stats(flat(pred), flat(ref), None, unigrams)
+        out = K.skip_bigram_stats(tokens, offsets, *PAIR, max_skip, unigrams)
+        assert tuple(out[0]) == naive_rouge.skip_bigram_stats(
+            flat(pred), flat(ref), None if max_skip < 0 else max_skip, unigrams)
