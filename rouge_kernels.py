@@ -306,10 +306,10 @@ def _zeros_below(v, j):
 
 @njit(cache=True)
 def _mark_lcs_bits(y, x, bit_of, rows, mask):
-    """_mark_path for a prediction sentence of at most 64 tokens: the DP rows are machine
-    words (Hyyro's bit-vector LCS), the traceback reads c[i][j] by popcount. Same path,
-    O(len(y) + len(x)) instead of O(len(y) * len(x)). bit_of is a zeroed scratch array
-    indexed by token id."""
+    """_mark_path (unweighted) for a prediction sentence of at most 64 tokens: the DP rows
+    are machine words (Hyyro's bit-vector LCS), the traceback reads c[i][j] by popcount.
+    Same path, O(len(y) + len(x)) instead of O(len(y) * len(x)). bit_of is a zeroed scratch
+    array indexed by token id. Returns how many positions it newly marked."""
     m = y.shape[0]
     n = x.shape[0]
     for j in range(n):
@@ -322,100 +322,323 @@ def _mark_lcs_bits(y, x, bit_of, rows, mask):
         rows[i + 1] = v
     for j in range(n):
         bit_of[x[j]] = np.uint64(0)
+    new = 0
     i = m
     j = n
     while i > 0 and j > 0:
         if y[i - 1] == x[j - 1]:
             i -= 1
             j -= 1
-            mask[i] = True
+            if not mask[i]:
+                mask[i] = True
+                new += 1
         elif _zeros_below(rows[i - 1], j) >= _zeros_below(rows[i], j - 1):
             i -= 1
         else:
             j -= 1
-
-
-_FULL_TABLE_MAX_CELLS = 1 << 22  # above this, sentence pairs use the checkpointed DP
-
-
-@njit(cache=True)
-def _dp_block(y, x, weighted, weight, c0, l0, i0, i1, c_out, l_out):
-    """Rows i0..i1 of the LCS table of reference sentence y and prediction sentence x, from
-    row i0 (c0, l0), into c_out / l_out (row i at (i - i0) * (len(x) + 1)); l is the length
-    of the run of matches ending at a cell. ROUGE-1.5.5's recurrences: equal tokens -> the
-    diagonal plus 1, or for the weighted LCS plus f(k+1) - f(k), f(k) = k**weight, added in
-    the script's order (c + f(k+1)) - f(k), since a regrouping changes which tied path wins;
-    otherwise the larger of up and left, up on ties."""
-    n = x.shape[0]
-    w = n + 1
-    _copy(c0, 0, w, c_out, 0)
-    _copy(l0, 0, w, l_out, 0)
-    for i in range(i0 + 1, i1 + 1):
-        row = (i - i0) * w
-        prev = row - w
-        c_out[row] = 0.0
-        l_out[row] = 0
-        yi = y[i - 1]
-        for j in range(1, n + 1):
-            if yi == x[j - 1]:
-                k = l_out[prev + j - 1]
-                if weighted:
-                    c_out[row + j] = c_out[prev + j - 1] + (k + 1.0) ** weight - float(k) ** weight
-                else:
-                    c_out[row + j] = c_out[prev + j - 1] + 1.0
-                l_out[row + j] = k + 1
-            elif c_out[prev + j] >= c_out[row + j - 1]:
-                c_out[row + j] = c_out[prev + j]
-                l_out[row + j] = 0
-            else:
-                c_out[row + j] = c_out[row + j - 1]
-                l_out[row + j] = 0
+    return new
 
 
 @njit(cache=True)
-def _mark_path(y, x, weighted, weight, block, mask, ck_c, ck_l, buf_c, buf_l):
-    """Fill the (weighted) LCS table of y and x and trace it back from the bottom-right, as
-    ROUGE-1.5.5 and rouge_score do (equal -> diagonal; up >= left -> up; else left), setting
-    mask[i] for each reference position on the path.
+def _bit_row_step(v, token, head, nxt, match):
+    """Row i of the bit-vector LCS (Hyyro) from row i - 1 in place: v is a multiword bit row
+    over the prediction sentence, head/nxt list the positions of each id in it, match is a
+    zeroed scratch row (left zeroed)."""
+    first = head[token]
+    if first < 0:
+        return  # no match in this row: it stays as it is
+    one = np.uint64(1)
+    pos = first
+    while pos >= 0:
+        match[pos >> 6] |= one << np.uint64(pos & 63)
+        pos = nxt[pos]
+    carry = np.uint64(0)
+    for w in range(v.shape[0]):
+        a = v[w]
+        b = a & match[w]
+        s = a + b
+        c1 = one if s < a else np.uint64(0)
+        s2 = s + carry
+        c2 = one if s2 < s else np.uint64(0)
+        carry = c1 | c2
+        v[w] = s2 | (a & ~match[w])
+    pos = first
+    while pos >= 0:
+        match[pos >> 6] = np.uint64(0)
+        pos = nxt[pos]
 
-    With block >= len(y) the table is held whole. With a smaller block only every block-th
-    row is kept (in ck_c / ck_l) and the traceback recomputes one block of rows at a time
-    from its checkpoint (each block once, since the path only moves up): O((m / block +
-    block) * n) memory for long sentences. Buffers: ck_* >= (m // block + 1) * (n + 1),
-    buf_* >= (min(block, m) + 1) * (n + 1)."""
+
+@njit(cache=True)
+def _zeros_below_words(v, j):
+    """c[i][j] of multiword bit row v: its zero bits among bits 0..j-1."""
+    total = 0
+    for w in range(j >> 6):
+        total += _popcount(~v[w])
+    if j & 63:
+        total += _zeros_below(v[j >> 6], j & 63)
+    return total
+
+
+@njit(cache=True)
+def _mark_lcs_bit_rows(y, x, head, nxt, match, mask):
+    """_mark_lcs_bits for a prediction sentence of any length: rows of ceil(len(x) / 64)
+    words, every b-th row kept (b = sqrt(len(y))) and a block of b rows recomputed from its
+    checkpoint when the traceback reaches it (each block once: the path only moves up).
+    O(sqrt(len(y)) * len(x) / 64) words, two passes of len(y) * len(x) / 64 word steps.
+    head (filled with -1, size u), nxt and match (zeroed) are scratch. Returns how many
+    positions it newly marked."""
     m = y.shape[0]
     n = x.shape[0]
-    w = n + 1
-    block = min(block, m)
-    n_blocks = (m - 1) // block + 1
-    for j in range(w):  # checkpoint 0: the zero row
-        ck_c[j] = 0.0
-        ck_l[j] = 0
-    for b in range(n_blocks - 1):
-        i0 = b * block
-        _dp_block(y, x, weighted, weight, ck_c[b * w:], ck_l[b * w:], i0, i0 + block, buf_c,
-                  buf_l)
-        _copy(buf_c, block * w, (block + 1) * w, ck_c, (b + 1) * w)
-        _copy(buf_l, block * w, (block + 1) * w, ck_l, (b + 1) * w)
-    b = n_blocks - 1
-    i0 = b * block
-    _dp_block(y, x, weighted, weight, ck_c[b * w:], ck_l[b * w:], i0, m, buf_c, buf_l)
+    words = (n + 63) // 64
+    for pos in range(n - 1, -1, -1):
+        nxt[pos] = head[x[pos]]
+        head[x[pos]] = pos
+    b = max(1, int(np.sqrt(m)))
+    checkpoints = np.empty((m // b + 1, words), dtype=np.uint64)
+    block = np.empty((b + 1, words), dtype=np.uint64)
+    v = np.full(words, np.uint64(0xFFFFFFFFFFFFFFFF), dtype=np.uint64)
+    for w in range(words):
+        checkpoints[0, w] = v[w]
+    for i in range(1, m + 1):
+        _bit_row_step(v, y[i - 1], head, nxt, match)
+        if i % b == 0:
+            for w in range(words):
+                checkpoints[i // b, w] = v[w]
+    new = 0
     i = m
     j = n
+    i0 = m + 1  # first row of the block held (none yet)
     while i > 0 and j > 0:
-        if i == i0:
-            b -= 1
-            i0 = b * block
-            _dp_block(y, x, weighted, weight, ck_c[b * w:], ck_l[b * w:], i0, i0 + block,
-                      buf_c, buf_l)
         if y[i - 1] == x[j - 1]:
             i -= 1
             j -= 1
-            mask[i] = True
-        elif buf_c[(i - 1 - i0) * w + j] >= buf_c[(i - i0) * w + j - 1]:
+            if not mask[i]:
+                mask[i] = True
+                new += 1
+            continue
+        if i - 1 < i0:  # rows i - 1 and i: recompute their block
+            i0 = ((i - 1) // b) * b
+            for w in range(words):
+                block[0, w] = checkpoints[i0 // b, w]
+            for r in range(1, min(b, m - i0) + 1):
+                for w in range(words):
+                    block[r, w] = block[r - 1, w]
+                _bit_row_step(block[r], y[i0 + r - 1], head, nxt, match)
+        if _zeros_below_words(block[i - 1 - i0], j) >= _zeros_below_words(block[i - i0], j - 1):
             i -= 1
         else:
             j -= 1
+    for pos in range(n):
+        head[x[pos]] = -1
+    return new
+
+
+_BASE_CELLS = 1 << 16  # sub-tables up to this many cells are filled whole (1 MiB)
+
+
+@njit(cache=True)
+def _wlcs_cell(c_diag, l_diag, c_up, c_left, equal, weighted, f):
+    """One cell of ROUGE-1.5.5's (weighted) LCS table: (c, run length). Equal tokens -> the
+    diagonal plus 1, or for the weighted LCS plus f(k+1) - f(k), f(k) = k**weight, added in
+    the script's order (c + f(k+1)) - f(k), since a regrouping changes which tied path wins;
+    otherwise the larger of up and left, up on ties (run length 0)."""
+    if equal:
+        if weighted:
+            return c_diag + f[l_diag + 1] - f[l_diag], l_diag + 1
+        return c_diag + 1.0, l_diag + 1
+    if c_up >= c_left:
+        return c_up, 0
+    return c_left, 0
+
+
+@njit(cache=True)
+def _trace_block(y, x, weighted, f, i0, i1, j0, j1, edge_c, edge_l, top, left, mask, c, l):
+    """Fill rows i0..i1 x columns j0..j1 of the table whole into c/l (row i0 from
+    edge_*[top:], column j0 from edge_*[left:]), then trace back from (i1, j1) until row i0
+    or column j0, marking reference positions. Returns how many it newly marked."""
+    rows = i1 - i0 + 1
+    width = j1 - j0 + 1
+    for k in range(width):
+        c[k] = edge_c[top + k]
+        l[k] = edge_l[top + k]
+    for r in range(1, rows):
+        row = r * width
+        c[row] = edge_c[left + r]
+        l[row] = edge_l[left + r]
+        yi = y[i0 + r - 1]
+        for k in range(1, width):
+            c[row + k], l[row + k] = _wlcs_cell(
+                c[row - width + k - 1], l[row - width + k - 1], c[row - width + k],
+                c[row + k - 1], yi == x[j0 + k - 1], weighted, f)
+    new = 0
+    r = rows - 1
+    k = width - 1
+    while r > 0 and k > 0:
+        if y[i0 + r - 1] == x[j0 + k - 1]:
+            r -= 1
+            k -= 1
+            if not mask[i0 + r]:
+                mask[i0 + r] = True
+                new += 1
+        elif c[(r - 1) * width + k] >= c[r * width + k - 1]:
+            r -= 1
+        else:
+            k -= 1
+    return new
+
+
+@njit(cache=True)
+def _mark_path(y, x, weighted, f, mask, buf_c, buf_l, base_cells):
+    """Trace back ROUGE-1.5.5's (weighted) LCS table of reference sentence y (rows) and
+    prediction sentence x (columns) as the script and rouge_score do (equal tokens ->
+    diagonal, marking mask[i - 1]; up >= left -> up; else left) in O((len(x) + len(y)) *
+    log len(y)) memory, Hirschberg-style. Returns how many positions it newly marked.
+
+    A task is a block of rows i0..i1 x columns j0..j1 with its top row and left column
+    given (in the arena edge_c/edge_l); it follows the path from (i1, j1) until row i0 or
+    column j0. Up to base_cells cells (or two rows) the block is filled whole (buf_c/buf_l).
+    Otherwise one pass over its rows, two rolling rows, also carries for every cell below the
+    middle row h the column at which that cell's traceback reaches row h (a traceback step is
+    decided by the cell's own comparison, known as soon as the cell is), so the path's
+    crossing (h, jh) is known after one pass. Below h the path stays in columns >= jh, and at
+    column jh it can only go up: rows h..i1 x columns jh..j1 (given row h, and column jh from
+    a second pass) and rows i0..h x columns j0..jh are independent halves. Time about 3x the
+    cells; tasks run from a stack (numba's cache does not keep recursive functions)."""
+    m = y.shape[0]
+    n = x.shape[0]
+    if (m + 1) * (n + 1) <= min(base_cells, buf_c.shape[0]):
+        zeros_c = np.zeros(max(m, n) + 1, dtype=np.float64)
+        zeros_l = np.zeros(max(m, n) + 1, dtype=np.int64)
+        return _trace_block(y, x, weighted, f, 0, m, 0, n, zeros_c, zeros_l, 0, 0, mask,
+                            buf_c, buf_l)
+    levels = 2
+    while (1 << (levels - 2)) < m + 1:
+        levels += 1
+    # the arena holds the edges of the tasks on the stack, stack-like: a task's children's
+    # edges lie above its own, and popping a task frees everything above its end
+    edge_c = np.zeros((levels + 1) * (n + 2) + 2 * (m + 2) + 2 * levels, dtype=np.float64)
+    edge_l = np.zeros(edge_c.shape[0], dtype=np.int64)
+    tasks = np.empty((2 * levels + 4, 7), dtype=np.int64)  # i0 i1 j0 j1 top left end
+    prev_c = np.empty(n + 1, dtype=np.float64)
+    cur_c = np.empty(n + 1, dtype=np.float64)
+    prev_l = np.empty(n + 1, dtype=np.int64)
+    cur_l = np.empty(n + 1, dtype=np.int64)
+    prev_x = np.empty(n + 1, dtype=np.int64)  # column where row i-1's traceback meets row h
+    cur_x = np.empty(n + 1, dtype=np.int64)  # (-1: it meets column j0 first)
+    row_h_c = np.empty(n + 1, dtype=np.float64)
+    row_h_l = np.empty(n + 1, dtype=np.int64)
+    tasks[0, 0] = 0
+    tasks[0, 1] = m
+    tasks[0, 2] = 0
+    tasks[0, 3] = n
+    tasks[0, 4] = 0  # row 0 and column 0: zeros
+    tasks[0, 5] = n + 1
+    tasks[0, 6] = n + m + 2
+    n_tasks = 1
+    new = 0
+    while n_tasks > 0:
+        n_tasks -= 1
+        i0 = tasks[n_tasks, 0]
+        i1 = tasks[n_tasks, 1]
+        j0 = tasks[n_tasks, 2]
+        j1 = tasks[n_tasks, 3]
+        top = tasks[n_tasks, 4]
+        left = tasks[n_tasks, 5]
+        end = tasks[n_tasks, 6]
+        rows = i1 - i0 + 1
+        width = j1 - j0 + 1
+        if rows * width <= base_cells or rows <= 2:
+            if rows * width <= buf_c.shape[0]:
+                new += _trace_block(y, x, weighted, f, i0, i1, j0, j1, edge_c, edge_l, top,
+                                    left, mask, buf_c, buf_l)
+            else:  # two rows by a long sentence: O(len(x))
+                new += _trace_block(y, x, weighted, f, i0, i1, j0, j1, edge_c, edge_l, top,
+                                    left, mask, np.empty(rows * width, dtype=np.float64),
+                                    np.empty(rows * width, dtype=np.int64))
+            continue
+        h = (i0 + i1) // 2
+        for k in range(width):
+            prev_c[k] = edge_c[top + k]
+            prev_l[k] = edge_l[top + k]
+        for i in range(i0 + 1, i1 + 1):
+            cur_c[0] = edge_c[left + i - i0]
+            cur_l[0] = edge_l[left + i - i0]
+            cur_x[0] = -1
+            yi = y[i - 1]
+            for k in range(1, width):
+                equal = yi == x[j0 + k - 1]
+                cur_c[k], cur_l[k] = _wlcs_cell(prev_c[k - 1], prev_l[k - 1], prev_c[k],
+                                                cur_c[k - 1], equal, weighted, f)
+                if i > h:
+                    if equal:
+                        cur_x[k] = prev_x[k - 1]
+                    elif prev_c[k] >= cur_c[k - 1]:
+                        cur_x[k] = prev_x[k]
+                    else:
+                        cur_x[k] = cur_x[k - 1]
+            if i == h:
+                for k in range(width):
+                    row_h_c[k] = cur_c[k]
+                    row_h_l[k] = cur_l[k]
+                    cur_x[k] = j0 + k
+            prev_c, cur_c = cur_c, prev_c
+            prev_l, cur_l = cur_l, prev_l
+            prev_x, cur_x = cur_x, prev_x
+        jh = prev_x[width - 1]
+        if jh <= j0:  # the path leaves through column j0 at or below row h: rows h..i1 only
+            for k in range(width):
+                edge_c[end + k] = row_h_c[k]
+                edge_l[end + k] = row_h_l[k]
+            tasks[n_tasks, 0] = h
+            tasks[n_tasks, 1] = i1
+            tasks[n_tasks, 2] = j0
+            tasks[n_tasks, 3] = j1
+            tasks[n_tasks, 4] = end
+            tasks[n_tasks, 5] = left + h - i0
+            tasks[n_tasks, 6] = end + width
+            n_tasks += 1
+            continue
+        # column jh of rows h..i1 (the lower half's left edge), then row h from column jh
+        sub = jh - j0 + 1
+        col = end
+        for k in range(sub):
+            prev_c[k] = row_h_c[k]
+            prev_l[k] = row_h_l[k]
+        edge_c[col] = row_h_c[sub - 1]
+        edge_l[col] = row_h_l[sub - 1]
+        for i in range(h + 1, i1 + 1):
+            cur_c[0] = edge_c[left + i - i0]
+            cur_l[0] = edge_l[left + i - i0]
+            yi = y[i - 1]
+            for k in range(1, sub):
+                cur_c[k], cur_l[k] = _wlcs_cell(prev_c[k - 1], prev_l[k - 1], prev_c[k],
+                                                cur_c[k - 1], yi == x[j0 + k - 1], weighted, f)
+            edge_c[col + i - h] = cur_c[sub - 1]
+            edge_l[col + i - h] = cur_l[sub - 1]
+            prev_c, cur_c = cur_c, prev_c
+            prev_l, cur_l = cur_l, prev_l
+        row = col + i1 - h + 1
+        for k in range(sub - 1, width):
+            edge_c[row + k - sub + 1] = row_h_c[k]
+            edge_l[row + k - sub + 1] = row_h_l[k]
+        # the upper half runs after the lower one (the path's order); it reuses this
+        # task's edges and end, which frees the lower half's
+        tasks[n_tasks, 0] = i0
+        tasks[n_tasks, 1] = h
+        tasks[n_tasks, 2] = j0
+        tasks[n_tasks, 3] = jh
+        tasks[n_tasks, 4] = top
+        tasks[n_tasks, 5] = left
+        tasks[n_tasks, 6] = end
+        tasks[n_tasks + 1, 0] = h
+        tasks[n_tasks + 1, 1] = i1
+        tasks[n_tasks + 1, 2] = jh
+        tasks[n_tasks + 1, 3] = j1
+        tasks[n_tasks + 1, 4] = row
+        tasks[n_tasks + 1, 5] = col
+        tasks[n_tasks + 1, 6] = row + width - sub + 1
+        n_tasks += 2
+    return new
 
 
 @njit(cache=True)
@@ -460,18 +683,22 @@ def _union_pair(tokens, sent_offsets, s_p0, s_p1, s_r0, s_r1, clip_tokens, c_p0,
         left_r[ids[i]] += 1
     max_p = _max_sentence_len(sent_offsets, s_p0, s_p1)
     max_r = _max_sentence_len(sent_offsets, s_r0, s_r1)
-    # DP tables, only where the bit rows do not serve (weighted, or sentences > 64 tokens):
-    # whole for ordinary sentences, checkpointed past _FULL_TABLE_MAX_CELLS
-    block = max_r
-    if (max_p + 1) * (max_r + 1) > _FULL_TABLE_MAX_CELLS:
-        block = max(1, int(np.sqrt(max_r)))
-    need = weighted or max_p > 64
-    ck_size = ((max_r - 1) // max(block, 1) + 1) * (max_p + 1) if need else 1
-    buf_size = (block + 1) * (max_p + 1) if need else 1
-    ck_c = np.empty(ck_size, dtype=np.float64)
-    ck_l = np.empty(ck_size, dtype=np.int64)
+    # the DP table for the weighted LCS; multiword bit rows for long prediction sentences
+    buf_size = min(_BASE_CELLS, (max_r + 1) * (max_p + 1)) if weighted else 1
+    long_bits = not weighted and max_p > 64
+    head = np.full(u if long_bits else 0, -1, dtype=np.int64)
+    nxt = np.empty(max_p if long_bits else 0, dtype=np.int64)
+    match = np.zeros((max_p + 63) // 64 if long_bits else 0, dtype=np.uint64)
     buf_c = np.empty(buf_size, dtype=np.float64)
     buf_l = np.empty(buf_size, dtype=np.int64)
+    # f(k) = k**weight for the run lengths k a sentence pair can reach
+    f = np.zeros(min(max_p, max_r) + 2 if weighted else 1, dtype=np.float64)
+    if weighted:
+        for k in range(f.shape[0]):
+            f[k] = float(k) ** weight
+    in_pred = np.zeros(u, dtype=np.bool_)
+    for t in pred:
+        in_pred[t] = True
     mask = np.zeros(max_r, dtype=np.bool_)
     bit_of = np.zeros(u, dtype=np.uint64)
     rows = np.empty(max_r + 1, dtype=np.uint64)
@@ -480,18 +707,28 @@ def _union_pair(tokens, sent_offsets, s_p0, s_p1, s_r0, s_r1, clip_tokens, c_p0,
         y0 = sent_offsets[si] - t_r0
         y1 = sent_offsets[si + 1] - t_r0
         y = ref[y0:y1]
-        if y.shape[0] == 0:
-            continue
-        for q in range(y.shape[0]):
+        m = y.shape[0]
+        # only a position whose token the prediction has can be marked: once all of them
+        # are, no other prediction sentence changes the union (this keeps many tiny
+        # sentences, e.g. "a\n" * 50000, from costing a DP per sentence pair)
+        markable = 0
+        for q in range(m):
             mask[q] = False
+            markable += 1 if in_pred[y[q]] else 0
+        marked = 0
         for sj in range(s_p0, s_p1):
+            if marked == markable:
+                break
             x = pred[sent_offsets[sj] - t_p0:sent_offsets[sj + 1] - t_p0]
-            if x.shape[0] == 0:
+            n = x.shape[0]
+            if n == 0:
                 continue
-            if x.shape[0] <= 64 and not weighted:
-                _mark_lcs_bits(y, x, bit_of, rows, mask)
+            if n <= 64 and not weighted:
+                marked += _mark_lcs_bits(y, x, bit_of, rows, mask)
+            elif not weighted:
+                marked += _mark_lcs_bit_rows(y, x, head, nxt, match, mask)
             else:
-                _mark_path(y, x, weighted, weight, block, mask, ck_c, ck_l, buf_c, buf_l)
+                marked += _mark_path(y, x, weighted, f, mask, buf_c, buf_l, _BASE_CELLS)
         run = 0
         for q in range(y.shape[0]):
             if mask[q]:

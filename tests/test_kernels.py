@@ -159,25 +159,26 @@ def test_text_holding_nul_is_still_one_text():
     assert list(batch.text_offsets) == [0, 2, 3]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(y=st.lists(st.integers(0, 3), min_size=1, max_size=40),
        x=st.lists(st.integers(0, 3), min_size=1, max_size=40),
-       weighted=st.booleans(), block=st.integers(1, 7))
-def test_checkpointed_traceback_marks_the_same_path(y, x, weighted, block):
-    # the low-memory DP for long sentences must mark exactly what the whole table marks
+       weighted=st.booleans(), base_cells=st.integers(1, 60))
+def test_linear_space_traceback_marks_the_same_path(y, x, weighted, base_cells):
+    # the divide-and-conquer traceback (small base_cells: many levels) must mark exactly
+    # what the traceback of the whole table marks (naive_rouge's, ROUGE-1.5.5's order)
+    weight = 1.2
+    table = naive_rouge._wlcs_table(y, x, weight) if weighted else naive_rouge._lcs_table(y, x)
+    marked = naive_rouge._trace_back(table, y, x)
+    marks = [i in marked for i in range(len(y))]
     y = np.array(y, dtype=np.int64)
     x = np.array(x, dtype=np.int64)
-    w = len(x) + 1
-
-    def marks(block):
-        got = np.zeros(len(y), dtype=np.bool_)
-        size = (len(y) + 1) * w
-        K._mark_path(y, x, weighted, 1.2, block, got, np.empty(size), np.empty(size, np.int64),
-                     np.empty(size), np.empty(size, np.int64))
-        return got.tolist()
-
-    assert marks(block) == marks(len(y))
-
+    f = np.array([float(k) ** weight for k in range(len(x) + len(y) + 2)])
+    got = np.zeros(len(y), dtype=np.bool_)
+    buf = base_cells + 3 * (len(x) + 1)
+    new = K._mark_path(y, x, weighted, f, got, np.empty(buf), np.empty(buf, dtype=np.int64),
+                       base_cells)
+    assert got.tolist() == marks
+    assert new == sum(marks)
 
 
 @settings(max_examples=30, deadline=None)
@@ -219,3 +220,32 @@ def test_long_skip_bigram_texts_equal_naive(max_skip):
         out = K.skip_bigram_stats(tokens, offsets, *PAIR, max_skip, unigrams)
         assert tuple(out[0]) == naive_rouge.skip_bigram_stats(
             flat(pred), flat(ref), None if max_skip < 0 else max_skip, unigrams)
+
+
+@settings(max_examples=100, deadline=None)
+@given(y=st.lists(st.integers(0, 3), min_size=1, max_size=300),
+       x=st.lists(st.integers(0, 3), min_size=65, max_size=300))
+def test_multiword_bit_rows_mark_the_same_path(y, x):
+    # prediction sentences past 64 tokens: bit rows of several words, checkpointed blocks
+    marked = naive_rouge._trace_back(naive_rouge._lcs_table(y, x), y, x)
+    got = np.zeros(len(y), dtype=np.bool_)
+    head = np.full(4, -1, dtype=np.int64)
+    new = K._mark_lcs_bit_rows(np.array(y, dtype=np.int64), np.array(x, dtype=np.int64), head,
+                               np.empty(len(x), dtype=np.int64),
+                               np.zeros((len(x) + 63) // 64, dtype=np.uint64), got)
+    assert got.tolist() == [i in marked for i in range(len(y))]
+    assert new == len(marked) and (head == -1).all()
+
+
+def test_many_one_token_sentences_cost_one_dp_each():
+    # "a\n" * n against itself: every reference sentence is fully marked by the first
+    # prediction sentence, so the loop stops there (it was n^2 sentence pairs)
+    n = 20000
+    tokens = np.ones(2 * n, dtype=np.int64)
+    sent_offsets = np.arange(2 * n + 1, dtype=np.int64)
+    text_sent_offsets = np.array([0, n, 2 * n], dtype=np.int64)
+    offsets = sent_offsets[text_sent_offsets]
+    assert K.union_lcs_stats(tokens, sent_offsets, text_sent_offsets, tokens, offsets,
+                             *PAIR)[0].tolist() == [n, n, n]
+    assert K.wlcs_stats(tokens, sent_offsets, text_sent_offsets, tokens, offsets, *PAIR,
+                        1.2)[0].tolist() == [n, n, n]
