@@ -168,50 +168,86 @@ def _clipped_hits(ids_a: np.ndarray, ids_b: np.ndarray, u: int) -> int:
 
 
 @njit(cache=True)
-def _ngram_pair(tokens, p0, p1, r0, r1, max_n, out):
-    """Fill out[n - 1] = (hit, pred_count, ref_count) for n = 1..max_n."""
+def _join_windows(a_ids, a, b_ids, b, lp, lr):
+    """Dense ids of the (a + b)-grams of both texts from those of the a-grams and b-grams
+    (each: prediction windows, then reference windows): the (a + b)-gram at i is the a-gram
+    at i followed by the b-gram at i + a, keyed exactly as id_a * u_b + id_b. Needs
+    lp, lr >= a + b."""
+    cp = lp - a - b + 1
+    cr = lr - a - b + 1
+    u_b = 0
+    for t in b_ids:
+        u_b = max(u_b, t + 1)
+    keys = np.empty(cp + cr, dtype=np.int64)
+    a_ref = lp - a + 1  # where each level's reference windows start
+    b_ref = lp - b + 1
+    for i in range(cp):
+        keys[i] = a_ids[i] * u_b + b_ids[i + a]
+    for i in range(cr):
+        keys[cp + i] = a_ids[a_ref + i] * u_b + b_ids[b_ref + i + a]
+    ids, _ = _dense_ids(keys)
+    return ids
+
+
+@njit(cache=True)
+def _ngram_pair(tokens, p0, p1, r0, r1, orders, out):
+    """Fill out[q] = (hit, pred_count, ref_count) for n = orders[q] (ascending). Only the
+    requested orders are built, each from the ids of power-of-two orders (doubling): time
+    O((len_p + len_r) * log n) per order, memory O((len_p + len_r) * log n_max)."""
     lp = p1 - p0
     lr = r1 - r0
-    for n in range(1, max_n + 1):
-        out[n - 1, 0] = 0
-        out[n - 1, 1] = max(0, lp - n + 1)
-        out[n - 1, 2] = max(0, lr - n + 1)
-    if lp == 0 or lr == 0:
+    for q in range(orders.shape[0]):
+        n = orders[q]
+        out[q, 0] = 0
+        out[q, 1] = max(0, lp - n + 1)
+        out[q, 2] = max(0, lr - n + 1)
+    shortest = min(lp, lr)
+    if shortest == 0:
         return
     both = np.empty(lp + lr, dtype=np.int64)
     _copy(tokens, p0, p1, both, 0)
     _copy(tokens, r0, r1, both, lp)
     ids, u = _dense_ids(both)
-    # win[i] is the dense id of the n-gram starting at i (pred windows, then ref windows);
-    # level n is built from level n - 1 as (id of the (n-1)-gram) * u + (id of the last
-    # token), re-densified: exact integers, no hashing of token sequences.
-    win = ids
-    level_u = u
-    for n in range(1, max_n + 1):
-        cp = lp - n + 1
-        cr = lr - n + 1
-        if cp <= 0 or cr <= 0:
+    # powers[t]: ids of the 2^t-grams (2^t <= shortest), the same length-(lp + lr) slots
+    n_powers = 1
+    while (1 << n_powers) <= shortest:
+        n_powers += 1
+    powers = np.empty((n_powers, lp + lr), dtype=np.int64)
+    _copy(ids, 0, lp + lr, powers[0], 0)
+    for t in range(1, n_powers):
+        half = 1 << (t - 1)
+        level = _join_windows(powers[t - 1], half, powers[t - 1], half, lp, lr)
+        _copy(level, 0, level.shape[0], powers[t], 0)
+    for q in range(orders.shape[0]):
+        n = orders[q]
+        if n > shortest:
             break
-        if n > 1:
-            keys = np.empty(cp + cr, dtype=np.int64)
-            for i in range(cp):
-                keys[i] = win[i] * u + ids[i + n - 1]
-            for i in range(cr):
-                keys[cp + i] = win[cp + 1 + i] * u + ids[lp + i + n - 1]
-            win, level_u = _dense_ids(keys)
-        out[n - 1, 0] = _clipped_hits(win[:cp], win[cp:cp + cr], level_u)
+        t = n_powers - 1
+        while (1 << t) > n:
+            t -= 1
+        win = powers[t][:lp + lr - 2 * ((1 << t) - 1)]
+        size = 1 << t
+        for s in range(t - 1, -1, -1):
+            if n & (1 << s):
+                win = _join_windows(win, size, powers[s], 1 << s, lp, lr)
+                size += 1 << s
+        cp = lp - n + 1
+        out[q, 0] = _clipped_hits(win[:cp], win[cp:], lp + lr)
+        if out[q, 0] == 0:
+            break  # no n-gram in common: no longer one either
 
 
 @njit(cache=True, nogil=True)
-def ngram_stats(tokens, text_offsets, pair_pred, pair_ref, max_n):
-    """ROUGE-1..max_n statistics: int64[pairs, max_n, 3] of (hit, pred_count, ref_count)."""
+def ngram_stats(tokens, text_offsets, pair_pred, pair_ref, orders):
+    """ROUGE-N statistics for each N in orders (int64, ascending): int64[pairs, len(orders),
+    3] of (hit, pred_count, ref_count)."""
     n_pairs = pair_pred.shape[0]
-    out = np.zeros((n_pairs, max_n, 3), dtype=np.int64)
+    out = np.zeros((n_pairs, orders.shape[0], 3), dtype=np.int64)
     for k in range(n_pairs):
         p = pair_pred[k]
         r = pair_ref[k]
         _ngram_pair(tokens, text_offsets[p], text_offsets[p + 1], text_offsets[r],
-                    text_offsets[r + 1], max_n, out[k])
+                    text_offsets[r + 1], orders, out[k])
     return out
 
 

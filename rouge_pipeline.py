@@ -165,13 +165,13 @@ def _pair_statistics(options: RougeOptions, predictions, references):
     kernel = functools.partial(
         pick, small=int((lengths[pair_pred] * lengths[pair_ref]).sum()) <= _SMALL_BATCH_CELLS)
     stats = {}
-    ngram_orders = [t.n for t in options.rouge_types if t.kind == "n"]
-    if ngram_orders:
+    ngram_orders = sorted({t.n for t in options.rouge_types if t.kind == "n"})
+    if ngram_orders:  # only the requested orders are built
         by_order = _over_pairs(kernel("ngram_stats"), (flat.tokens, flat_offsets), pair_pred,
-                               pair_ref, (max(ngram_orders),))
+                               pair_ref, (np.array(ngram_orders, dtype=np.int64),))
     for t in options.rouge_types:
         if t.kind == "n":
-            values = by_order[:, t.n - 1, :]
+            values = by_order[:, ngram_orders.index(t.n), :]
         elif t.kind == "L" and options.profile.rouge_l == "lcs":
             values = _over_pairs(kernel("lcs_stats"), (flat.tokens, flat_offsets), pair_pred,
                                  pair_ref)

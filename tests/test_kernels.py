@@ -38,8 +38,8 @@ SETTINGS = settings(max_examples=300, deadline=None)
 @given(pred=text, ref=text)
 def test_ngram_stats_equal_naive(pred, ref):
     tokens, _, _, offsets = batch(pred, ref)
-    out = K.ngram_stats(tokens, offsets, *PAIR, 4)
-    for n in range(1, 5):
+    out = K.ngram_stats(tokens, offsets, *PAIR, np.arange(1, 8))
+    for n in range(1, 8):
         assert tuple(out[0, n - 1]) == naive_rouge.ngram_stats(flat(pred), flat(ref), n)
 
 
@@ -93,7 +93,7 @@ def test_skip_bigrams_equal_naive(pred, ref, max_skip, unigrams):
 def test_swapping_texts_swaps_counts(pred, ref):
     tokens, sent_offsets, text_sent_offsets, offsets = batch(pred, ref)
     fwd, back = PAIR, PAIR[::-1]
-    for kernel in (lambda p: K.ngram_stats(tokens, offsets, *p, 3)[:, 2],
+    for kernel in (lambda p: K.ngram_stats(tokens, offsets, *p, np.array([3]))[:, 0],
                    lambda p: K.lcs_stats(tokens, offsets, *p),
                    lambda p: K.skip_bigram_stats(tokens, offsets, *p, 4, False)):
         a, b = kernel(fwd)[0], kernel(back)[0]
@@ -114,7 +114,7 @@ def test_identical_texts_match_fully():
     t = [[1, 2, 3, 1], [4, 2]]
     tokens, sent_offsets, text_sent_offsets, offsets = batch(t, t)
     # 6 tokens, 5 bigrams (N-grams run across sentence breaks)
-    assert tuple(K.ngram_stats(tokens, offsets, *PAIR, 2)[0, 1]) == (5, 5, 5)
+    assert tuple(K.ngram_stats(tokens, offsets, *PAIR, np.array([1, 2]))[0, 1]) == (5, 5, 5)
     assert tuple(K.lcs_stats(tokens, offsets, *PAIR)[0]) == (6, 6, 6)
     assert tuple(K.union_lcs_stats(tokens, sent_offsets, text_sent_offsets, tokens, offsets,
                                    *PAIR)[0]) == (6, 6, 6)
@@ -249,3 +249,16 @@ def test_many_one_token_sentences_cost_one_dp_each():
                              *PAIR)[0].tolist() == [n, n, n]
     assert K.wlcs_stats(tokens, sent_offsets, text_sent_offsets, tokens, offsets, *PAIR,
                         1.2)[0].tolist() == [n, n, n]
+
+
+@settings(max_examples=300, deadline=None)
+@given(pred=st.lists(st.integers(0, 2), max_size=40), ref=st.lists(st.integers(0, 2), max_size=40),
+       orders=st.sets(st.integers(1, 45), min_size=1, max_size=6))
+def test_requested_ngram_orders_equal_naive(pred, ref, orders):
+    # each order built by doubling from power-of-two orders; texts of few words repeat long
+    # n-grams, so high orders still match
+    orders = sorted(orders)
+    tokens, _, _, offsets = batch([pred], [ref])
+    out = K.ngram_stats(tokens, offsets, *PAIR, np.array(orders, dtype=np.int64))
+    for q, n in enumerate(orders):
+        assert tuple(out[0, q]) == naive_rouge.ngram_stats(pred, ref, n)
