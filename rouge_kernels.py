@@ -1144,65 +1144,6 @@ for _b in range(10):
     _WORD_BYTE[48 + _b] = 27 + _b
 
 
-@njit(cache=True, nogil=True)
-def _scan_counts(buf, digit):
-    """Pass 1 of scan_ascii_tokens: the number of tokens and of sentence breaks."""
-    n_tok = 0
-    n_breaks = 0
-    inside = False
-    for i in range(buf.shape[0]):
-        ch = buf[i]
-        if digit[ch] > 0:
-            if not inside:
-                n_tok += 1
-                inside = True
-        else:
-            inside = False
-            if ch == 10 or ch == 0:
-                n_breaks += 1
-    return n_tok, n_breaks
-
-
-@njit(cache=True, nogil=True)
-def _scan_fill(buf, digit, max_packed_len, n_tok, n_breaks):
-    n = buf.shape[0]
-    codes = np.empty(n_tok, dtype=np.int64)
-    starts = np.empty(n_tok, dtype=np.int64)
-    ends = np.empty(n_tok, dtype=np.int64)
-    sent_ends = np.empty(n_breaks + 1, dtype=np.int64)
-    text_ends = np.empty(n_breaks + 1, dtype=np.int64)
-    t = 0
-    n_sent = 0
-    n_text = 0
-    i = 0
-    while i < n:
-        ch = buf[i]
-        d = digit[ch]
-        if d > 0:
-            start = i
-            code = 0
-            while i < n and digit[buf[i]] > 0:
-                code = code * 37 + digit[buf[i]]
-                i += 1
-            codes[t] = code if i - start <= max_packed_len else 0
-            starts[t] = start
-            ends[t] = i
-            t += 1
-            continue
-        if ch == 10 or ch == 0:
-            sent_ends[n_sent] = t
-            n_sent += 1
-            if ch == 0:
-                text_ends[n_text] = n_sent
-                n_text += 1
-        i += 1
-    sent_ends[n_sent] = t  # the end of the buffer ends the last sentence and text
-    n_sent += 1
-    text_ends[n_text] = n_sent
-    n_text += 1
-    return codes, starts, ends, sent_ends[:n_sent], text_ends[:n_text]
-
-
 def scan_ascii_tokens(buf: np.ndarray, max_packed_len: int, parts: int = 1):
     """Find the tokens (maximal runs of [a-z0-9]) of a lowercased byte buffer.
 
@@ -1213,7 +1154,8 @@ def scan_ascii_tokens(buf: np.ndarray, max_packed_len: int, parts: int = 1):
     into ``parts`` pieces scanned on threads (the passes release the GIL).
 
     Returns (codes, starts, ends, sent_ends, text_ends): token codes and byte spans, and for
-    each sentence / text the index one past its last token / sentence."""
+    each sentence / text the index one past its last token / sentence. (The one scanner,
+    _scan_stem, without stemming, and with the spans of every token.)"""
     cuts = [0]
     if parts > 1 and buf.shape[0] > (1 << 20):
         raw = buf.tobytes()
@@ -1226,8 +1168,9 @@ def scan_ascii_tokens(buf: np.ndarray, max_packed_len: int, parts: int = 1):
 
     def scan(span):
         piece = buf[span[0]:span[1] - 1] if span[1] <= buf.shape[0] else buf[span[0]:]
-        n_tok, n_breaks = _scan_counts(piece, _WORD_BYTE)
-        return _scan_fill(piece, _WORD_BYTE, max_packed_len, n_tok, n_breaks)
+        codes, sent_ends, text_ends, _, _, _, _, starts, ends = _scan_stem(
+            piece, _WORD_BYTE, max_packed_len, _NO_TABLE, _NO_TABLE, False, True)
+        return codes, starts, ends, sent_ends, text_ends
 
     if len(bounds) == 1:
         return scan(bounds[0])
@@ -1254,6 +1197,7 @@ def scan_ascii_tokens(buf: np.ndarray, max_packed_len: int, parts: int = 1):
 # Tokenization and stemming of a whole batch in one pass (the fast path of
 # rouge_text.tokenize_ascii_batch)
 
+_NO_TABLE = np.zeros(2, dtype=np.int64)  # an empty stem table, for scans without stemming
 _WORD_BYTE_FOLD = _WORD_BYTE.copy()  # the same, and A-Z as a-z: no lowercasing pass first
 for _b in range(26):
     _WORD_BYTE_FOLD[65 + _b] = 1 + _b
@@ -1277,12 +1221,14 @@ def _scan_stem_counts(buf, digit):
 
 
 @njit(cache=True, nogil=True)
-def _scan_stem(buf, digit, max_packed_len, keys, vals, stem):
-    """One pass of scan_ascii_tokens (after a branch-free count) that also replaces each
-    packed code >= MIN_STEM_CODE by its stem from the hash table (keys, vals) when stem is
-    True. Returns codes (0 for tokens longer than max_packed_len), sent_ends, text_ends, the
-    long tokens (index, start, end) and the indices of the tokens to stem that the table does
-    not resolve (not there, or a stem that does not pack: value <= 0)."""
+def _scan_stem(buf, digit, max_packed_len, keys, vals, stem, spans):
+    """The byte scanner: one pass (after a branch-free count) that finds the tokens (runs of
+    bytes with digit > 0), packs each into its base-37 code and, when stem is True, replaces
+    each code >= MIN_STEM_CODE by its stem from the hash table (keys, vals). Returns codes
+    (0 for tokens longer than max_packed_len), sent_ends, text_ends, the long tokens (index,
+    start, end), the indices of the tokens to stem that the table does not resolve (not
+    there, or a stem that does not pack: value <= 0), and with spans True the byte span
+    (starts, ends) of every token (else empty)."""
     n = buf.shape[0]
     n_tok, n_breaks = _scan_stem_counts(buf, digit)
     codes = np.empty(n_tok, dtype=np.int64)
@@ -1293,6 +1239,8 @@ def _scan_stem(buf, digit, max_packed_len, keys, vals, stem):
     long_start = np.empty(n_long_max, dtype=np.int64)
     long_end = np.empty(n_long_max, dtype=np.int64)
     pending = np.empty(n_tok if stem else 0, dtype=np.int64)
+    starts = np.empty(n_tok if spans else 0, dtype=np.int64)
+    ends = np.empty(n_tok if spans else 0, dtype=np.int64)
     size = keys.shape[0]
     bits = 0
     while (1 << bits) < size:
@@ -1317,6 +1265,9 @@ def _scan_stem(buf, digit, max_packed_len, keys, vals, stem):
                     break
                 code = code * 37 + d
                 i += 1
+            if spans:
+                starts[t] = start
+                ends[t] = i
             if i - start > max_packed_len:
                 code = 0
                 long_tok[n_long] = t
@@ -1356,14 +1307,14 @@ def _scan_stem(buf, digit, max_packed_len, keys, vals, stem):
     text_ends[n_text] = n_sent
     n_text += 1
     return (codes, sent_ends[:n_sent], text_ends[:n_text], long_tok[:n_long],
-            long_start[:n_long], long_end[:n_long], pending[:n_pending])
+            long_start[:n_long], long_end[:n_long], pending[:n_pending], starts, ends)
 
 
 def scan_stem_tokens(buf: np.ndarray, max_packed_len: int, keys: np.ndarray, vals: np.ndarray,
                      stem: bool):
     """scan_ascii_tokens of a buffer that is not lowercased yet (A-Z read as a-z), with the
     stems of a hash table applied on the way (see _scan_stem)."""
-    return _scan_stem(buf, _WORD_BYTE_FOLD, max_packed_len, keys, vals, stem)
+    return _scan_stem(buf, _WORD_BYTE_FOLD, max_packed_len, keys, vals, stem, False)[:7]
 
 
 @njit(cache=True, nogil=True)
@@ -1399,7 +1350,7 @@ PURE_BUDGET_SECONDS = 0.5
 _pure = {"twin": None, "seconds": 0.0}  # the twin module and the time spent in it
 _pure_lock = threading.Lock()
 # the compiled function behind each plain-Python wrapper: its signatures say if numba has it
-_COMPILED_BY = {"dense_ids": "_dense_ids", "scan_ascii_tokens": "_scan_fill",
+_COMPILED_BY = {"dense_ids": "_dense_ids", "scan_ascii_tokens": "_scan_stem",
                 "scan_stem_tokens": "_scan_stem"}
 
 
