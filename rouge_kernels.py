@@ -263,38 +263,16 @@ def _lcs_length(a: np.ndarray, b: np.ndarray, u: int) -> int:
     if n == 0 or b.shape[0] == 0:
         return 0
     words = (n + 63) // 64
-    # positions of each id in a as linked lists, so a row's match mask costs O(occurrences)
     head = np.full(u, -1, dtype=np.int64)
     nxt = np.empty(n, dtype=np.int64)
-    for pos in range(n - 1, -1, -1):
-        nxt[pos] = head[a[pos]]
-        head[a[pos]] = pos
+    mask_of = np.full(u, -1, dtype=np.int64)
+    masks = _match_rows(a, head, nxt, mask_of, words)
     v = np.full(words, np.uint64(0xFFFFFFFFFFFFFFFF), dtype=np.uint64)
-    m = np.zeros(words, dtype=np.uint64)
-    one = np.uint64(1)
+    match = np.zeros(words, dtype=np.uint64)
     for j in range(b.shape[0]):
-        first = head[b[j]]
-        if first < 0:
-            continue  # no match in this row: V stays as it is
-        pos = first
-        while pos >= 0:
-            m[pos >> 6] |= one << np.uint64(pos & 63)
-            pos = nxt[pos]
-        carry = np.uint64(0)
-        for w in range(words):
-            x = v[w]
-            y = x & m[w]
-            s = x + y
-            c1 = np.uint64(1) if s < x else np.uint64(0)
-            s2 = s + carry
-            c2 = np.uint64(1) if s2 < s else np.uint64(0)
-            carry = c1 | c2
-            v[w] = s2 | (x & ~m[w])
-        pos = first
-        while pos >= 0:
-            m[pos >> 6] = np.uint64(0)
-            pos = nxt[pos]
+        _bit_row_step(v, b[j], head, nxt, mask_of, masks, match)
     zeros = 0
+    one = np.uint64(1)
     for w in range(words):
         bits = 64 if w < words - 1 else n - 64 * (words - 1)
         x = ~v[w]
@@ -376,18 +354,39 @@ def _mark_lcs_bits(y, x, bit_of, rows, mask):
 
 
 @njit(cache=True)
-def _bit_row_step(v, token, head, nxt, match):
-    """Row i of the bit-vector LCS (Hyyro) from row i - 1 in place: v is a multiword bit row
-    over the prediction sentence, head/nxt list the positions of each id in it, match is a
-    zeroed scratch row (left zeroed)."""
-    first = head[token]
-    if first < 0:
-        return  # no match in this row: it stays as it is
+def _match_rows(x, head, nxt, mask_of, words):
+    """Link the positions of each id in x (head[id]: first, -1 none; nxt[pos]: next of the
+    same id) and precompute the match row of every id that occurs more than `words` times
+    (mask_of[id]: its row in the result; at most 64 such ids). A row's match mask then
+    costs O(words) for a frequent id and O(occurrences) <= O(words) for the others: a text
+    of few distinct words no longer costs O(n) per row."""
+    n = x.shape[0]
+    for pos in range(n - 1, -1, -1):
+        nxt[pos] = head[x[pos]]
+        head[x[pos]] = pos
+    k = 0
+    for pos in range(n):
+        if head[x[pos]] == pos:  # first occurrence: count this id's positions
+            count = 0
+            p = pos
+            while p >= 0:
+                count += 1
+                p = nxt[p]
+            if count > words:
+                mask_of[x[pos]] = k
+                k += 1
+    masks = np.zeros((k, words), dtype=np.uint64)
+    for pos in range(n):
+        row = mask_of[x[pos]]
+        if row >= 0:
+            masks[row, pos >> 6] |= np.uint64(1) << np.uint64(pos & 63)
+    return masks
+
+
+@njit(cache=True)
+def _bit_row_update(v, match):
+    """Hyyro's row step V' = (V + (V & M)) | (V & ~M) over multiword rows, in place."""
     one = np.uint64(1)
-    pos = first
-    while pos >= 0:
-        match[pos >> 6] |= one << np.uint64(pos & 63)
-        pos = nxt[pos]
     carry = np.uint64(0)
     for w in range(v.shape[0]):
         a = v[w]
@@ -398,6 +397,26 @@ def _bit_row_step(v, token, head, nxt, match):
         c2 = one if s2 < s else np.uint64(0)
         carry = c1 | c2
         v[w] = s2 | (a & ~match[w])
+
+
+@njit(cache=True)
+def _bit_row_step(v, token, head, nxt, mask_of, masks, match):
+    """Row i of the bit-vector LCS from row i - 1 in place, for the row's token: its match
+    row from masks (frequent ids) or built in the zeroed scratch row match from the linked
+    positions (left zeroed)."""
+    first = head[token]
+    if first < 0:
+        return  # no match in this row: it stays as it is
+    row = mask_of[token]
+    if row >= 0:
+        _bit_row_update(v, masks[row])
+        return
+    one = np.uint64(1)
+    pos = first
+    while pos >= 0:
+        match[pos >> 6] |= one << np.uint64(pos & 63)
+        pos = nxt[pos]
+    _bit_row_update(v, match)
     pos = first
     while pos >= 0:
         match[pos >> 6] = np.uint64(0)
@@ -416,19 +435,17 @@ def _zeros_below_words(v, j):
 
 
 @njit(cache=True)
-def _mark_lcs_bit_rows(y, x, head, nxt, match, mask):
+def _mark_lcs_bit_rows(y, x, head, nxt, mask_of, match, mask):
     """_mark_lcs_bits for a prediction sentence of any length: rows of ceil(len(x) / 64)
     words, every b-th row kept (b = sqrt(len(y))) and a block of b rows recomputed from its
     checkpoint when the traceback reaches it (each block once: the path only moves up).
     O(sqrt(len(y)) * len(x) / 64) words, two passes of len(y) * len(x) / 64 word steps.
-    head (filled with -1, size u), nxt and match (zeroed) are scratch. Returns how many
+    head and mask_of (filled with -1, size u), nxt and match (zeroed) are scratch. Returns how many
     positions it newly marked."""
     m = y.shape[0]
     n = x.shape[0]
     words = (n + 63) // 64
-    for pos in range(n - 1, -1, -1):
-        nxt[pos] = head[x[pos]]
-        head[x[pos]] = pos
+    masks = _match_rows(x, head, nxt, mask_of, words)
     b = max(1, int(np.sqrt(m)))
     checkpoints = np.empty((m // b + 1, words), dtype=np.uint64)
     block = np.empty((b + 1, words), dtype=np.uint64)
@@ -436,7 +453,7 @@ def _mark_lcs_bit_rows(y, x, head, nxt, match, mask):
     for w in range(words):
         checkpoints[0, w] = v[w]
     for i in range(1, m + 1):
-        _bit_row_step(v, y[i - 1], head, nxt, match)
+        _bit_row_step(v, y[i - 1], head, nxt, mask_of, masks, match)
         if i % b == 0:
             for w in range(words):
                 checkpoints[i // b, w] = v[w]
@@ -459,13 +476,15 @@ def _mark_lcs_bit_rows(y, x, head, nxt, match, mask):
             for r in range(1, min(b, m - i0) + 1):
                 for w in range(words):
                     block[r, w] = block[r - 1, w]
-                _bit_row_step(block[r], y[i0 + r - 1], head, nxt, match)
+                _bit_row_step(block[r], y[i0 + r - 1], head, nxt, mask_of, masks,
+                              match)
         if _zeros_below_words(block[i - 1 - i0], j) >= _zeros_below_words(block[i - i0], j - 1):
             i -= 1
         else:
             j -= 1
     for pos in range(n):
         head[x[pos]] = -1
+        mask_of[x[pos]] = -1
     return new
 
 
@@ -723,6 +742,7 @@ def _union_pair(tokens, sent_offsets, s_p0, s_p1, s_r0, s_r1, clip_tokens, c_p0,
     buf_size = min(_BASE_CELLS, (max_r + 1) * (max_p + 1)) if weighted else 1
     long_bits = not weighted and max_p > 64
     head = np.full(u if long_bits else 0, -1, dtype=np.int64)
+    mask_of = np.full(u if long_bits else 0, -1, dtype=np.int64)
     nxt = np.empty(max_p if long_bits else 0, dtype=np.int64)
     match = np.zeros((max_p + 63) // 64 if long_bits else 0, dtype=np.uint64)
     buf_c = np.empty(buf_size, dtype=np.float64)
@@ -762,7 +782,7 @@ def _union_pair(tokens, sent_offsets, s_p0, s_p1, s_r0, s_r1, clip_tokens, c_p0,
             if n <= 64 and not weighted:
                 marked += _mark_lcs_bits(y, x, bit_of, rows, mask)
             elif not weighted:
-                marked += _mark_lcs_bit_rows(y, x, head, nxt, match, mask)
+                marked += _mark_lcs_bit_rows(y, x, head, nxt, mask_of, match, mask)
             else:
                 marked += _mark_path(y, x, weighted, f, mask, buf_c, buf_l, _BASE_CELLS)
         run = 0

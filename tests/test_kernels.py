@@ -230,11 +230,12 @@ def test_multiword_bit_rows_mark_the_same_path(y, x):
     marked = naive_rouge._trace_back(naive_rouge._lcs_table(y, x), y, x)
     got = np.zeros(len(y), dtype=np.bool_)
     head = np.full(4, -1, dtype=np.int64)
+    mask_of = np.full(4, -1, dtype=np.int64)
     new = K._mark_lcs_bit_rows(np.array(y, dtype=np.int64), np.array(x, dtype=np.int64), head,
-                               np.empty(len(x), dtype=np.int64),
+                               np.empty(len(x), dtype=np.int64), mask_of,
                                np.zeros((len(x) + 63) // 64, dtype=np.uint64), got)
     assert got.tolist() == [i in marked for i in range(len(y))]
-    assert new == len(marked) and (head == -1).all()
+    assert new == len(marked) and (head == -1).all() and (mask_of == -1).all()
 
 
 def test_many_one_token_sentences_cost_one_dp_each():
