@@ -543,7 +543,7 @@ def _trace_block(y, x, weighted, f, i0, i1, j0, j1, edge_c, edge_l, top, left, m
 
 
 @njit(cache=True)
-def _mark_path(y, x, weighted, f, mask, buf_c, buf_l, base_cells):
+def _mark_path(y, x, weighted, f, mask, buf_c, buf_l, zeros_c, zeros_l, base_cells):
     """Trace back ROUGE-1.5.5's (weighted) LCS table of reference sentence y (rows) and
     prediction sentence x (columns) as the script and rouge_score do (equal tokens ->
     diagonal, marking mask[i - 1]; up >= left -> up; else left) in O((len(x) + len(y)) *
@@ -561,9 +561,7 @@ def _mark_path(y, x, weighted, f, mask, buf_c, buf_l, base_cells):
     cells; tasks run from a stack (numba's cache does not keep recursive functions)."""
     m = y.shape[0]
     n = x.shape[0]
-    if (m + 1) * (n + 1) <= min(base_cells, buf_c.shape[0]):
-        zeros_c = np.zeros(max(m, n) + 1, dtype=np.float64)
-        zeros_l = np.zeros(max(m, n) + 1, dtype=np.int64)
+    if (m + 1) * (n + 1) <= min(base_cells, buf_c.shape[0]):  # zeros_*: >= max(m, n) + 1
         return _trace_block(y, x, weighted, f, 0, m, 0, n, zeros_c, zeros_l, 0, 0, mask,
                             buf_c, buf_l)
     levels = 2
@@ -615,7 +613,20 @@ def _mark_path(y, x, weighted, f, mask, buf_c, buf_l, base_cells):
         for k in range(width):
             prev_c[k] = edge_c[top + k]
             prev_l[k] = edge_l[top + k]
-        for i in range(i0 + 1, i1 + 1):
+        for i in range(i0 + 1, h + 1):  # down to the middle row
+            cur_c[0] = edge_c[left + i - i0]
+            cur_l[0] = edge_l[left + i - i0]
+            yi = y[i - 1]
+            for k in range(1, width):
+                cur_c[k], cur_l[k] = _wlcs_cell(prev_c[k - 1], prev_l[k - 1], prev_c[k],
+                                                cur_c[k - 1], yi == x[j0 + k - 1], weighted, f)
+            prev_c, cur_c = cur_c, prev_c
+            prev_l, cur_l = cur_l, prev_l
+        for k in range(width):
+            row_h_c[k] = prev_c[k]
+            row_h_l[k] = prev_l[k]
+            prev_x[k] = j0 + k
+        for i in range(h + 1, i1 + 1):  # below it, also where each cell's path meets it
             cur_c[0] = edge_c[left + i - i0]
             cur_l[0] = edge_l[left + i - i0]
             cur_x[0] = -1
@@ -624,18 +635,12 @@ def _mark_path(y, x, weighted, f, mask, buf_c, buf_l, base_cells):
                 equal = yi == x[j0 + k - 1]
                 cur_c[k], cur_l[k] = _wlcs_cell(prev_c[k - 1], prev_l[k - 1], prev_c[k],
                                                 cur_c[k - 1], equal, weighted, f)
-                if i > h:
-                    if equal:
-                        cur_x[k] = prev_x[k - 1]
-                    elif prev_c[k] >= cur_c[k - 1]:
-                        cur_x[k] = prev_x[k]
-                    else:
-                        cur_x[k] = cur_x[k - 1]
-            if i == h:
-                for k in range(width):
-                    row_h_c[k] = cur_c[k]
-                    row_h_l[k] = cur_l[k]
-                    cur_x[k] = j0 + k
+                if equal:
+                    cur_x[k] = prev_x[k - 1]
+                elif prev_c[k] >= cur_c[k - 1]:
+                    cur_x[k] = prev_x[k]
+                else:
+                    cur_x[k] = cur_x[k - 1]
             prev_c, cur_c = cur_c, prev_c
             prev_l, cur_l = cur_l, prev_l
             prev_x, cur_x = cur_x, prev_x
@@ -747,6 +752,8 @@ def _union_pair(tokens, sent_offsets, s_p0, s_p1, s_r0, s_r1, clip_tokens, c_p0,
     match = np.zeros((max_p + 63) // 64 if long_bits else 0, dtype=np.uint64)
     buf_c = np.empty(buf_size, dtype=np.float64)
     buf_l = np.empty(buf_size, dtype=np.int64)
+    zeros_c = np.zeros(max(max_p, max_r) + 1 if weighted else 0, dtype=np.float64)
+    zeros_l = np.zeros(zeros_c.shape[0], dtype=np.int64)
     # f(k) = k**weight for the run lengths k a sentence pair can reach
     f = np.zeros(min(max_p, max_r) + 2 if weighted else 1, dtype=np.float64)
     if weighted:
@@ -784,7 +791,8 @@ def _union_pair(tokens, sent_offsets, s_p0, s_p1, s_r0, s_r1, clip_tokens, c_p0,
             elif not weighted:
                 marked += _mark_lcs_bit_rows(y, x, head, nxt, mask_of, match, mask)
             else:
-                marked += _mark_path(y, x, weighted, f, mask, buf_c, buf_l, _BASE_CELLS)
+                marked += _mark_path(y, x, weighted, f, mask, buf_c, buf_l, zeros_c,
+                                     zeros_l, _BASE_CELLS)
         run = 0
         for q in range(y.shape[0]):
             if mask[q]:
