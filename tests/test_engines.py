@@ -170,3 +170,19 @@ def test_corrupted_state_from_a_partition_is_refused(metric, rows):
     data[len(data) // 2] ^= 0x10
     with pytest.raises(ValueError, match="corrupted"):
         metric.state_from_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("example", ["spark_example.py", "ray_example.py"])
+def test_readme_engine_examples_run(example, tmp_path):
+    """examples/*_example.py, whose excerpts the README shows, run as a user runs them."""
+    import subprocess
+
+    engine("pyspark" if example.startswith("spark") else "ray")
+    from conftest import REPO
+
+    done = subprocess.run([sys.executable, str(REPO / "examples" / example)], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=900,
+                          env=dict(os.environ, PYSPARK_PYTHON=sys.executable))
+    assert done.returncode == 0, done.stderr[-3000:]
+    first = done.stdout.splitlines()[0]
+    assert first.endswith(" 8") and "'mid': " in first  # examples/pairs.jsonl has 8 rows
