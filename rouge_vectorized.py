@@ -230,28 +230,36 @@ def _dense(values):
     return ids.reshape(-1).astype(np.int64)
 
 
-def ngram_stats(tokens, text_offsets, pair_pred, pair_ref, max_n):
-    """rouge_kernels.ngram_stats: int64[pairs, max_n, 3] of (hit, pred_count, ref_count)."""
+def ngram_stats(tokens, text_offsets, pair_pred, pair_ref, orders):
+    """rouge_kernels.ngram_stats: int64[pairs, len(orders), 3] of (hit, pred_count, ref_count)
+    for each N in orders (ascending)."""
     n_pairs = pair_pred.shape[0]
-    out = np.zeros((n_pairs, max_n, 3), dtype=np.int64)
+    orders = np.asarray(orders, dtype=np.int64)
+    out = np.zeros((n_pairs, orders.shape[0], 3), dtype=np.int64)
     pos, pair, side, local, length, lp, lr = _side_windows(text_offsets, pair_pred, pair_ref)
     unigram = _dense(tokens[pos])
     vocabulary = int(unigram.max(initial=0)) + 1
     gram = unigram  # gram[q] = id of the n-gram starting at item q (level n)
-    for n in range(1, max_n + 1):
-        out[:, n - 1, 1] = np.maximum(0, lp - n + 1)
-        out[:, n - 1, 2] = np.maximum(0, lr - n + 1)
+    column = {int(n): q for q, n in enumerate(orders.tolist())}
+    for n in range(1, int(orders.max(initial=0)) + 1):
         valid = local + n <= length
         if n > 1:
             q = np.flatnonzero(valid)
+            if q.shape[0] == 0:
+                break  # no text this long: no hits, and the counts are set below
             keys = np.full(pos.shape[0], -1, dtype=np.int64)
             keys[q] = gram[q] * vocabulary + unigram[q + n - 1]
             gram = _dense(keys)
+        if n not in column:
+            continue
         p = valid & (side == 0)
         r = valid & (side == 1)
-        if not (p.any() and r.any()):
-            continue
-        out[:, n - 1, 0] = _clipped_hits_per_pair(n_pairs, pair[p], gram[p], pair[r], gram[r])
+        if p.any() and r.any():
+            out[:, column[n], 0] = _clipped_hits_per_pair(n_pairs, pair[p], gram[p], pair[r],
+                                                          gram[r])
+    for q, n in enumerate(orders.tolist()):
+        out[:, q, 1] = np.maximum(0, lp - n + 1)
+        out[:, q, 2] = np.maximum(0, lr - n + 1)
     return out
 
 

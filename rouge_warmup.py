@@ -331,7 +331,7 @@ def _tiny_calls():
         "dense_ids": lambda: K.dense_ids(tokens),
         "stem_table_insert": lambda: K.stem_table_insert(table.copy(), table.copy(), i64([60000]),
                                                          i64([5])),
-        "ngram_stats": lambda: K.ngram_stats(tokens, offsets, pred, ref, 2),
+        "ngram_stats": lambda: K.ngram_stats(tokens, offsets, pred, ref, i64([1, 2])),
         "lcs_stats": lambda: K.lcs_stats(tokens, offsets, pred, ref),
         "union_lcs_stats": lambda: K.union_lcs_stats(tokens, sent, text_sent, tokens, offsets,
                                                      pred, ref),

@@ -25,7 +25,8 @@ many_texts = st.lists(st.one_of(text, st.lists(long_sentence, min_size=1, max_si
 
 
 def _calls(tokens, sent_offsets, text_sent_offsets, offsets, pred, ref):
-    return [("ngram_stats", (tokens, offsets, pred, ref, 3)),
+    return [("ngram_stats", (tokens, offsets, pred, ref, np.array([1, 2, 3]))),
+            ("ngram_stats", (tokens, offsets, pred, ref, np.array([2, 5]))),
             ("lcs_stats", (tokens, offsets, pred, ref)),
             ("union_lcs_stats", (tokens, sent_offsets, text_sent_offsets, tokens, offsets, pred,
                                  ref)),
