@@ -1313,7 +1313,6 @@ that runs it on your machine):
 
 CSS = """
 .gradio-container { max-width: 1400px !important; margin: 0 auto; }
-html, body { overflow-x: hidden; }
 #intro h1 { margin: 0 0 0.2em; }
 #intro p { font-size: 0.95em; line-height: 1.45; margin: 0; }
 /* options beside the work on wide screens (left), after it on phones (the DOM order) */
@@ -1322,6 +1321,10 @@ html, body { overflow-x: hidden; }
   #main-row { flex-direction: column; }
   #main-row > div { min-width: 0 !important; width: 100%; }
   #intro p { display: none; }
+  .gradio-container .main.app { padding-left: 8px !important; padding-right: 8px !important; }
+  .gradio-container { max-width: 100vw !important; }
+  .rouge-table th, .rouge-table td { padding: 5px 5px !important; font-size: 0.9em; }
+  .rouge-table .ci { font-size: 0.75em; }
 }
 .table-wrap { max-width: 100%; overflow-x: auto; }
 .rouge-table { width: 100%; border-collapse: collapse; font-variant-numeric: tabular-nums;
@@ -1396,16 +1399,18 @@ svg.chart .mean-label { fill: #ef4444; font-weight: 600; }
 """
 
 HEAD = """
+<style>%s</style>
 <script>
 // Inputs and highlights follow the text's direction (Arabic, Hebrew ... right to left).
 (() => {
-  const mark = () => document.querySelectorAll('textarea:not([dir]), input[type=text]:not([dir])')
-    .forEach(el => el.setAttribute('dir', 'auto'));
-  new MutationObserver(mark).observe(document.documentElement, {childList: true, subtree: true});
+  const mark = () => document.querySelectorAll('textarea, input[type=text]').forEach(el => {
+    if (el.getAttribute('dir') !== 'auto') el.setAttribute('dir', 'auto'); });
+  new MutationObserver(mark).observe(document.documentElement,
+    {childList: true, subtree: true, attributes: true, attributeFilter: ['dir']});
   document.addEventListener('DOMContentLoaded', mark);
 })();
 </script>
-"""
+""" % CSS
 
 STALE_JS = "(...args) => { document.body.classList.add('%s-stale'); return args; }"
 FRESH_JS = "(...args) => { document.body.classList.remove('%s-stale'); return args; }"
@@ -1433,13 +1438,13 @@ def build_demo() -> gr.Blocks:
         with gr.Row(equal_height=False, elem_id="main-row"):
             with gr.Column(scale=3, min_width=300, elem_id="work-col"):
                 with gr.Tabs():
-                    with gr.Tab("Single example", id="single"):
+                    with gr.Tab("Example", id="single"):
                         single = _single_tab()
                     with gr.Tab("Corpus", id="corpus"):
                         corpus = _corpus_tab()
-                    with gr.Tab("Compare systems", id="compare"):
+                    with gr.Tab("Compare", id="compare"):
                         compare = _compare_tab()
-                    with gr.Tab("How to use", id="usage"):
+                    with gr.Tab("Usage", id="usage"):
                         gr.Markdown(usage_markdown(), elem_id="usage")
             with gr.Column(scale=1, min_width=280, elem_id="options-col"):
                 option_inputs = _options_panel()
@@ -1519,9 +1524,9 @@ def _single_tab() -> dict:
     gr.Markdown("### Matched tokens")
     with gr.Row(equal_height=True):
         ui["kind"] = gr.Dropdown([], value=None, label="Show matches of", interactive=False,
-                                 elem_id="highlight-kind", scale=3, min_width=200)
+                                 elem_id="highlight-kind", scale=3, min_width=160)
         ui["show_all"] = gr.Checkbox(label="Show all tokens", value=False, scale=1,
-                                     min_width=140, elem_id="show-all")
+                                     min_width=120, elem_id="show-all")
     ui["highlights"] = gr.HTML(EMPTY_HIGHLIGHTS, elem_id="highlights")
     return ui
 
@@ -1529,16 +1534,16 @@ def _single_tab() -> dict:
 def _corpus_tab() -> dict:
     ui: dict = {}
     gr.Markdown("Score a whole test set. Give **one corpus file** (JSON Lines, JSON, CSV or "
-                "TSV; see *How to use*), **or** a predictions text file with one or more "
+                "TSV; see *Usage*), **or** a predictions text file with one or more "
                 "reference text files (one example per line).", elem_id="corpus-intro")
     ui["file"] = gr.File(label="Corpus file (.jsonl .json .csv .tsv)",
                          file_types=[".jsonl", ".ndjson", ".json", ".csv", ".tsv"],
-                         elem_id="corpus-file", height=120)
+                         elem_id="corpus-file", height=150)
     with gr.Row(equal_height=False):
         ui["pred_file"] = gr.File(label="or: predictions (.txt)", file_types=[".txt"],
-                                  elem_id="pred-file", height=120, min_width=240)
+                                  elem_id="pred-file", height=150, min_width=240)
         ui["ref_files"] = gr.File(label="with: reference file(s) (.txt)", file_types=[".txt"],
-                                  file_count="multiple", elem_id="ref-files", height=120,
+                                  file_count="multiple", elem_id="ref-files", height=150,
                                   min_width=240)
     with gr.Accordion("Aggregation and bootstrap", open=False):
         ui["aggregation"] = gr.Radio(["macro", "micro"], value="macro", label="Aggregation",
@@ -1575,14 +1580,14 @@ def _compare_tab() -> dict:
                 "paired bootstrap or approximate randomization) on ROUGE's per-example "
                 "statistics, with Holm's correction over the systems.", elem_id="compare-intro")
     ui["file"] = gr.File(label='Systems file (.jsonl: {"references": …, "<system>": …, …})',
-                         file_types=[".jsonl", ".ndjson"], elem_id="systems-file", height=120)
+                         file_types=[".jsonl", ".ndjson"], elem_id="systems-file", height=150)
     with gr.Row(equal_height=False):
         ui["system_files"] = gr.File(label="or: one file per system (.txt)",
                                      file_types=[".txt"], file_count="multiple",
-                                     elem_id="system-files", height=120, min_width=240)
+                                     elem_id="system-files", height=150, min_width=240)
         ui["ref_files"] = gr.File(label="with: reference file(s) (.txt)", file_types=[".txt"],
                                   file_count="multiple", elem_id="compare-ref-files",
-                                  height=120, min_width=240)
+                                  height=150, min_width=240)
     with gr.Accordion("Test", open=False):
         ui["baseline"] = gr.Textbox(label="Baseline system", placeholder="the first system",
                                     elem_id="baseline")
@@ -1682,7 +1687,7 @@ if __name__ == "__main__":
     demo.queue(default_concurrency_limit=2)
     demo.launch(server_name=os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1"),
                 server_port=int(os.environ.get("GRADIO_SERVER_PORT", "7860")),
-                max_file_size=MAX_UPLOAD_BYTES, css=CSS, head=HEAD,
+                max_file_size=MAX_UPLOAD_BYTES, head=HEAD,
                 theme=gr.themes.Soft(primary_hue="indigo", secondary_hue="teal",
                                      neutral_hue="slate"),
                 footer_links=["api", "gradio"])
