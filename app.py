@@ -1417,7 +1417,8 @@ FRESH_JS = "(...args) => { document.body.classList.remove('%s-stale'); return ar
 COLLAPSE_ON_PHONES_JS = """() => {
   if (window.innerWidth < 768) {
     const button = document.querySelector('#options-accordion > button');
-    if (button && button.getAttribute('aria-expanded') !== 'false') button.click();
+    const content = document.querySelector('#options-accordion [data-testid=accordion-content]');
+    if (button && content && content.style.display !== 'none') button.click();
   }
 }"""
 
