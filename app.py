@@ -242,10 +242,12 @@ def _text_sizes(options, texts: list) -> dict:
 
 
 def estimate_cost(options, sizes: dict, pair_pred: np.ndarray, pair_ref: np.ndarray,
-                  lcs_repeats: int = 1) -> tuple:
+                  repeats: int = 1, traceback: bool = False) -> tuple:
     """(seconds, bytes) the kernels need for these pairs: a model of rouge_kernels' costs,
     calibrated on this machine's 2 cores (ns per DP cell, per sentence pair, per bit row;
-    see docs/readme_app.md). lcs_repeats: the LCS tracebacks run again for the highlights."""
+    see docs/readme_app.md). repeats: the kernels run that many times (per-reference scores,
+    the highlights' two directions); traceback: rouge_score's ROUGE-L traced back as the
+    highlights do (a full DP, where scoring counts bit-parallel)."""
     lp = sizes["tokens"][pair_pred].astype(np.float64)
     lr = sizes["tokens"][pair_ref].astype(np.float64)
     sp = sizes["sentences"][pair_pred].astype(np.float64)
@@ -262,15 +264,15 @@ def estimate_cost(options, sizes: dict, pair_pred: np.ndarray, pair_ref: np.ndar
         if kind == "n":
             seconds += 5e-8 * t.n * float((lp + lr).sum())
         elif kind == "L" and options.profile.rouge_l == "lcs":
-            seconds += lcs_repeats * 2e-9 * float((lp * np.ceil(lr / 64) + lp + lr).sum())
-            if lcs_repeats > 1:  # the highlight's traceback: one sentence per text
-                seconds += (lcs_repeats - 1) * 5e-9 * float((lp * lr).sum())
+            seconds += repeats * 2e-9 * float((lp * np.ceil(lr / 64) + lp + lr).sum())
+            if traceback:  # one sentence per text, through the union kernel's DP
+                seconds += repeats * float((_cell_seconds(np.maximum(lp, lr)) * lp * lr).sum())
                 peak = max(peak, _dp_bytes(float(lp.max()), float(lr.max())))
         elif kind in ("L", "Lsum", "W"):
             dp_cells = sent_p * sent_r if kind == "W" else long_p * sent_r
             bit_work = 0.0 if kind == "W" else sr * (sent_p - long_p) + short_p * sent_r
-            seconds += lcs_repeats * float((5e-9 * dp_cells + 2e-9 * bit_work
-                                            + 2e-8 * sp * sr).sum())
+            seconds += repeats * float((_cell_seconds(np.maximum(max_p, max_r)) * dp_cells
+                                            + 2e-9 * bit_work + 1e-6 * sp * sr).sum())
             needs_dp = (max_p > 64) | (kind == "W")
             if needs_dp.any():
                 peak = max(peak, _dp_bytes(float(max_p[needs_dp].max()),
@@ -284,6 +286,15 @@ def estimate_cost(options, sizes: dict, pair_pred: np.ndarray, pair_ref: np.ndar
     return seconds / max(1, min(THREADS, len(pair_pred))) ** 0.5, peak * THREADS
 
 
+def _cell_seconds(longest: np.ndarray) -> np.ndarray:
+    """Seconds per DP cell of the (weighted) LCS with traceback, by the longest sentence:
+    measured on this machine ~2.5 ns for sentences of 25 tokens, 5-11 ns at 2k-10k, 10-15 ns
+    at 15k-20k when scoring, up to 32 ns for the highlights' tracebacks at 20k (the rows
+    leave the caches)."""
+    return (2.5e-9 + 1.25e-8 * np.minimum(1.0, longest / 5000.0)) \
+        * np.maximum(1.0, longest / 15000.0)
+
+
 def _dp_bytes(rows: float, cols: float) -> float:
     """Memory of one checkpointed (weighted) LCS table in rouge_kernels: the whole table up
     to 4M cells, else 2 sqrt(rows) rows of it (16 bytes a cell), either way round."""
@@ -294,7 +305,7 @@ def _dp_bytes(rows: float, cols: float) -> float:
 
 
 def check_budget(options, predictions: list, references: list, local: str,
-                 lcs_repeats: int = 1, extra_seconds: float = 0.0) -> dict:
+                 repeats: int = 1, extra_seconds: float = 0.0) -> dict:
     """Refuse up front what is over the token limit or the CPU/memory budget; returns the
     text sizes (tokens per text) for the caller."""
     texts = list(predictions) + [r for refs in references for r in refs]
@@ -311,7 +322,7 @@ def check_budget(options, predictions: list, references: list, local: str,
     counts = np.array([len(r) for r in references], dtype=np.int64)
     pair_pred = np.repeat(np.arange(len(predictions)), counts)
     pair_ref = np.arange(len(predictions), len(texts))
-    seconds, peak = estimate_cost(options, sizes, pair_pred, pair_ref, lcs_repeats)
+    seconds, peak = estimate_cost(options, sizes, pair_pred, pair_ref, repeats)
     seconds += extra_seconds
     if seconds > CPU_BUDGET_SECONDS:
         raise _refused("this request", f"an estimated {seconds:,.0f} s of CPU",
@@ -338,14 +349,16 @@ def recorded_warnings():
 # Single example
 
 
-def score_example(prediction: str, references: list, options: dict,
-                  lcs_repeats: int = 1) -> dict:
+def score_example(prediction: str, references: list, options: dict) -> dict:
     """One example through the pipeline: {"scores": {type: (P, R, F)}, "per_reference":
     {type: (float64[refs, 3], chosen)}, "signature", "warnings", "options"}."""
     (prediction,), (references,) = check_texts([prediction], [references])
     opts = build_options(**options, use_aggregator=False, detailed=True)
+    # the highlights are bounded on their own (HIGHLIGHT_SECONDS); with several references
+    # the kernels run twice (the example, then each reference alone)
     check_budget(opts, [prediction], [references],
-                 f"{CLI} --input example.jsonl {_cli_flags(options)}", lcs_repeats)
+                 f"{CLI} --input example.jsonl {_cli_flags(options)}",
+                 repeats=1 + (len(references) > 1))
     scorer = pipeline.Scorer(opts)
     try:
         batch = scorer.add([prediction], [references])
@@ -536,7 +549,7 @@ def highlights(prediction: str, references: list, options: dict, kind: str,
         pairs = np.arange(1, len(references) + 1)
         seconds, _ = estimate_cost(RougeOptions.build(rouge_types=[kind], **{
             k: v for k, v in options.items() if k != "rouge_types"}), sizes,
-            np.zeros(len(references), dtype=np.int64), pairs, lcs_repeats=2)
+            np.zeros(len(references), dtype=np.int64), pairs, repeats=2, traceback=True)
         if seconds > HIGHLIGHT_SECONDS:
             notes.append(f"The texts are too long to trace {kind} here (an estimated "
                          f"{seconds:.1f} s); showing the ROUGE-1 matches instead.")
@@ -624,7 +637,7 @@ def score_single(*args):
     copyable tables, the highlight menu and the highlights. An error replaces them all."""
     try:
         prediction, references, options, kind, show_all = _single_args(args)
-        scored = score_example(prediction, references, options, lcs_repeats=3)
+        scored = score_example(prediction, references, options)
         names = list(scored["scores"])
         kind = kind if kind in names else names[0]
         panel = highlights(prediction, references, options, kind, show_all)
@@ -1664,17 +1677,20 @@ def _wire(demo, single: dict, corpus: dict, compare: dict, option_inputs: list) 
 
 
 def _warm_up() -> None:
-    """Compile (or load) the numba kernels before the first visitor needs them."""
+    """Compile (or load) the numba kernels before the first visitor needs them: texts large
+    enough that the pipeline takes the compiled kernels, not their plain-Python twins."""
+    words = [f"w{k * 7919 % 500}" for k in range(7_000)]
+    texts = ["\n".join(" ".join(words[k + shift:k + 20]) for k in range(0, len(words), 20))
+             for shift in (0, 1, 2)]
     try:
         options = dict(rouge_types=ROUGE_TYPE_CHOICES)
         for profile in PROFILES:
             multi = PROFILES[profile].multi_ref_default
-            score_example("the cat sat\non the mat", ["the cat lay on the mat", "a cat"],
-                          dict(options, profile=profile, multi_ref=multi), lcs_repeats=3)
+            score_example(texts[0], texts[1:], dict(options, profile=profile, multi_ref=multi))
             for kind in ("rougeL", "rougeLsum", "rougeW", "rougeSU4"):
-                highlights("the cat sat\non the mat", ["the cat lay on the mat", "a cat"],
-                           dict(options, profile=profile, multi_ref=multi), kind)
-            score_corpus_lists(["a b c", "b c"], ["a b", ["b", "c d"]],
+                highlights(texts[0], texts[1:], dict(options, profile=profile,
+                                                     multi_ref=multi), kind)
+            score_corpus_lists(["a b c", "b c"], [["a b"], ["b", "c d"]],
                                dict(options, profile=profile, multi_ref=multi),
                                n_samples=100)
     except Exception as error:  # a warm-up failure must not take the app down

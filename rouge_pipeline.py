@@ -658,7 +658,8 @@ def pair_marks(options: RougeOptions, prediction: str, reference: str, rouge_typ
         texts = [split_sentences_rule_based(t) for t in texts]
     token_options = dict(stemmer=options.stemmer, stopwords=options.remove_stopwords)
     tokenizer = options.tokenizer
-    flat = tokenizer.batch(texts, small=True, **token_options)
+    flat = tokenizer.batch(texts, small=sum(map(len, texts)) <= _SMALL_BATCH_CHARS,
+                           **token_options)
     kind = rouge_type.kind
     by_sentence = kind in ("Lsum", "W") or kind == "L" and options.profile.rouge_l == "union"
     view = (tokenizer.sentence_batch(texts, **token_options) or flat) if by_sentence else flat
