@@ -1491,7 +1491,7 @@ def _options_panel() -> list:
                                   "A); best: -f B", elem_id="multi-ref")
         alpha = gr.Slider(0.0, 1.0, value=0.5, step=0.05, label="α (F weight)",
                           info="F = 1 / (α/P + (1-α)/R); 0.5 is F1", elem_id="alpha")
-        tokenizer = gr.Radio(["default", "unicode", "whitespace"], value="default",
+        tokenizer = gr.Radio(list(rouge_module.TOKENIZERS), value="default",
                              label="Tokenizer", info="default: rouge_score's [a-z0-9]+; "
                              "unicode: any script", elem_id="tokenizer")
         split_sentences = gr.Checkbox(label="Split sentences (rule-based) for Lsum / W",

@@ -325,3 +325,40 @@ def test_corpus_and_compare(page, tmp_path):
     row.wait_for()
     assert float(row.get_attribute("data-score")) == pytest.approx(mean_f, abs=1e-12)
     assert_fits(page, "Compare results")
+
+
+# --------------------------------------------------------------------------------------------
+# The API (gradio_client) on the same server: the same numbers and the same limits
+
+
+def test_api_endpoints(app_url):
+    try:
+        from gradio_client import Client
+    except ImportError:
+        Client = None
+    _require(Client is not None, "the gradio_client package is missing")
+    client = Client(app_url, verbose=False)
+    pred, refs = "the cat sat on the mat", ["the cat lay on the mat", "a cat on a mat"]
+    got = client.predict(prediction=pred, references=refs, rouge_types=["rougeL", "rouge1"],
+                         api_name="/rouge")
+    want = rouge_scorer.RougeScorer(["rouge1", "rougeL"]).score_multi(refs, pred)
+    assert list(got)[:2] == ["rouge1", "rougeL"]
+    for name in ("rouge1", "rougeL"):
+        assert got[name]["fmeasure"] == want[name].fmeasure
+    rows = [("a b c d", "a b c e"), ("x y z", "x z"), ("p q", "q p")]
+    got = client.predict(predictions=[p for p, _ in rows], references=[r for _, r in rows],
+                         rouge_types=["rouge1"], n_samples=200, api_name="/rouge_corpus")
+    scorer = rouge_scorer.RougeScorer(["rouge1"])
+    mean_f = sum(scorer.score(r, p)["rouge1"].fmeasure for p, r in rows) / len(rows)
+    assert got["rouge1"]["fmeasure"]["mid"] == pytest.approx(mean_f, abs=1e-12)
+    got = client.predict(predictions={"a": [p for p, _ in rows], "b": [r for _, r in rows]},
+                         references=[r for _, r in rows], rouge_types=["rouge1"],
+                         n_samples=200, api_name="/rouge_compare")
+    assert got["a"]["rouge1"]["fmeasure"]["score"] == pytest.approx(mean_f, abs=1e-12)
+    for kwargs in (dict(prediction=pred, references=["a"] * 6, api_name="/rouge"),
+                   dict(predictions=["a"], references=["a"], n_samples=10 ** 9,
+                        api_name="/rouge_corpus"),
+                   dict(prediction=pred, references=refs, rouge_types=["rouge12"],
+                        api_name="/rouge")):
+        with pytest.raises(Exception, match="the Space's limit"):
+            client.predict(**kwargs)
