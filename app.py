@@ -23,6 +23,7 @@ import contextlib
 import csv
 import html
 import importlib
+import json
 import math
 import os
 import re
@@ -77,7 +78,7 @@ MEMORY_BUDGET_BYTES = 1 << 30
 LIMITS = {
     "references per example": MAX_REFERENCES, "characters per text": MAX_TEXT_CHARS,
     "tokens per text (after normalisation)": MAX_TEXT_TOKENS, "examples per corpus": MAX_ROWS,
-    "N of rouge<N>": MAX_NGRAM, "d of rougeS<d>/rougeSU<d>": MAX_SKIP,
+    "N of `rouge<N>`": MAX_NGRAM, "d of `rougeS<d>` / `rougeSU<d>`": MAX_SKIP,
     "bootstrap samples": MAX_SAMPLES, "comparison samples": MAX_COMPARE_SAMPLES,
     "systems compared": MAX_SYSTEMS, "estimated CPU time per request (s)": CPU_BUDGET_SECONDS,
     "estimated memory per request (GiB)": MEMORY_BUDGET_BYTES / 2 ** 30,
@@ -1160,24 +1161,25 @@ def comparison_html(result: dict, baseline: str, confidence: float) -> str:
             cells = [f'<td class="num" data-score="{e["score"]!r}">{fmt(e["score"])}'
                      f'<span class="ci">{fmt(e["low"])}–{fmt(e["high"])}</span></td>']
             if s == baseline:
-                cells.append('<td colspan="3" class="muted">baseline</td>')
+                cells.append('<td colspan="2" class="muted">baseline</td>')
             else:
                 better = e["p_value_holm"] < 1 - confidence
                 cells.append(f'<td class="num{" sig" if better else ""}">{e["delta"]:+.4f}'
                              f'<span class="ci">{e["delta_low"]:+.4f}–{e["delta_high"]:+.4f}'
-                             f'</span></td><td class="num">{fmt(e["p_value"])}</td>'
-                             f'<td class="num">{fmt(e["p_value_holm"])}'
-                             f'{" *" if better else ""}</td>')
+                             f'</span></td><td class="num" data-p="{e["p_value"]!r}">'
+                             f'{fmt(e["p_value_holm"])}{" *" if better else ""}'
+                             f'<span class="ci">raw {fmt(e["p_value"])}</span></td>')
             rows.append(f'<tr data-system="{html.escape(s)}"><th scope="row" dir="auto">'
                         f'{html.escape(s)}</th>{"".join(cells)}</tr>')
         blocks.append(f'<h4>{html.escape(t)} F</h4><div class="table-wrap"><table '
                       f'class="rouge-table compare" data-type="{html.escape(t)}"><thead><tr>'
-                      '<th>System</th><th>F (interval)</th><th>Δ vs baseline (interval)</th>'
-                      '<th>p</th><th>p (Holm)</th></tr></thead><tbody>'
+                      '<th>System</th><th>F</th><th>Δ vs baseline</th><th>p (Holm)</th>'
+                      '</tr></thead><tbody>'
                       f'{"".join(rows)}</tbody></table></div>')
-    return (f'<p class="caption">{result["count"]:,} rows. Intervals: {confidence:.0%}. '
-            f"* : the difference is significant at {1 - confidence:.2f} after Holm's "
-            f'correction.</p>{"".join(blocks)}')
+    return (f'<p class="caption">{result["count"]:,} rows. Under each number its '
+            f"{confidence:.0%} interval; p is two-sided, corrected by Holm's method over the "
+            f"systems (the raw p below it); * : significant at {1 - confidence:.2f}.</p>"
+            f'{"".join(blocks)}')
 
 
 def compare_page(systems_file, system_files, ref_files, *args):
@@ -1288,9 +1290,9 @@ def usage_markdown() -> str:
     else:
         load = 'rouge = evaluate.load("path/to/rouge_metric.py")  # a local checkout'
         where = ("Load the metric from its file in a checkout of this Space's repository "
-                 "(`evaluate.load` stages `rouge_metric.py` and its sibling modules); on the "
-                 "Hub it is `evaluate.load(\"<owner>/<space name>\")` with this Space's id, "
-                 "shown here when the page runs on the Hub.")
+                 "(`evaluate.load` stages `rouge_metric.py` and its sibling modules). On the "
+                 "Hub, `evaluate.load` takes the Space's id instead of the path: the owner and "
+                 "name from its address (this page shows the exact line when it runs there).")
     limits = "\n".join(f"| {k} | {v:,} |" for k, v in LIMITS.items())
     return f"""
 ```python
@@ -1360,6 +1362,7 @@ CSS = """
 .rouge-table td.chosen .num { color: var(--color-accent); }
 .rouge-table.worst td { font-size: 0.9em; overflow-wrap: anywhere; }
 .rouge-table.compare td.sig { color: #15803d; }
+.rouge-table.compare tbody th { white-space: normal; overflow-wrap: anywhere; }
 .worst-wrap { max-height: 420px; overflow-y: auto; }
 .per-ref { margin-top: 10px; }
 .per-ref summary { cursor: pointer; font-weight: 600; font-size: 0.9em; }
@@ -1409,6 +1412,7 @@ svg.chart .mean-label { fill: #ef4444; font-weight: 600; }
 #corpus-latex textarea { font-family: var(--font-mono); font-size: 0.85em; }
 #score-button, #corpus-button, #compare-button { min-height: 44px; }
 #usage table { display: block; overflow-x: auto; }
+#usage td:last-child { white-space: nowrap; }
 """
 
 HEAD = """
@@ -1425,7 +1429,6 @@ HEAD = """
 </script>
 """ % CSS
 
-STALE_JS = "(...args) => { document.body.classList.add('%s-stale'); return args; }"
 FRESH_JS = "(...args) => { document.body.classList.remove('%s-stale'); return args; }"
 COLLAPSE_ON_PHONES_JS = """() => {
   if (window.innerWidth < 768) {
@@ -1642,18 +1645,15 @@ def _wire(demo, single: dict, corpus: dict, compare: dict, option_inputs: list) 
     profile, multi_ref = option_inputs[4], option_inputs[6]
     profile.change(profile_changed, [profile, multi_ref], [multi_ref],
                    api_visibility="private", queue=False)
-    # anything that changes a number marks the results it invalidates as stale
-    for control in [single["prediction"], *refs, single["add"], single["remove"]]:
-        event = control.click if isinstance(control, gr.Button) else control.input
-        event(None, None, None, js=STALE_JS % "single")
-    for control in option_inputs:
-        control.change(None, None, None, js="() => { ['single', 'corpus', 'compare'].forEach("
-                                             "t => document.body.classList.add(t + '-stale')) }")
+    # what the user changes marks the results it invalidates as stale (input/upload events:
+    # a value set by the app itself does not)
+    _mark_stale([single["prediction"], *refs, single["add"], single["remove"],
+                 single["examples"].dataset], "single")
+    _mark_stale(option_inputs, "single", "corpus", "compare")
     corpus_inputs = [corpus["file"], corpus["pred_file"], corpus["ref_files"], *option_inputs,
                      corpus["aggregation"], corpus["n_samples"], corpus["confidence"],
                      corpus["seed"]]
-    for control in corpus_inputs[:3] + corpus_inputs[-4:]:
-        control.change(None, None, None, js=STALE_JS % "corpus")
+    _mark_stale(corpus_inputs[:3] + corpus_inputs[-4:], "corpus")
     corpus["button"].click(
         score_corpus, corpus_inputs,
         [corpus["results"], corpus["chart"], corpus["hist_kind"], corpus["histogram"],
@@ -1667,13 +1667,30 @@ def _wire(demo, single: dict, corpus: dict, compare: dict, option_inputs: list) 
     compare_inputs = [compare["file"], compare["system_files"], compare["ref_files"],
                       *option_inputs, compare["baseline"], compare["test"],
                       compare["n_samples"], compare["confidence"], compare["seed"]]
-    for control in compare_inputs[:3] + compare_inputs[-5:]:
-        control.change(None, None, None, js=STALE_JS % "compare")
+    _mark_stale(compare_inputs[:3] + compare_inputs[-5:], "compare")
     compare["button"].click(compare_page, compare_inputs,
                             [compare["results"], compare["signature"]],
                             api_visibility="private", concurrency_id="heavy",
                             concurrency_limit=1, js=FRESH_JS % "compare",
                             show_progress_on=[compare["results"]])
+
+
+def _mark_stale(controls: list, *tabs: str) -> None:
+    """Mark the tabs' results stale (a browser-side class, no server round trip) when the
+    user edits one of the controls."""
+    js = ("() => { %s.forEach(t => document.body.classList.add(t + '-stale')); }"
+          % json.dumps(list(tabs)))
+    for control in controls:
+        if isinstance(control, gr.File):
+            events = [control.upload, control.clear]
+        elif isinstance(control, (gr.Button, gr.Dataset)):
+            events = [control.click]
+        elif isinstance(control, gr.Slider):
+            events = [control.release, control.input]
+        else:
+            events = [control.input]
+        for event in events:
+            event(None, None, None, js=js, queue=False)
 
 
 def _warm_up() -> None:

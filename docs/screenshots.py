@@ -5,7 +5,7 @@ width (1366 px), after scoring, into docs/.
 
 Starts ``app.py`` on a free port, drives Debian's Chromium (/usr/bin/chromium, or
 $CHROMIUM_PATH) with Playwright, and writes ``screenshot.png`` (desktop, single example) and
-``screenshot_<tab>_<width>.png``. The corpus and comparison use ../shared/data/realsumm.jsonl
+``screenshot_<tab>_<width>.png`` for the rest. The corpus and comparison use ../shared/data/realsumm.jsonl
 when it is there, else examples/pairs.jsonl. The tests never write here.
 """
 import json
@@ -108,9 +108,8 @@ def main(out: Path) -> None:
                     page.goto(url)
                     page.locator("#rouge-scores").wait_for()
                     page.locator("#hl-pred").wait_for()
-                    shoot(page, out, f"screenshot_single_{width}.png")
-                    if label == "desktop":
-                        shoot(page, out, "screenshot.png")
+                    shoot(page, out, "screenshot.png" if label == "desktop"
+                          else f"screenshot_single_{width}.png")
                     open_tab(page, "Corpus")
                     page.locator("#corpus-file input[type=file]").set_input_files(str(corpus))
                     page.locator("#corpus-file").get_by_text(corpus.name).wait_for()
