@@ -1169,8 +1169,9 @@ def comparison_html(result: dict, baseline: str, confidence: float) -> str:
                              f'</span></td><td class="num" data-p="{e["p_value"]!r}">'
                              f'{fmt(e["p_value_holm"])}{" *" if better else ""}'
                              f'<span class="ci">raw {fmt(e["p_value"])}</span></td>')
+            shown = re.sub(r"([_/.-])", r"\1<wbr>", html.escape(s))  # breaks in long names
             rows.append(f'<tr data-system="{html.escape(s)}"><th scope="row" dir="auto">'
-                        f'{html.escape(s)}</th>{"".join(cells)}</tr>')
+                        f'{shown}</th>{"".join(cells)}</tr>')
         blocks.append(f'<h4>{html.escape(t)} F</h4><div class="table-wrap"><table '
                       f'class="rouge-table compare" data-type="{html.escape(t)}"><thead><tr>'
                       '<th>System</th><th>F</th><th>Δ vs baseline</th><th>p (Holm)</th>'
@@ -1362,7 +1363,7 @@ CSS = """
 .rouge-table td.chosen .num { color: var(--color-accent); }
 .rouge-table.worst td { font-size: 0.9em; overflow-wrap: anywhere; }
 .rouge-table.compare td.sig { color: #15803d; }
-.rouge-table.compare tbody th { white-space: normal; overflow-wrap: anywhere; }
+.rouge-table.compare tbody th { white-space: normal; overflow-wrap: break-word; }
 .worst-wrap { max-height: 420px; overflow-y: auto; }
 .per-ref { margin-top: 10px; }
 .per-ref summary { cursor: pointer; font-weight: 600; font-size: 0.9em; }

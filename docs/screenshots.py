@@ -83,6 +83,11 @@ def open_tab(page, name: str) -> None:
     tab.click()
 
 
+def uploaded(page, tab: str) -> None:
+    """Until the upload event has reached the page (it marks the tab's results stale)."""
+    page.wait_for_function("t => document.body.classList.contains(t + '-stale')", arg=tab)
+
+
 def shoot(page, out: Path, name: str) -> None:
     page.mouse.move(0, 0)
     page.evaluate("() => document.activeElement && document.activeElement.blur()")
@@ -113,6 +118,7 @@ def main(out: Path) -> None:
                     open_tab(page, "Corpus")
                     page.locator("#corpus-file input[type=file]").set_input_files(str(corpus))
                     page.locator("#corpus-file").get_by_text(corpus.name).wait_for()
+                    uploaded(page, "corpus")
                     page.locator("#corpus-button").click()
                     page.locator("#corpus-bar-chart").wait_for()
                     page.locator("#corpus-worst-table").wait_for()
@@ -120,6 +126,7 @@ def main(out: Path) -> None:
                     open_tab(page, "Compare")
                     page.locator("#systems-file input[type=file]").set_input_files(str(systems))
                     page.locator("#systems-file").get_by_text(systems.name).wait_for()
+                    uploaded(page, "compare")
                     page.locator("#compare-button").click()
                     page.locator("#compare-results table.compare").first.wait_for()
                     shoot(page, out, f"screenshot_compare_{width}.png")

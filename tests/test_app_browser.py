@@ -291,13 +291,16 @@ def test_corpus_and_compare(page, tmp_path):
     open_tab(page, "Corpus")
     page.locator("#corpus-file input[type=file]").set_input_files(str(corpus))
     page.locator("#corpus-file").get_by_text("news.jsonl").wait_for()
+    page.wait_for_function("() => document.body.classList.contains('corpus-stale')")
     page.locator("#corpus-button").click()
+    page.wait_for_function("() => !document.body.classList.contains('corpus-stale')")
     page.locator("#corpus-bar-chart").wait_for()
     scorer = rouge_scorer.RougeScorer(["rouge1"])
     mean_f = sum(scorer.score(r, p)["rouge1"].fmeasure for p, r in zip(preds, refs)) / len(refs)
     cell = page.locator('#corpus-scores tr[data-type="rouge1"] td.fmeasure')
     assert float(cell.get_attribute("data-mid")) == pytest.approx(mean_f, abs=1e-12)
     assert page.locator("#corpus-worst-table tbody tr").count() == 10
+    assert not page.locator("#corpus-stale-note").is_visible()
     assert_fits(page, "Corpus results")
 
     # a failed upload replaces the results: nothing from news.jsonl stays on the page
@@ -319,6 +322,7 @@ def test_corpus_and_compare(page, tmp_path):
     open_tab(page, "Compare")
     page.locator("#systems-file input[type=file]").set_input_files(str(systems))
     page.locator("#systems-file").get_by_text("systems.jsonl").wait_for()
+    page.wait_for_function("() => document.body.classList.contains('compare-stale')")
     page.locator("#compare-button").click()
     row = page.locator('#compare-results table[data-type="rouge1"] tr[data-system="base"] '
                        "td[data-score]")
