@@ -1271,7 +1271,7 @@ EXAMPLES = [
      "رجع الأطفال إلى المدرسة بعد عطلة طويلة", "", ""],
 ]
 EXAMPLE_LABELS = ["the cat sat on the mat", "News summary, two references", "Stemming matters",
-                  "Arabic (right to left; tokenizer: unicode)"]
+                  "Arabic, right to left (pick Tokenizer: unicode)"]
 
 INTRO = f"""
 # ROUGE playground
