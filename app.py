@@ -70,6 +70,8 @@ MAX_ROWS = 20_000  # examples per corpus (and per compared system)
 MAX_NGRAM = 9  # N of rouge<N>
 MAX_SKIP = 100  # d of rougeS<d> / rougeSU<d> (rougeS / rougeSU: any distance)
 MAX_TYPES = 12
+MAX_MARK_RUN = 50  # sentence marks (. ! ? and CJK stops) in a row, with Split sentences
+_MARK_RUN = re.compile(r"[.!?\u3002\uff01\uff1f]{%d,}" % (MAX_MARK_RUN + 1))
 MAX_SAMPLES = 5_000  # bootstrap samples of the corpus interval
 MAX_COMPARE_SAMPLES = 10_000  # resamples or trials of a comparison
 MAX_SYSTEMS = 8
@@ -80,7 +82,7 @@ LIMITS = {
     "tokens per text (after normalisation)": MAX_TEXT_TOKENS, "examples per corpus": MAX_ROWS,
     "N of `rouge<N>`": MAX_NGRAM, "d of `rougeS<d>` / `rougeSU<d>`": MAX_SKIP,
     "bootstrap samples": MAX_SAMPLES, "comparison samples": MAX_COMPARE_SAMPLES,
-    "systems compared": MAX_SYSTEMS, "estimated CPU time per request (s)": CPU_BUDGET_SECONDS,
+    "systems compared": MAX_SYSTEMS, "sentence marks in a row (Split sentences)": MAX_MARK_RUN, "estimated CPU time per request (s)": CPU_BUDGET_SECONDS,
     "estimated memory per request (GiB)": MEMORY_BUDGET_BYTES / 2 ** 30,
 }
 
@@ -310,6 +312,14 @@ def check_budget(options, predictions: list, references: list, local: str,
     """Refuse up front what is over the token limit or the CPU/memory budget; returns the
     text sizes (tokens per text) for the caller."""
     texts = list(predictions) + [r for refs in references for r in refs]
+    if options.split_sentences:
+        # the rule-based splitter's time grows with the square of a run of sentence marks
+        for k, text in enumerate(texts):
+            run = max((len(m) for m in _MARK_RUN.findall(text)), default=0)
+            if run > MAX_MARK_RUN:
+                raise _refused("split_sentences", f"a run of {run:,} sentence marks in "
+                               f"{'predictions[%d]' % k if k < len(predictions) else 'a reference'}",
+                               f"{MAX_MARK_RUN} in a row with Split sentences", local)
     try:
         sizes = _text_sizes(options, texts)
     except (TypeError, ValueError) as error:
@@ -555,6 +565,13 @@ def highlights(prediction: str, references: list, options: dict, kind: str,
             notes.append(f"The texts are too long to trace {kind} here (an estimated "
                          f"{seconds:.1f} s); showing the ROUGE-1 matches instead.")
             rouge_type = parse_rouge_type("rouge1")
+    elif rouge_type.kind in ("S", "SU"):  # the shared pairs are listed in Python
+        longest = int(_text_sizes(opts, [prediction, *references])["tokens"].max())
+        if longest > SKIP_LIST_TOKENS:
+            notes.append(f"The shared skip-bigrams are listed for texts of up to "
+                         f"{SKIP_LIST_TOKENS} tokens (the longest here has {longest:,}); "
+                         "showing the ROUGE-1 matches instead.")
+            rouge_type = parse_rouge_type("rouge1")
     results = [pipeline.pair_marks(opts, prediction, r, rouge_type) for r in references]
     best = max(range(len(references)), key=lambda k: (int(np.count_nonzero(results[k][0])), -k))
     if len(references) > 1 and kind in names:
@@ -598,9 +615,6 @@ def _explain(rouge_type, n_refs: int, best: int) -> str:
 
 def _skip_pairs_html(result, rouge_type) -> str:
     _, _, words_p, words_r = result
-    if max(len(words_p), len(words_r)) > SKIP_LIST_TOKENS:
-        return (f'<p class="note">The shared pairs are listed for texts of up to '
-                f'{SKIP_LIST_TOKENS} tokens.</p>')
     ids: dict = {}
     a = [ids.setdefault(w, len(ids)) for w in words_p]
     b = [ids.setdefault(w, len(ids)) for w in words_r]

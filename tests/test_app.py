@@ -119,6 +119,9 @@ def test_every_type_has_highlights(app):
         assert f"<b>{kind}</b>" in panel and 'class="m' in panel, kind
     assert 'class="m run"' in app.highlights(pred, refs, options, "rougeW")
     assert 'id="skip-pairs"' in app.highlights(pred, refs, options, "rougeS4")
+    long_text = " ".join(f"w{k % 97}" for k in range(app.MAX_TEXT_TOKENS))
+    panel = app.highlights(long_text, [long_text], options, "rougeSU")  # no quadratic listing
+    assert "showing the ROUGE-1 matches instead" in panel
 
 
 def test_rows_in_type_order_with_four_decimals(app):
@@ -249,6 +252,7 @@ LIMIT_CASES = {
                                              ["a"] * (app.MAX_ROWS + 1)),
     "CPU": lambda app: app.rouge(" ".join(["w"] * 19_000), [" ".join(["w"] * 19_000)] * 5,
                                  ["rougeW", "rougeLsum"]),
+    "split_sentences": lambda app: app.rouge("." * 100_000, ["a"], split_sentences=True),
     "systems": lambda app: app.rouge_compare({str(k): ["a"] for k in range(9)}, ["a"]),
     "comparison samples": lambda app: app.rouge_compare({"a": ["a"], "b": ["b"]}, ["a"],
                                                         n_samples=10 ** 6),
