@@ -669,7 +669,9 @@ def rehighlight(*args):
     """The Show matches of menu / Show all tokens: redraw the marks only."""
     try:
         prediction, references, options, kind, show_all = _single_args(args)
-        check_texts([prediction], [references])
+        (prediction,), (references,) = check_texts([prediction], [references])
+        check_budget(build_options(**options), [prediction], [references],
+                     f"{CLI} --input example.jsonl {_cli_flags(options)}")
         return highlights(prediction, references, options, kind, show_all)
     except gr.Error as error:
         return error_html(error, "highlight-error")
