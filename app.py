@@ -488,8 +488,26 @@ def token_spans(text: str, words: list, opts) -> Optional[list]:
             start, end = (a, b) if a < b else (start, end)
         if words[len(spans):len(spans) + len(pieces)] != pieces:
             return None
-        spans.extend([(start, end)] * len(pieces))
+        spans.extend(_piece_spans(text, start, end, pieces) if len(pieces) > 1
+                     else [(start, end)])
     return spans if len(spans) == len(words) else None
+
+
+def _piece_spans(text: str, start: int, end: int, pieces: list) -> list:
+    """Each token's own characters within one chunk (日本語 -> 日, 本, 語) when the tokens are
+    found there in order as they are (lower-cased); else the whole chunk for each."""
+    lowered = text[start:end].lower()
+    if len(lowered) == end - start:
+        spans, pos = [], 0
+        for piece in pieces:
+            found = lowered.find(piece, pos)
+            if found < 0:
+                break
+            spans.append((start + found, start + found + len(piece)))
+            pos = found + len(piece)
+        else:
+            return spans
+    return [(start, end)] * len(pieces)
 
 
 def _runs(marks, limit: int) -> list:

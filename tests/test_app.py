@@ -108,6 +108,9 @@ def test_highlights_cap_the_tokens_drawn_and_keep_the_text_direction(app):
                             dict(rouge_types=["rouge1"], tokenizer="unicode"), "rouge1")
     assert arabic.count('dir="auto"') == 2
     assert '<span class="m">الأطفال</span>' in arabic
+    cjk = app.highlights("日本語のテキスト", ["日本語"], dict(rouge_types=["rouge1"],
+                                                   tokenizer="unicode"), "rouge1")
+    assert '<span class="m">本</span>' in cjk and '<span class="u">テ</span>' in cjk
 
 
 def test_every_type_has_highlights(app):
