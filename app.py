@@ -67,6 +67,7 @@ MAX_TEXT_CHARS = 100_000  # per text, before tokenizing
 MAX_TEXT_TOKENS = 20_000  # per text, after normalisation (what ROUGE compares)
 MAX_REFERENCES = 5  # per example
 MAX_ROWS = 20_000  # examples per corpus (and per compared system)
+MAX_TOTAL_CHARS = 20_000_000  # characters of all texts of one request (as an upload)
 MAX_NGRAM = 9  # N of rouge<N>
 MAX_SKIP = 100  # d of rougeS<d> / rougeSU<d> (rougeS / rougeSU: any distance)
 MAX_TYPES = 12
@@ -80,6 +81,7 @@ MEMORY_BUDGET_BYTES = 1 << 30
 LIMITS = {
     "references per example": MAX_REFERENCES, "characters per text": MAX_TEXT_CHARS,
     "tokens per text (after normalisation)": MAX_TEXT_TOKENS, "examples per corpus": MAX_ROWS,
+    "characters per request": MAX_TOTAL_CHARS,
     "N of `rouge<N>`": MAX_NGRAM, "d of `rougeS<d>` / `rougeSU<d>`": MAX_SKIP,
     "bootstrap samples": MAX_SAMPLES, "comparison samples": MAX_COMPARE_SAMPLES,
     "systems compared": MAX_SYSTEMS, "sentence marks in a row (Split sentences)": MAX_MARK_RUN, "estimated CPU time per request (s)": CPU_BUDGET_SECONDS,
@@ -209,6 +211,11 @@ def check_texts(predictions: list, references: list) -> tuple:
         raise _refused("examples", f"{len(predictions):,}", f"{MAX_ROWS:,} examples",
                        f"{CLI} --input YOUR_FILE.jsonl")
     references = [[r] if isinstance(r, str) else r for r in references]
+    total = sum(map(len, predictions)) + sum(len(r) for refs in references for r in refs)
+    if total > MAX_TOTAL_CHARS:
+        raise _refused("this request", f"{total:,} characters of text",
+                       f"{MAX_TOTAL_CHARS:,} characters per request",
+                       f"{CLI} --input YOUR_FILE.jsonl")
     for k, (p, refs) in enumerate(zip(predictions, references)):
         if len(refs) > MAX_REFERENCES:
             raise _refused(f"references[{k}]", f"{len(refs)} references",

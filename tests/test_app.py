@@ -250,6 +250,7 @@ LIMIT_CASES = {
     "rougeS9223372036854775000": lambda app: app.rouge("a b", ["a b"],
                                                        ["rougeS9223372036854775000"]),
     "rougeSU101": lambda app: app.rouge("a b", ["a b"], ["rougeSU101"]),
+    "characters of text": lambda app: app.rouge_corpus(["a" * 90_000] * 240, ["a"] * 240),
     "n_samples": lambda app: app.rouge_corpus(["a"], ["a"], n_samples=10 ** 9),
     "examples": lambda app: app.rouge_corpus(["a"] * (app.MAX_ROWS + 1),
                                              ["a"] * (app.MAX_ROWS + 1)),
