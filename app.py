@@ -1242,6 +1242,10 @@ def compare_page(systems_file, system_files, ref_files, *args):
 # API endpoints (gradio_client): the same limits as the page
 
 
+def _api_options(rouge_types, **options) -> dict:
+    return dict(rouge_types=parse_types(rouge_types or DEFAULT_TYPES), **options)
+
+
 def rouge(prediction: str, references: list[str], rouge_types: Optional[list[str]] = None,
           use_stemmer: bool = False, remove_stopwords: bool = False,
           profile: str = "rouge_score", alpha: float = 0.5, multi_ref: Optional[str] = None,
@@ -1251,10 +1255,10 @@ def rouge(prediction: str, references: list[str], rouge_types: Optional[list[str
     numbers for the one example)."""
     if isinstance(references, str):
         references = [references]
-    options = dict(rouge_types=parse_types(rouge_types or DEFAULT_TYPES),
-                   use_stemmer=use_stemmer, remove_stopwords=remove_stopwords, profile=profile,
-                   alpha=alpha, multi_ref=multi_ref, tokenizer=tokenizer,
-                   split_sentences=split_sentences)
+    options = _api_options(rouge_types, use_stemmer=use_stemmer,
+                           remove_stopwords=remove_stopwords, profile=profile, alpha=alpha,
+                           multi_ref=multi_ref, tokenizer=tokenizer,
+                           split_sentences=split_sentences)
     scored = score_example(prediction, references, options)
     out: dict = {name: dict(zip(MEASURES, values)) for name, values in scored["scores"].items()}
     out["signature"] = scored["signature"]
@@ -1271,10 +1275,10 @@ def rouge_corpus(predictions: list[str], references: list[Union[str, list[str]]]
                  confidence: float = 0.95, seed: int = 12345) -> dict:
     """Score a corpus: compute(detailed=True)'s result ({type: {"precision"|"recall"|
     "fmeasure": {"low", "mid", "high"}}, "signature", "count"})."""
-    options = dict(rouge_types=parse_types(rouge_types or DEFAULT_TYPES),
-                   use_stemmer=use_stemmer, remove_stopwords=remove_stopwords, profile=profile,
-                   alpha=alpha, multi_ref=multi_ref, tokenizer=tokenizer,
-                   split_sentences=split_sentences)
+    options = _api_options(rouge_types, use_stemmer=use_stemmer,
+                           remove_stopwords=remove_stopwords, profile=profile, alpha=alpha,
+                           multi_ref=multi_ref, tokenizer=tokenizer,
+                           split_sentences=split_sentences)
     result, _, _ = score_corpus_lists(predictions, references, options, aggregation,
                                       n_samples, confidence, seed)
     return result
@@ -1287,9 +1291,8 @@ def rouge_compare(predictions: dict, references: list[Union[str, list[str]]],
                   multi_ref: Optional[str] = None, aggregation: str = "macro",
                   confidence: float = 0.95, seed: int = 12345) -> dict:
     """Compare 2+ systems with a baseline: the metric's compare() result."""
-    options = dict(rouge_types=parse_types(rouge_types or DEFAULT_TYPES),
-                   use_stemmer=use_stemmer, profile=profile, multi_ref=multi_ref,
-                   aggregation=aggregation)
+    options = _api_options(rouge_types, use_stemmer=use_stemmer, profile=profile,
+                           multi_ref=multi_ref, aggregation=aggregation)
     result, _ = compare_lists(predictions, references, options, baseline, test, n_samples,
                               seed, confidence)
     return result
