@@ -6,9 +6,9 @@ $GRADIO_SERVER_NAME, default 127.0.0.1). The metric is loaded with
 every number comes from its one pipeline (``Scorer``, ``reference_scores``, ``pair_marks``,
 ``compare``), and files are read by ``rouge_io`` (the CLI's reader).
 
-Tabs: *Single example* (P/R/F per type, each reference's scores, the matched tokens),
+Tabs: *Example* (P/R/F per type, each reference's scores, the matched tokens),
 *Corpus* (a file scored with its bootstrap interval, chart, histogram, worst examples, CSV
-download), *Compare systems* (paired significance tests against a baseline) and *How to use*.
+download), *Compare* (paired significance tests against a baseline) and *Usage*.
 API endpoints for ``gradio_client``: ``/rouge``, ``/rouge_corpus``, ``/rouge_compare``.
 
 Limits (``LIMITS``) hold on every path, page and API alike, and are checked before any

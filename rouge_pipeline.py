@@ -11,6 +11,10 @@ output; ``warnings()`` says what is true of everything added. ``compute()``, ``a
 * ``example_statistics`` combines the references of each example per the profile (max F,
   pooled counts or ROUGE-1.5.5's best) into per-example (P, R, F) and counts;
 * ``Aggregate`` (rouge_aggregate) sums them, with the bootstrap interval.
+
+For the Space: ``reference_scores`` (each reference's own P/R/F and the one the multi_ref
+mode picks, ``chosen_references``) and ``pair_marks`` (the tokens behind a number, from the
+union-LCS kernel's own traceback for L/Lsum/W).
 """
 
 from __future__ import annotations
