@@ -71,8 +71,6 @@ MAX_TOTAL_CHARS = 20_000_000  # characters of all texts of one request (as an up
 MAX_NGRAM = 9  # N of rouge<N>
 MAX_SKIP = 100  # d of rougeS<d> / rougeSU<d> (rougeS / rougeSU: any distance)
 MAX_TYPES = 12
-MAX_MARK_RUN = 50  # sentence marks (. ! ? and CJK stops) in a row, with Split sentences
-_MARK_RUN = re.compile(r"[.!?\u3002\uff01\uff1f]{%d,}" % (MAX_MARK_RUN + 1))
 MAX_SAMPLES = 5_000  # bootstrap samples of the corpus interval
 MAX_COMPARE_SAMPLES = 10_000  # resamples or trials of a comparison
 MAX_SYSTEMS = 8
@@ -84,7 +82,7 @@ LIMITS = {
     "characters per request": MAX_TOTAL_CHARS,
     "N of `rouge<N>`": MAX_NGRAM, "d of `rougeS<d>` / `rougeSU<d>`": MAX_SKIP,
     "bootstrap samples": MAX_SAMPLES, "comparison samples": MAX_COMPARE_SAMPLES,
-    "systems compared": MAX_SYSTEMS, "sentence marks in a row (Split sentences)": MAX_MARK_RUN, "estimated CPU time per request (s)": CPU_BUDGET_SECONDS,
+    "systems compared": MAX_SYSTEMS, "estimated CPU time per request (s)": CPU_BUDGET_SECONDS,
     "estimated memory per request (GiB)": MEMORY_BUDGET_BYTES / 2 ** 30,
 }
 
@@ -319,14 +317,6 @@ def check_budget(options, predictions: list, references: list, local: str,
     """Refuse up front what is over the token limit or the CPU/memory budget; returns the
     text sizes (tokens per text) for the caller."""
     texts = list(predictions) + [r for refs in references for r in refs]
-    if options.split_sentences:
-        # the rule-based splitter's time grows with the square of a run of sentence marks
-        for k, text in enumerate(texts):
-            run = max((len(m) for m in _MARK_RUN.findall(text)), default=0)
-            if run > MAX_MARK_RUN:
-                raise _refused("split_sentences", f"a run of {run:,} sentence marks in "
-                               f"{'predictions[%d]' % k if k < len(predictions) else 'a reference'}",
-                               f"{MAX_MARK_RUN} in a row with Split sentences", local)
     try:
         sizes = _text_sizes(options, texts)
     except (TypeError, ValueError) as error:
