@@ -110,9 +110,13 @@ def _checked(metric, prediction_col, references_col, options):
 
 
 def _finalize(metric, states: list):
-    merged = functools.reduce(lambda a, b: a.merge(b),
-                              (metric.state_from_bytes(bytes(s)) for s in states))
-    return metric.finalize(merged)
+    """Merge the partitions' states in a balanced tree (each merge re-sorts the copy-number
+    registers it joins: log2(partitions) passes over them, not one per partition)."""
+    level = [metric.state_from_bytes(bytes(s)) for s in states]
+    while len(level) > 1:
+        level = [level[i].merge(level[i + 1]) if i + 1 < len(level) else level[i]
+                 for i in range(0, len(level), 2)]
+    return metric.finalize(level[0])
 
 
 def _pickle_by_value(cloudpickle) -> None:
