@@ -494,9 +494,10 @@ def start_background_compile(rouge_types=DEFAULT_TYPES, names=None, **kind) -> l
     mode = background_mode()
     if _K is None or _state["forked_midcompile"] or mode == "off":
         return []
+    known = _tiny_calls()  # the kernels this module knows how to compile on a tiny input
     with _lock:
-        wanted = [n for n in (names or kernels_for(rouge_types, **kind))
-                  if not ready(n) and not cached(n) and n not in _state["started"]]
+        wanted = [n for n in (names or kernels_for(rouge_types, **kind)) if n in known
+                  and not ready(n) and not cached(n) and n not in _state["started"]]
         _state["started"].update(wanted)
     if not wanted:
         return []
