@@ -1735,6 +1735,11 @@ def _warm_up() -> None:
     texts = ["\n".join(" ".join(words[k + shift:k + 20]) for k in range(0, len(words), 20))
              for shift in (0, 1, 2)]
     try:
+        # compile (or load from the kernel cache) what every type needs, and wait for it: the
+        # small calls below would otherwise be served by the numpy tier and compile nothing
+        kernels = importlib.import_module(f"{_package}.rouge_kernels")
+        for profile in PROFILES:
+            kernels.warm_up(ROUGE_TYPE_CHOICES, profile=profile, detailed=True)
         options = dict(rouge_types=ROUGE_TYPE_CHOICES)
         for profile in PROFILES:
             multi = PROFILES[profile].multi_ref_default
