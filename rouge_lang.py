@@ -31,6 +31,7 @@ rules are vendored in rouge_lang_data.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 import threading
 import unicodedata
@@ -176,6 +177,10 @@ class _CleanTable(dict):
 
 
 _CLEAN = _CleanTable()
+
+
+_ASCII_RUNS = re.compile(r"[a-z]+|[0-9]+")
+_ASCII_DIGIT = re.compile(r"[0-9]")
 
 
 def clean_words(text: str) -> list:
@@ -439,85 +444,97 @@ class LanguageTokenizer(TokenizerProfile):
 
     # -- one text ---------------------------------------------------------------------------
 
-    def _finish(self, tokens: list, stem: bool, stopwords: bool) -> list:
-        if stopwords:
-            tokens = [t for t in tokens if t not in SMART_STOPWORDS]
-        if stem and self._stem is not None:
+    def _form(self, word: str, stem: bool, stopwords: bool) -> Optional[str]:
+        """What a token becomes: dropped (None) if a SMART stopword (remove_stopwords) or if
+        its stem is empty; stemmed if longer than 3 characters."""
+        if stopwords and word in SMART_STOPWORDS:
+            return None
+        if stem and self._stem is not None and len(word) > _STEM_MIN_LENGTH:
             memo = self._memo
-            if len(memo) > _MEMO_MAX:
-                memo.clear()
-            out = []
-            for t in tokens:
-                if len(t) > _STEM_MIN_LENGTH:
-                    s = memo.get(t)
-                    if s is None:
-                        s = memo[t] = self._stem(t)
-                    t = s
-                out.append(t)
-            tokens = out
-        return [t for t in tokens if t]
+            form = memo.get(word)
+            if form is None:
+                if len(memo) >= _MEMO_MAX:
+                    memo.clear()
+                form = memo[word] = self._stem(word)
+            word = form
+        return word or None
 
     def _flat(self, text: str) -> tuple:
         """(tokens before stemming, whether the segmenter fell back) of a whole text."""
-        clean = " ".join(clean_words(text.lower()))
+        cleaned = text.lower().translate(_CLEAN)
+        if self._segment is None and cleaned.isascii():
+            # only a-z, 0-9 and spaces are left: OpenNMT's aggressive mode splits letters
+            # from digits (tests/test_lang.py checks this against pyonmttok)
+            if _ASCII_DIGIT.search(cleaned) is None:
+                return cleaned.split(), False
+            return _ASCII_RUNS.findall(cleaned), False
+        clean = " ".join(cleaned.split())
         tokens = self._segment(clean) if self._segment is not None else []
         if tokens or not clean:
             return tokens, False
-        tokens = _CJK.sub(r" \1 ", " ".join(self._pretokenize(clean)[0])).split()
-        return tokens, self._segment is not None
+        joined = " ".join(self._pretokenize(clean)[0])
+        if joined and max(joined) >= "\u3400":  # a CJK ideograph may be in it
+            joined = _CJK.sub(r" \1 ", joined)
+        return joined.split(), self._segment is not None
 
-    def _lines(self, text: str, stem: bool, stopwords: bool) -> list:
-        """rougeLsum's tokens: each non-empty line, with neither segmenter nor pre-tokenizer."""
-        return [self._finish(clean_words(line.lower()), stem, stopwords)
-                for line in text.split("\n") if line]
+    def _lines(self, text: str) -> list:
+        """rougeLsum's tokens before stemming: each non-empty line, with neither segmenter nor
+        pre-tokenizer (multilingual-rouge's quirk)."""
+        return [clean_words(line.lower()) for line in text.split("\n") if line]
 
     # -- TokenizerProfile --------------------------------------------------------------------
 
-    def batch(self, texts, *, stemmer, stopwords, small):
+    def _interned(self, token_lists: list, stem: bool, stopwords: bool) -> tuple:
+        """(token ids, tokens per list) after stopwords and stemming, each distinct word
+        finished once per batch."""
+        words = list(itertools.chain.from_iterable(token_lists))
+        forms = dict.fromkeys(words)
         ids: dict = {}
-        tokens: list = []
-        fallbacks = 0
+        for word in forms:
+            form = self._form(word, stem, stopwords)
+            forms[word] = -1 if form is None else ids.setdefault(form, len(ids))
+        array = np.fromiter(map(forms.__getitem__, words), dtype=np.int64, count=len(words))
+        lengths = np.fromiter(map(len, token_lists), dtype=np.int64, count=len(token_lists))
+        kept = array >= 0
+        if not kept.all():
+            owner = np.repeat(np.arange(len(token_lists)), lengths)
+            lengths = np.bincount(owner[~kept], minlength=len(token_lists))
+            lengths = np.fromiter(map(len, token_lists), dtype=np.int64,
+                                  count=len(token_lists)) - lengths
+            array = array[kept]
+        return array, lengths
+
+    def batch(self, texts, *, stemmer, stopwords, small):
         with self._lock:
-            for text in texts:
-                words, fell_back = self._flat(text)
-                fallbacks += fell_back
-                tokens.extend(ids.setdefault(t, len(ids))
-                              for t in self._finish(words, bool(stemmer), stopwords))
-                tokens.append(-1)  # a text ends here (removed below)
-        return self._as_batch(tokens, texts, None, fallbacks)
+            flat = [self._flat(text) for text in texts]
+            tokens, lengths = self._interned([t for t, _ in flat], bool(stemmer), stopwords)
+        fallbacks = sum(fell_back for _, fell_back in flat)
+        sent_offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
+        return self._as_batch(tokens, sent_offsets, np.arange(len(texts) + 1, dtype=np.int64),
+                              texts, fallbacks)
 
     def sentence_batch(self, texts, *, stemmer, stopwords):
-        ids: dict = {}
-        tokens: list = []
-        sent_offsets, text_sent_offsets = [0], [0]
         with self._lock:
-            for text in texts:
-                for line in self._lines(text, bool(stemmer), stopwords):
-                    tokens.extend(ids.setdefault(t, len(ids)) for t in line)
-                    sent_offsets.append(len(tokens))
-                text_sent_offsets.append(len(sent_offsets) - 1)
-        return self._as_batch(tokens, texts, (sent_offsets, text_sent_offsets), 0)
+            per_text = [self._lines(text) for text in texts]
+            lines = [line for text_lines in per_text for line in text_lines]
+            tokens, lengths = self._interned(lines, bool(stemmer), stopwords)
+        sent_offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
+        counts = np.fromiter(map(len, per_text), dtype=np.int64, count=len(per_text))
+        text_sent_offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+        return self._as_batch(tokens, sent_offsets, text_sent_offsets, texts, 0)
 
     @staticmethod
-    def _as_batch(tokens: list, texts, offsets, fallbacks: int) -> LanguageBatch:
-        if offsets is None:  # one sentence per text, ended by -1 in tokens
-            array = np.array(tokens, dtype=np.int64)
-            ends = np.flatnonzero(array < 0)
-            sent_offsets = np.concatenate(([0], ends - np.arange(len(ends)))).astype(np.int64)
-            array = array[array >= 0]
-            text_sent_offsets = np.arange(len(texts) + 1, dtype=np.int64)
-        else:
-            array = np.array(tokens, dtype=np.int64)
-            sent_offsets, text_sent_offsets = (np.array(o, dtype=np.int64) for o in offsets)
+    def _as_batch(tokens, sent_offsets, text_sent_offsets, texts, fallbacks) -> LanguageBatch:
         lengths = np.diff(sent_offsets[text_sent_offsets])
         empty = sum(1 for k in np.flatnonzero(lengths == 0).tolist() if texts[k].strip())
-        return LanguageBatch(array, sent_offsets, text_sent_offsets, empty, fallbacks)
+        return LanguageBatch(tokens, sent_offsets, text_sent_offsets, empty, fallbacks)
 
     def tokens(self, text, *, stemmer, stopwords):
         """The tokens rouge1/2/L compare, line by line (the Space's highlights)."""
         with self._lock:
-            return [self._finish(self._flat(line)[0], bool(stemmer), stopwords)
-                    for line in text.split("\n")]
+            lines = [self._flat(line)[0] for line in text.split("\n")]
+            return [[f for f in (self._form(w, bool(stemmer), stopwords) for w in line) if f]
+                    for line in lines]
 
 
 @functools.lru_cache(maxsize=None)

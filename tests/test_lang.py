@@ -46,9 +46,9 @@ def need(module: str):
 # --------------------------------------------------------------------------------------------
 # The peer, given the vendored data
 
-@pytest.fixture(scope="session")
-def xlsum():
-    need("multilingual_rouge")
+def prepare_peer():
+    """Give multilingual-rouge the vendored data (see the module docstring); returns its
+    rouge_scorer module."""
     import nltk
 
     folder = tempfile.mkdtemp(prefix="nltk_data_")
@@ -73,6 +73,13 @@ def xlsum():
         unidic.DICDIR = unidic_lite.DICDIR
     except ImportError:  # without the package unidic, fugashi takes unidic-lite itself
         pass
+    return rouge_scorer
+
+
+@pytest.fixture(scope="session")
+def xlsum():
+    need("multilingual_rouge")
+    rouge_scorer = prepare_peer()
     scorers = {}
 
     def score(lang, use_stemmer, pairs, types=TYPES):
@@ -594,3 +601,15 @@ def test_everywhere(metric, tmp_path):
                          capture_output=True, text=True, env=os.environ.copy())
     assert run.returncode == 0, run.stderr
     assert "lang:ru" in run.stdout
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(st.sampled_from("abz09 \x00.-"), max_size=40))
+def test_ascii_fast_path_is_the_pre_tokenizer(text):
+    """ASCII text skips pyonmttok: after the punctuation rule only a-z, 0-9 and spaces are
+    left, and OpenNMT's aggressive mode splits letters from digits."""
+    pyonmttok = need("pyonmttok")
+    clean = " ".join(lang_module.clean_words(text))
+    expected = pyonmttok.Tokenizer("aggressive").tokenize(clean)[0] if clean else []
+    tokenizer = lang_module.language_tokenizer("en")
+    assert tokenizer._flat(text) == (expected, False)
