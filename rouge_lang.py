@@ -56,7 +56,9 @@ class Language:
 
     code: str
     name: str
-    other_names: tuple = ()  # XL-Sum's dataset names and multilingual-rouge's aliases
+    # XL-Sum's dataset names and multilingual-rouge's aliases (bangla, turkce, mundo), and
+    # the ISO code with a script (zh-hans, sr-cyrl)
+    other_names: tuple = ()
     segmenter: Optional[str] = None  # "jieba", "fugashi", "pythainlp", "burmese"
     stemmer: Optional[str] = None  # "snowball", "hindi", "bengali", "turkish"
     rtl: bool = False  # written right to left (the Space shows it so)
@@ -69,7 +71,7 @@ LANGUAGES = (
     Language("ar", "arabic", stemmer=_SNOWBALL, rtl=True),
     Language("az", "azerbaijani"),
     Language("bn", "bengali", ("bangla",), stemmer="bengali"),
-    Language("my", "burmese", ("myanmar",), segmenter="burmese"),
+    Language("my", "burmese", segmenter="burmese"),
     Language("zh", "chinese", ("chinese_simplified", "chinese_traditional", "zh_cn", "zh_tw",
                                "zh_hans", "zh_hant"), segmenter="jieba"),
     Language("en", "english", stemmer=_SNOWBALL),
@@ -80,21 +82,21 @@ LANGUAGES = (
     Language("ig", "igbo"),
     Language("id", "indonesian"),
     Language("ja", "japanese", segmenter="fugashi"),
-    Language("rn", "kirundi", ("rundi",)),
+    Language("rn", "kirundi"),
     Language("ko", "korean"),
     Language("ky", "kyrgyz"),
     Language("mr", "marathi"),
     Language("ne", "nepali"),
     Language("om", "oromo"),
     Language("ps", "pashto", rtl=True),
-    Language("fa", "persian", ("farsi",), rtl=True),
-    Language("pcm", "pidgin", ("nigerian_pidgin",)),
+    Language("fa", "persian", rtl=True),
+    Language("pcm", "pidgin"),
     Language("pt", "portuguese", stemmer=_SNOWBALL),
     Language("pa", "punjabi"),
     Language("ru", "russian", stemmer=_SNOWBALL),
-    Language("gd", "scottish_gaelic", ("gaelic",)),
+    Language("gd", "scottish_gaelic"),
     Language("sr", "serbian_cyrillic", ("sr_cyrl",)),
-    Language("sr-latn", "serbian_latin", ()),
+    Language("sr-latn", "serbian_latin"),
     Language("si", "sinhala"),
     Language("so", "somali"),
     Language("es", "spanish", ("mundo",), stemmer=_SNOWBALL),
@@ -117,7 +119,7 @@ LANGUAGES = (
     Language("de", "german", stemmer=_SNOWBALL),
     Language("hu", "hungarian", stemmer=_SNOWBALL),
     Language("it", "italian", stemmer=_SNOWBALL),
-    Language("no", "norwegian", ("nb",), stemmer=_SNOWBALL),
+    Language("no", "norwegian", stemmer=_SNOWBALL),
     Language("ro", "romanian", stemmer=_SNOWBALL),
     Language("sv", "swedish", stemmer=_SNOWBALL),
 )
