@@ -613,3 +613,17 @@ def test_ascii_fast_path_is_the_pre_tokenizer(text):
     expected = pyonmttok.Tokenizer("aggressive").tokenize(clean)[0] if clean else []
     tokenizer = lang_module.language_tokenizer("en")
     assert tokenizer._flat(text) == (expected, False)
+
+
+def test_remove_stopwords_drops_smart_stopwords_before_stemming(metric):
+    # prediction: dog barked hill (the, on, the dropped); reference: dog barked (a dropped)
+    out = metric.compute(predictions=["The dog barked on the hill", "the a of"],
+                         references=["A dog barked.", "x y"], lang="en", remove_stopwords=True,
+                         rouge_types=["rouge1", "rougeLsum"], use_aggregator=False,
+                         detailed=True)
+    assert out["rouge1"]["precision"] == [2 / 3, 0.0]
+    assert out["rouge1"]["recall"] == [1.0, 0.0]
+    assert out["rougeLsum"]["fmeasure"][0] == out["rouge1"]["fmeasure"][0] == 0.8
+    tokenizer = lang_module.language_tokenizer("en")
+    assert tokenizer.tokens("The dogs barked\non the hills", stemmer="x", stopwords=True) == \
+        [["dog", "bark"], ["hill"]]
