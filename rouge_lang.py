@@ -196,6 +196,14 @@ _CJK = re.compile("([\u4e00-\u9fff\u3400-\u4dbf\U00020000-\U0002a6df\U0002a700-\
                   "\U0002f800-\U0002fa1f])")
 
 
+def _split_cjk(tokens: list) -> list:
+    """The pre-tokenizer's tokens with each CJK ideograph a token (XL-Sum's scorer)."""
+    joined = " ".join(tokens)
+    if joined and max(joined) >= "\u3400":  # a CJK ideograph may be in it
+        joined = _CJK.sub(r" \1 ", joined)
+    return joined.split()
+
+
 # --------------------------------------------------------------------------------------------
 # Optional packages
 
@@ -437,7 +445,8 @@ class LanguageTokenizer(TokenizerProfile):
         self._stem, self.stemmer_name = None, None
         if language.stemmer:
             self._stem, self.stemmer_name = _STEMMERS[language.stemmer](language)
-        self._memo: dict = {}
+        self._memo: dict = {}  # word -> stem
+        self._pieces: dict = {}  # word -> its pre-tokenizer tokens (None: see _pretokenized)
 
     def signature(self) -> str:
         parts = [self.segmenter_name, self.pretokenizer_name] if self.segmenter_name else \
@@ -463,21 +472,47 @@ class LanguageTokenizer(TokenizerProfile):
 
     def _flat(self, text: str) -> tuple:
         """(tokens before stemming, whether the segmenter fell back) of a whole text."""
-        cleaned = text.lower().translate(_CLEAN)
-        if self._segment is None and cleaned.isascii():
-            # only a-z, 0-9 and spaces are left: OpenNMT's aggressive mode splits letters
-            # from digits (tests/test_lang.py checks this against pyonmttok)
-            if _ASCII_DIGIT.search(cleaned) is None:
-                return cleaned.split(), False
-            return _ASCII_RUNS.findall(cleaned), False
-        clean = " ".join(cleaned.split())
-        tokens = self._segment(clean) if self._segment is not None else []
+        words = clean_words(text.lower())
+        if self._segment is None:
+            return self._pretokenized(words), False
+        clean = " ".join(words)
+        tokens = self._segment(clean) if clean else []
         if tokens or not clean:
             return tokens, False
-        joined = " ".join(self._pretokenize(clean)[0])
-        if joined and max(joined) >= "\u3400":  # a CJK ideograph may be in it
-            joined = _CJK.sub(r" \1 ", joined)
-        return joined.split(), self._segment is not None
+        return self._pretokenized(words), True
+
+    def _pretokenized(self, words: list) -> list:
+        """The pre-tokenizer's tokens of a text's words (joined by spaces), a CJK ideograph a
+        token. OpenNMT's tokens of a word do not depend on the other words, but for a word
+        that starts with a combining mark (the mark then joins the space before it): each
+        distinct word is pre-tokenized once (memo), a text with such a word as a whole."""
+        memo = self._pieces
+        new = dict.fromkeys(words).keys() - memo.keys()
+        if new:
+            if len(memo) + len(new) > _MEMO_MAX:
+                memo.clear()
+                new = set(words)
+            for word in new:
+                memo[word] = self._word_pieces(word)
+        pieces = list(map(memo.__getitem__, words))
+        if None in pieces:
+            return self._pretokenize_text(" ".join(words))
+        return list(itertools.chain.from_iterable(pieces))
+
+    def _word_pieces(self, word: str) -> Optional[tuple]:
+        """The pre-tokenizer's tokens of one word; None if they depend on the space before."""
+        if word.isascii():
+            # only a-z and 0-9 are left: OpenNMT's aggressive mode splits letters from digits
+            # (tests/test_lang.py checks this against pyonmttok)
+            return (word,) if _ASCII_DIGIT.search(word) is None else \
+                tuple(_ASCII_RUNS.findall(word))
+        tokens = self._pretokenize(word)[0]
+        if self._pretokenize("x " + word)[0] != ["x", *tokens]:
+            return None
+        return tuple(_split_cjk(tokens))
+
+    def _pretokenize_text(self, clean: str) -> list:
+        return _split_cjk(self._pretokenize(clean)[0])
 
     def _lines(self, text: str) -> list:
         """rougeLsum's tokens before stemming: each non-empty line, with neither segmenter nor

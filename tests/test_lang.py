@@ -606,13 +606,30 @@ def test_everywhere(metric, tmp_path):
 @settings(max_examples=300, deadline=None)
 @given(st.text(st.sampled_from("abz09 \x00.-"), max_size=40))
 def test_ascii_fast_path_is_the_pre_tokenizer(text):
-    """ASCII text skips pyonmttok: after the punctuation rule only a-z, 0-9 and spaces are
-    left, and OpenNMT's aggressive mode splits letters from digits."""
+    """ASCII words skip pyonmttok: after the punctuation rule only a-z and 0-9 are left, and
+    OpenNMT's aggressive mode splits letters from digits."""
     pyonmttok = need("pyonmttok")
     clean = " ".join(lang_module.clean_words(text))
     expected = pyonmttok.Tokenizer("aggressive").tokenize(clean)[0] if clean else []
     tokenizer = lang_module.language_tokenizer("en")
     assert tokenizer._flat(text) == (expected, False)
+
+
+MARKS = "\u0301\u093e\u0947\u09c8\u0e49\u1058\u06d2\ufe0f\u20dd"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(st.sampled_from("aé中Я१ष😀½" + MARKS), min_size=1, max_size=6),
+                min_size=1, max_size=6))
+def test_words_pre_tokenized_one_by_one(words):
+    """Pre-tokenizing each distinct word once (memo) gives the whole text's tokens, also for
+    words that start with a combining mark (which OpenNMT joins to the space before)."""
+    pyonmttok = need("pyonmttok")
+    clean = " ".join(lang_module.clean_words(" ".join(words).lower()))
+    expected = lang_module._split_cjk(pyonmttok.Tokenizer("aggressive").tokenize(clean)[0]) \
+        if clean else []
+    tokenizer = lang_module.language_tokenizer("ru")
+    assert tokenizer._flat(" ".join(words)) == (expected, False)
 
 
 def test_remove_stopwords_drops_smart_stopwords_before_stemming(metric):
