@@ -182,7 +182,9 @@ def score_ray(metric, dataset, prediction_col="prediction", references_col="refe
     # identical rows in one block (a hash shuffle on a key of the texts), a block per batch
     keyed = dataset.map_batches(functools.partial(_with_key, prediction_col, references_col),
                                 batch_format="pandas")
-    blocks = keyed.repartition(_RAY_BLOCKS, keys=["_rouge_key"])
+    # materialized first: the scoring actors hold the CPUs they reserve, and with the
+    # shuffle still pending on a small cluster they would wait on each other forever
+    blocks = keyed.repartition(_RAY_BLOCKS, keys=["_rouge_key"]).materialize()
     states = blocks.map_batches(_RayScorer, batch_size=None, **actors).take_all()
     return _finalize(metric, [row["state"] for row in states])
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
 import json
 import re
 import struct
@@ -490,7 +491,7 @@ class Scorer:
 
     def to_bytes(self) -> bytes:
         """The state in a versioned plain format (no pickle): a JSON header (format, metric
-        version, options, notes, exact sums) and raw little-endian arrays."""
+        version, options, notes, exact sums), raw little-endian arrays and a SHA-256 of it all."""
         with self._lock:
             data = self.aggregate.arrays()
             header = {"format": _STATE_FORMAT, "version": __version__,
@@ -503,7 +504,8 @@ class Scorer:
             header["arrays"].append([name, array.dtype.str, list(array.shape)])
             blobs.append(array.tobytes())
         head = json.dumps(header).encode("utf-8")
-        return _STATE_MAGIC + struct.pack("<I", len(head)) + head + b"".join(blobs)
+        body = _STATE_MAGIC + struct.pack("<I", len(head)) + head + b"".join(blobs)
+        return body + hashlib.sha256(body).digest()  # a flipped bit anywhere is refused
 
     @classmethod
     def from_bytes(cls, data) -> "Scorer":
@@ -513,8 +515,11 @@ class Scorer:
                             "state.to_bytes()")
         data = bytes(data)
         start = len(_STATE_MAGIC) + 4
-        if not data.startswith(_STATE_MAGIC) or len(data) < start:
+        if not data.startswith(_STATE_MAGIC) or len(data) < start + 32:
             raise ValueError("data: not a rouge_metric state (no magic)")
+        data, digest = data[:-32], data[-32:]
+        if hashlib.sha256(data).digest() != digest:
+            raise ValueError("data: corrupted state (checksum mismatch)")
         (size,) = struct.unpack("<I", data[len(_STATE_MAGIC):start])
         try:
             header = json.loads(data[start:start + size].decode("utf-8"))
