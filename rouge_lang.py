@@ -472,7 +472,14 @@ class LanguageTokenizer(TokenizerProfile):
 
     def _flat(self, text: str) -> tuple:
         """(tokens before stemming, whether the segmenter fell back) of a whole text."""
-        words = clean_words(text.lower())
+        cleaned = text.lower().translate(_CLEAN)
+        if self._segment is None and cleaned.isascii():
+            # only a-z, 0-9 and spaces are left: OpenNMT's aggressive mode splits letters
+            # from digits (tests/test_lang.py checks this against pyonmttok)
+            if _ASCII_DIGIT.search(cleaned) is None:
+                return cleaned.split(), False
+            return _ASCII_RUNS.findall(cleaned), False
+        words = cleaned.split()
         if self._segment is None:
             return self._pretokenized(words), False
         clean = " ".join(words)
@@ -487,7 +494,7 @@ class LanguageTokenizer(TokenizerProfile):
         that starts with a combining mark (the mark then joins the space before it): each
         distinct word is pre-tokenized once (memo), a text with such a word as a whole."""
         memo = self._pieces
-        new = dict.fromkeys(words).keys() - memo.keys()
+        new = set(words).difference(memo)  # O(len(words)): set.difference looks up a dict
         if new:
             if len(memo) + len(new) > _MEMO_MAX:
                 memo.clear()
@@ -501,9 +508,7 @@ class LanguageTokenizer(TokenizerProfile):
 
     def _word_pieces(self, word: str) -> Optional[tuple]:
         """The pre-tokenizer's tokens of one word; None if they depend on the space before."""
-        if word.isascii():
-            # only a-z and 0-9 are left: OpenNMT's aggressive mode splits letters from digits
-            # (tests/test_lang.py checks this against pyonmttok)
+        if word.isascii():  # only a-z and 0-9: as in _flat
             return (word,) if _ASCII_DIGIT.search(word) is None else \
                 tuple(_ASCII_RUNS.findall(word))
         tokens = self._pretokenize(word)[0]

@@ -11,7 +11,8 @@ stemmer's suffixes, hand-written sentences, digits, mixed scripts), with punctua
 ours times the second of two identical compute() calls (warm: the first loads the segmenter
 and numba's kernels; the stem and pre-tokenizer memos are emptied before the timed call); the peer
 times RougeScorer.score over --peer-pairs pairs, scaled linearly to --pairs (marked
-extrapolated). rouge1, rouge2, rougeL, rougeLsum; use_stemmer=True (--no-stem: False). Medians of --runs, the
+extrapolated). Wall and CPU seconds (CPU: all threads; the honest figure on a busy
+machine). rouge1, rouge2, rougeL, rougeLsum; use_stemmer=True (--no-stem: False). Medians of --runs, the
 contenders alternating. The per-example F of both must agree on the peer's pairs (exit 1 if not).
 """
 from __future__ import annotations
@@ -80,23 +81,24 @@ def child(contender: str, lang: str, pairs: int, peer_pairs: int, stem: bool) ->
         tokenizer = staged("rouge_lang").language_tokenizer(lang)
         tokenizer._memo.clear()  # no stem and no word's pre-tokens known: as a first call
         tokenizer._pieces.clear()
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         out = metric.compute(predictions=preds, references=refs, rouge_types=TYPES, lang=lang,
                              use_stemmer=stem, use_aggregator=False)
-        seconds = time.perf_counter() - start
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
         f = {t: out[t][:peer_pairs] for t in TYPES}
-        return {"seconds": seconds, "pairs": len(preds), "f": f}
+        return {"seconds": seconds, "cpu": cpu, "pairs": len(preds), "f": f}
     import test_lang
 
     rouge_scorer = test_lang.prepare_peer()
     name = test_lang.lang_module.resolve_language(lang).name
     scorer = rouge_scorer.RougeScorer(TYPES, use_stemmer=stem, lang=name)
     scorer.score(refs[0], preds[0])  # loads the segmenter
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     rows = [scorer.score(r, p) for p, r in zip(preds[:peer_pairs], refs[:peer_pairs])]
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     f = {t: [row[t].fmeasure for row in rows] for t in TYPES}
-    return {"seconds": seconds * len(preds) / peer_pairs, "pairs": peer_pairs, "f": f}
+    scale = len(preds) / peer_pairs
+    return {"seconds": seconds * scale, "cpu": cpu * scale, "pairs": peer_pairs, "f": f}
 
 
 def main() -> int:
@@ -118,11 +120,12 @@ def main() -> int:
     lines = [f"lang= against multilingual-rouge 0.0.1: {args.pairs:,} pairs, {', '.join(TYPES)}, "
              f"use_stemmer={not args.no_stem}; median of {args.runs} runs (fresh process each); the peer "
              f"ran {args.peer_pairs:,} pairs, scaled linearly.", "",
-             "| lang | segmenter | ours (s) | multilingual-rouge (s, extrapolated) | speed-up |"
-             " per-example F |", "|---|---|---|---|---|---|"]
+             "| lang | segmenter | ours: wall (CPU) s | multilingual-rouge: wall (CPU) s, "
+             "extrapolated | speed-up wall (CPU) | per-example F |", "|---|---|---|---|---|---|"]
     failed = False
     for lang in args.langs.split(","):
         times = {"ours": [], "peer": []}
+        cpus = {"ours": [], "peer": []}
         results = {}
         for _ in range(args.runs):
             for contender in ("ours", "peer"):
@@ -136,6 +139,7 @@ def main() -> int:
                     return 1
                 result = json.loads(run.stdout.strip().splitlines()[-1])
                 times[contender].append(result["seconds"])
+                cpus[contender].append(result["cpu"])
                 results[contender] = result["f"]
         agree = all(results["ours"][t] == results["peer"][t] for t in TYPES)
         failed |= not agree
@@ -144,7 +148,9 @@ def main() -> int:
 
         segmenter = test_lang.lang_module.resolve_language(lang).segmenter or "-"
         ours, peer = statistics.median(times["ours"]), statistics.median(times["peer"])
-        lines.append(f"| {lang} | {segmenter} | {ours:.2f} | {peer:.1f} | {peer / ours:.1f}x | "
+        ours_cpu, peer_cpu = statistics.median(cpus["ours"]), statistics.median(cpus["peer"])
+        lines.append(f"| {lang} | {segmenter} | {ours:.2f} ({ours_cpu:.2f}) | {peer:.1f} "
+                     f"({peer_cpu:.1f}) | {peer / ours:.1f}x ({peer_cpu / ours_cpu:.1f}x) | "
                      f"{'equal' if agree else 'DIFFERENT'} |")
         print(lines[-1], flush=True)
     text = "\n".join(lines) + "\n"
