@@ -2,34 +2,38 @@
 
 Run it with ``python app.py`` (port: $GRADIO_SERVER_PORT, default 7860; host:
 $GRADIO_SERVER_NAME, default 127.0.0.1). The metric is loaded with
-``evaluate.load(<folder of this file>/rouge_metric.py)``, the same code path as every user of
-the metric; the module-level helpers (``tokens_of``, ``RougeOptions``, ``Scorer``) are reached through the loaded module.
+``evaluate.load(<folder of this file>/rouge_metric.py)``, the same code path as every user;
+every number comes from its one pipeline (``Scorer``, ``reference_scores``, ``pair_marks``,
+``compare``), and files are read by ``rouge_io`` (the CLI's reader).
 
-Two tabs:
-- *Single example*: one prediction against one to five references, a P/R/F table per ROUGE
-  type, the tokens ROUGE matched highlighted in both texts, and the signature.
-- *Corpus*: a JSONL, JSON, CSV or pair of text files scored in chunks (with a progress bar),
-  P/R/F with the bootstrap interval as a bar chart, the distribution of per-example F, the
-  worst examples, and a CSV download of every example's scores.
+Tabs: *Example* (P/R/F per type, each reference's scores, the matched tokens),
+*Corpus* (a file scored with its bootstrap interval, chart, histogram, worst examples, CSV
+download), *Compare* (paired significance tests against a baseline) and *Usage*.
+API endpoints for ``gradio_client``: ``/rouge``, ``/rouge_corpus``, ``/rouge_compare``.
 
-Two API endpoints for ``gradio_client``: ``/rouge`` (one example) and ``/rouge_corpus``.
+Limits (``LIMITS``) hold on every path, page and API alike, and are checked before any
+scoring; a request over one is refused with a message naming the limit and the CLI command
+that runs the job locally.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import csv
 import html
-import io
+import importlib
 import json
 import math
 import os
 import re
+import shutil
 import sys
 import tempfile
 import threading
+import uuid
 import warnings
-from collections import Counter
+from collections import deque
 from pathlib import Path
 from typing import Optional, Union
 
@@ -40,474 +44,666 @@ import gradio as gr  # noqa: E402
 import numpy as np  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from rouge_io import RowError, Rows, read_system_rows  # noqa: E402
+
+metric = evaluate.load(str(HERE / "rouge_metric.py"), keep_in_memory=True)
+rouge_module = sys.modules[type(metric).__module__]
+_package = rouge_module.__name__.rpartition(".")[0]
+pipeline = importlib.import_module(f"{_package}.rouge_pipeline")
+RougeOptions = rouge_module.RougeOptions
+RougeWarning = rouge_module.RougeWarning
+parse_rouge_type = rouge_module.parse_rouge_type
+PROFILES = rouge_module.PROFILES
+THREADS = max(1, int(getattr(rouge_module, "THREADS", 1)))
+METRIC_VERSION = getattr(rouge_module, "__version__", "?")
+
+# --------------------------------------------------------------------------------------------
+# Limits: the same on the page and the API, checked before any scoring
 
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024  # per uploaded file
-MAX_UPLOAD_LABEL = "20 MB"
-MAX_TEXT_CHARS = 100_000  # per prediction or reference
-MAX_REFERENCES = 5  # reference boxes in the single-example tab
-CHUNK_SIZE = 500  # examples scored per step of the corpus progress bar
-LCS_CELL_LIMIT = 2_000_000  # token pairs above which the LCS highlight is skipped
-WORST_SHOWN = 5
+MAX_RECORD_BYTES = 4 * 1024 * 1024  # one JSONL line / CSV record / text line (rouge_io)
+MAX_TEXT_CHARS = 100_000  # per text, before tokenizing
+MAX_TEXT_TOKENS = 20_000  # per text, after normalisation (what ROUGE compares)
+MAX_REFERENCES = 5  # per example
+MAX_ROWS = 20_000  # examples per corpus (and per compared system)
+MAX_TOTAL_CHARS = 20_000_000  # characters of all texts of one request (as an upload)
+MAX_NGRAM = 9  # N of rouge<N>
+MAX_SKIP = 100  # d of rougeS<d> / rougeSU<d> (rougeS / rougeSU: any distance)
+MAX_TYPES = 12
+MAX_SAMPLES = 5_000  # bootstrap samples of the corpus interval
+MAX_COMPARE_SAMPLES = 10_000  # resamples or trials of a comparison
+MAX_SYSTEMS = 8
+CPU_BUDGET_SECONDS = 10.0  # estimated work of one request
+MEMORY_BUDGET_BYTES = 1 << 30
+LIMITS = {
+    "references per example": MAX_REFERENCES, "characters per text": MAX_TEXT_CHARS,
+    "tokens per text (after normalisation)": MAX_TEXT_TOKENS, "examples per corpus": MAX_ROWS,
+    "characters per request": MAX_TOTAL_CHARS,
+    "N of `rouge<N>`": MAX_NGRAM, "d of `rougeS<d>` / `rougeSU<d>`": MAX_SKIP,
+    "bootstrap samples": MAX_SAMPLES, "comparison samples": MAX_COMPARE_SAMPLES,
+    "systems compared": MAX_SYSTEMS, "estimated CPU time per request (s)": CPU_BUDGET_SECONDS,
+    "estimated memory per request (GiB)": MEMORY_BUDGET_BYTES / 2 ** 30,
+}
+
+HIGHLIGHT_TOKENS = 2_000  # tokens drawn per text until "Show all tokens" is ticked
+HIGHLIGHT_SECONDS = 1.5  # estimated LCS traceback time above which ROUGE-1 is shown instead
+SKIP_PAIRS_SHOWN = 12
+SKIP_LIST_TOKENS = 400  # skip-bigram pairs are listed for texts up to this many tokens
+CHUNK_ROWS = 1_000  # corpus rows scored per step of the progress bar
+WORST_SHOWN = 10
 PREVIEW_CHARS = 160
+DOWNLOADS_KEPT = 16  # per-example CSVs kept on disk (older ones are deleted)
 
 ROUGE_TYPE_CHOICES = ["rouge1", "rouge2", "rouge3", "rouge4", "rougeL", "rougeLsum", "rougeW",
                       "rougeS4", "rougeSU4", "rougeS", "rougeSU"]
 DEFAULT_TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
-HIGHLIGHT_CHOICES = [("ROUGE-1 (unigrams)", "rouge1"), ("ROUGE-2 (bigrams)", "rouge2"),
-                     ("ROUGE-3 (trigrams)", "rouge3"), ("ROUGE-4 (4-grams)", "rouge4"),
-                     ("ROUGE-L (longest common subsequence)", "rougeL"),
-                     ("ROUGE-Lsum (union LCS per sentence)", "rougeLsum")]
-MATCH, NO_MATCH = "matched", "not matched"
-COLOR_MAP = {MATCH: "#22c55e", NO_MATCH: "#cbd5e1"}
+MEASURES = ("precision", "recall", "fmeasure")
 BAR_COLORS = {"precision": "#6366f1", "recall": "#14b8a6", "fmeasure": "#f59e0b"}
+CLI = "python rouge_cli.py"
 
-metric = evaluate.load(str(HERE / "rouge_metric.py"), keep_in_memory=True)
-rouge_module = sys.modules[type(metric).__module__]
-RougeOptions = rouge_module.RougeOptions
-Scorer = rouge_module.Scorer
-tokens_of = rouge_module.tokens_of
-split_sentences_rule_based = getattr(rouge_module, "split_sentences_rule_based", None)
-unicode_tokenize = getattr(rouge_module, "unicode_tokenize", None)
-METRIC_VERSION = getattr(rouge_module, "__version__", "?")
-
-# evaluate's Metric keeps per-call state (its writer and buffers): one compute() at a time.
-_METRIC_LOCK = threading.Lock()
-# warnings.catch_warnings swaps process-wide state, so only one thread records at a time
-# (lock order: _METRIC_LOCK, then _WARNINGS_LOCK).
+# warnings.catch_warnings swaps process-wide state: one recorder at a time
 _WARNINGS_LOCK = threading.Lock()
 
 
-@contextlib.contextmanager
-def _recorded_warnings():
-    """The warnings raised inside the block, as a list (filled when the block ends)."""
-    with _WARNINGS_LOCK, warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        yield caught
+class Refused(gr.Error):
+    """A request over one of the Space's limits (shown as it is, no traceback)."""
 
 
-def _warm_up() -> None:
-    """Compile the numba kernels (15-20 s cold) before the first visitor needs them."""
-    try:
-        # what the first page load needs comes first; the lock is released between steps
-        for types, profile, multi_ref, aggregate in (
-                (DEFAULT_TYPES, "rouge_score", "max", False),
-                (ROUGE_TYPE_CHOICES, "rouge_score", "max", False),
-                (ROUGE_TYPE_CHOICES, "rouge_score", "max", True),
-                (ROUGE_TYPE_CHOICES, "rouge155", "average", False),
-                (ROUGE_TYPE_CHOICES, "rouge155", "average", True)):
-            with _METRIC_LOCK, _recorded_warnings():
-                metric.compute(predictions=["the cat sat\non the mat"],
-                               references=[["the cat lay on the mat", "a cat"]],
-                               rouge_types=types, profile=profile, multi_ref=multi_ref,
-                               use_aggregator=aggregate, detailed=True, n_samples=20)
-    except Exception as error:  # a warm-up failure must not take the app down
-        print(f"warm-up failed: {type(error).__name__}: {error}", file=sys.stderr)
+def _error(message: str, title: str = "Error") -> gr.Error:
+    return gr.Error(message, title=title, print_exception=False)
+
+
+def _refused(what: str, got, limit, local: str) -> gr.Error:
+    return Refused(f"{what}: got {got}; the Space's limit is {limit}. Run it on your machine "
+                   f"with no limit: {local}", title="Over the Space's limit",
+                   print_exception=False)
+
+
+def fmt(value: float) -> str:
+    """Every score on the page: 4 decimals."""
+    return f"{value:.4f}"
 
 
 # --------------------------------------------------------------------------------------------
 # Options
 
 
-def _error(message: str, title: str = "Error") -> gr.Error:
-    """A readable error for the page (a toast) and for API clients; no server traceback."""
-    return gr.Error(message, title=title, print_exception=False)
+def _type_order(rouge_type) -> tuple:
+    """Rows in type order: N by N, L, Lsum, W by weight, S and SU by distance."""
+    rank = {"n": 0, "L": 1, "Lsum": 2, "W": 3, "S": 4, "SU": 5}[rouge_type.kind]
+    distance = math.inf if rouge_type.max_skip < 0 else rouge_type.max_skip
+    return rank, rouge_type.n, rouge_type.weight, distance, rouge_type.name
 
 
-def _parse_types(selected, extra: str) -> list:
-    types = list(selected or [])
-    for name in re.split(r"[\s,;]+", extra or ""):
-        if name and name not in types:
-            types.append(name)
-    if not types:
-        raise _error("Pick at least one ROUGE type (or type one under “More types”).",
+def parse_types(selected, extra: str = "") -> list:
+    """The requested type names in type order, within the Space's bounds."""
+    names = [n for n in list(selected or []) + re.split(r"[\s,;]+", extra or "") if n]
+    if not names:
+        raise _error("Pick at least one ROUGE type under Options → ROUGE types.",
                      title="No ROUGE type")
-    return types
+    parsed = {}
+    for name in names:
+        try:
+            t = parse_rouge_type(name)
+        except (TypeError, ValueError) as error:
+            raise _error(f"Options → More types: {error}", title="Invalid type") from None
+        if t.kind == "n" and t.n > MAX_NGRAM:
+            raise _refused("rouge_types", name, f"rouge1 … rouge{MAX_NGRAM}",
+                           f"{CLI} --rouge-types {name} PREDICTIONS REFERENCES")
+        if t.kind in ("S", "SU") and t.max_skip > MAX_SKIP:
+            raise _refused("rouge_types", name, f"rouge{t.kind}0 … rouge{t.kind}{MAX_SKIP}, "
+                           f"or rouge{t.kind} (any distance)",
+                           f"{CLI} --rouge-types {name} PREDICTIONS REFERENCES")
+        parsed[name] = t
+    if len(parsed) > MAX_TYPES:
+        raise _refused("rouge_types", f"{len(parsed)} types", f"{MAX_TYPES} types",
+                       f"{CLI} --rouge-types {','.join(parsed)} PREDICTIONS REFERENCES")
+    return [t.name for t in sorted(parsed.values(), key=_type_order)]
 
 
-def _options(types, extra, use_stemmer, remove_stopwords, profile, alpha, multi_ref, tokenizer,
-             split_sentences) -> dict:
-    """The metric's keyword arguments from the option controls (not validated yet)."""
-    return {
-        "rouge_types": _parse_types(types, extra),
-        "use_stemmer": bool(use_stemmer),
-        "remove_stopwords": bool(remove_stopwords),
-        "profile": profile or "rouge_score",
-        "alpha": float(alpha if alpha is not None else 0.5),
-        "multi_ref": multi_ref or None,
-        "tokenizer": tokenizer or "default",
-        "split_sentences": bool(split_sentences),
-    }
-
-
-def _validate(options: dict, **extra) -> object:
-    """RougeOptions.build, with the metric's ValueError/TypeError shown as a readable error."""
+def build_options(rouge_types, use_stemmer=False, remove_stopwords=False,
+                  profile="rouge_score", alpha=0.5, multi_ref=None, tokenizer="default",
+                  split_sentences=False, **extra):
+    """The metric's validated RougeOptions (its ValueError/TypeError shown as they are)."""
     try:
-        return RougeOptions.build(**options, **extra)
+        return RougeOptions.build(
+            rouge_types=list(rouge_types), use_stemmer=bool(use_stemmer),
+            remove_stopwords=bool(remove_stopwords), profile=profile or "rouge_score",
+            alpha=float(0.5 if alpha is None else alpha), multi_ref=multi_ref or None,
+            tokenizer=tokenizer or "default", split_sentences=bool(split_sentences), **extra)
     except (ValueError, TypeError) as error:
         raise _error(str(error), title="Invalid option") from None
 
 
-def _check_text(text: str, what: str) -> None:
-    if len(text) > MAX_TEXT_CHARS:
-        raise _error(f"{what} has {len(text):,} characters; the limit is {MAX_TEXT_CHARS:,} "
-                     "characters per text.", title="Text too long")
+def _page_options(types, extra, use_stemmer, remove_stopwords, profile, alpha, multi_ref,
+                  tokenizer, split_sentences) -> dict:
+    return dict(rouge_types=parse_types(types, extra), use_stemmer=use_stemmer,
+                remove_stopwords=remove_stopwords, profile=profile, alpha=alpha,
+                multi_ref=multi_ref, tokenizer=tokenizer, split_sentences=split_sentences)
 
 
-def _warning_notes(caught) -> list:
-    notes = []
-    for w in caught:
-        message = str(w.message)
-        if message not in notes:
-            notes.append(message)
-    return notes
+def _cli_flags(options: dict) -> str:
+    flags = [f"--rouge-types {','.join(options['rouge_types'])}"]
+    for key in ("use_stemmer", "remove_stopwords", "split_sentences"):
+        if options.get(key):
+            flags.append(f"--{key.replace('_', '-')}")
+    for key in ("profile", "multi_ref", "tokenizer"):
+        if options.get(key) and options[key] not in ("rouge_score", "default"):
+            flags.append(f"--{key.replace('_', '-')} {options[key]}")
+    return " ".join(flags)
 
 
 # --------------------------------------------------------------------------------------------
-# Single example: scores
+# Inputs and the budget
 
 
-def _compute_example(prediction: str, references: list, options: dict):
-    """metric.compute(detailed=True, use_aggregator=False) on one example; (result, notes)."""
-    with _METRIC_LOCK, _recorded_warnings() as caught:
-        try:
-            result = metric.compute(predictions=[prediction], references=[list(references)],
-                                    use_aggregator=False, detailed=True, **options)
-        except (ValueError, TypeError) as error:
-            raise _error(str(error), title="Invalid input") from None
-    return result, _warning_notes(caught)
+def check_texts(predictions: list, references: list) -> tuple:
+    """(predictions, references as lists of lists) within the row, reference and character
+    limits; the metric's own checks (types, empty lists) come first."""
+    try:
+        predictions, references = rouge_module.check_inputs(predictions, references)
+    except (TypeError, ValueError) as error:
+        raise _error(str(error), title="Invalid input") from None
+    if len(predictions) > MAX_ROWS:
+        raise _refused("examples", f"{len(predictions):,}", f"{MAX_ROWS:,} examples",
+                       f"{CLI} --input YOUR_FILE.jsonl")
+    references = [[r] if isinstance(r, str) else r for r in references]
+    total = sum(map(len, predictions)) + sum(len(r) for refs in references for r in refs)
+    if total > MAX_TOTAL_CHARS:
+        raise _refused("this request", f"{total:,} characters of text",
+                       f"{MAX_TOTAL_CHARS:,} characters per request",
+                       f"{CLI} --input YOUR_FILE.jsonl")
+    for k, (p, refs) in enumerate(zip(predictions, references)):
+        if len(refs) > MAX_REFERENCES:
+            raise _refused(f"references[{k}]", f"{len(refs)} references",
+                           f"{MAX_REFERENCES} per example", f"{CLI} --input YOUR_FILE.jsonl")
+        for where, text in [(f"predictions[{k}]", p)] + [
+                (f"references[{k}][{j}]", r) for j, r in enumerate(refs)]:
+            if len(text) > MAX_TEXT_CHARS:
+                raise _refused(where, f"{len(text):,} characters",
+                               f"{MAX_TEXT_CHARS:,} characters per text",
+                               f"{CLI} --input YOUR_FILE.jsonl")
+    return predictions, references
 
 
-def _per_example(result: dict, types: list) -> dict:
-    """{type: {"precision", "recall", "fmeasure"}} of the one example in a per-example result."""
-    return {t: {k: float(result[t][k][0]) for k in ("precision", "recall", "fmeasure")}
-            for t in types}
+def _text_sizes(options, texts: list) -> dict:
+    """Per text (int64 arrays): tokens, sentences, the longest sentence, the tokens in
+    sentences of more than 64 tokens (no bit-parallel rows), and sentences of at most 64."""
+    if options.split_sentences:
+        texts = [pipeline.split_sentences_rule_based(t) for t in texts]
+    token_options = dict(stemmer=options.stemmer, stopwords=options.remove_stopwords)
+    flat = options.tokenizer.batch(texts, small=sum(map(len, texts)) <= 100_000,
+                                   **token_options)
+    sent = options.tokenizer.sentence_batch(texts, **token_options) or flat
+    lengths = np.diff(sent.sent_offsets)
+    owner = np.repeat(np.arange(len(texts)), np.diff(sent.text_sent_offsets))
+    longest = np.zeros(len(texts), dtype=np.int64)
+    np.maximum.at(longest, owner, lengths)
+    return {"tokens": np.diff(flat.text_offsets),
+            "sent_tokens": np.bincount(owner, lengths, len(texts)).astype(np.int64),
+            "sentences": np.diff(sent.text_sent_offsets).astype(np.int64),
+            "longest": longest,
+            "long_tokens": np.bincount(owner, lengths * (lengths > 64), len(texts)),
+            "short_sentences": np.bincount(owner, (lengths > 0) & (lengths <= 64),
+                                           len(texts))}
 
 
-def _table_html(scores: dict, alpha: float) -> str:
-    f_head = "F<sub>1</sub>" if alpha == 0.5 else f"F (α = {alpha:g})"
+def estimate_cost(options, sizes: dict, pair_pred: np.ndarray, pair_ref: np.ndarray,
+                  repeats: int = 1, traceback: bool = False) -> tuple:
+    """(seconds, bytes) the kernels need for these pairs: a model of rouge_kernels' costs,
+    calibrated on this machine's 2 cores (ns per DP cell, per sentence pair, per bit row;
+    see docs/readme_app.md). repeats: the kernels run that many times (per-reference scores,
+    the highlights' two directions); traceback: rouge_score's ROUGE-L traced back as the
+    highlights do (a full DP, where scoring counts bit-parallel)."""
+    lp = sizes["tokens"][pair_pred].astype(np.float64)
+    lr = sizes["tokens"][pair_ref].astype(np.float64)
+    sp = sizes["sentences"][pair_pred].astype(np.float64)
+    sr = sizes["sentences"][pair_ref].astype(np.float64)
+    sent_p = sizes["sent_tokens"][pair_pred].astype(np.float64)
+    sent_r = sizes["sent_tokens"][pair_ref].astype(np.float64)
+    long_p = sizes["long_tokens"][pair_pred].astype(np.float64)
+    short_p = sizes["short_sentences"][pair_pred].astype(np.float64)
+    max_p = sizes["longest"][pair_pred].astype(np.float64)
+    max_r = sizes["longest"][pair_ref].astype(np.float64)
+    seconds, peak = 2e-8 * float(sizes["tokens"].sum()), 64.0 * float(sizes["tokens"].sum())
+    for t in options.rouge_types:
+        kind = t.kind
+        if kind == "n":
+            seconds += 5e-8 * t.n * float((lp + lr).sum())
+        elif kind == "L" and options.profile.rouge_l == "lcs":
+            seconds += repeats * 2e-9 * float((lp * np.ceil(lr / 64) + lp + lr).sum())
+            if traceback:  # one sentence per text, through the union kernel's DP
+                seconds += repeats * float((_cell_seconds(np.maximum(lp, lr)) * lp * lr).sum())
+                peak = max(peak, _dp_bytes(float(lp.max()), float(lr.max())))
+        elif kind in ("L", "Lsum", "W"):
+            dp_cells = sent_p * sent_r if kind == "W" else long_p * sent_r
+            bit_work = 0.0 if kind == "W" else sr * (sent_p - long_p) + short_p * sent_r
+            seconds += repeats * float((_cell_seconds(np.maximum(max_p, max_r)) * dp_cells
+                                            + 2e-9 * bit_work + 1e-6 * sp * sr).sum())
+            needs_dp = (max_p > 64) | (kind == "W")
+            if needs_dp.any():
+                peak = max(peak, _dp_bytes(float(max_p[needs_dp].max()),
+                                           float(max_r[needs_dp].max())))
+        elif t.max_skip < 0:
+            seconds += 2e-9 * float(((lp + lr) * np.minimum(lp, lr)).sum())
+        else:
+            keys = (lp + lr) * (t.max_skip + 1)
+            seconds += 2e-8 * float(keys.sum())
+            peak = max(peak, 48.0 * float(keys.max()))
+    return seconds / max(1, min(THREADS, len(pair_pred))) ** 0.5, peak * THREADS
+
+
+def _cell_seconds(longest: np.ndarray) -> np.ndarray:
+    """Seconds per DP cell of the (weighted) LCS with traceback, by the longest sentence:
+    measured on this machine ~2.5 ns for sentences of 25 tokens, 5-11 ns at 2k-10k, 10-15 ns
+    at 15k-20k when scoring, up to 32 ns for the highlights' tracebacks at 20k (the rows
+    leave the caches)."""
+    return (2.5e-9 + 1.25e-8 * np.minimum(1.0, longest / 5000.0)) \
+        * np.maximum(1.0, longest / 15000.0)
+
+
+def _dp_bytes(rows: float, cols: float) -> float:
+    """Memory of one checkpointed (weighted) LCS table in rouge_kernels: the whole table up
+    to 4M cells, else 2 sqrt(rows) rows of it (16 bytes a cell), either way round."""
+    rows, cols = max(rows, cols), min(rows, cols)
+    if (rows + 1) * (cols + 1) <= 1 << 22:
+        return 32.0 * (rows + 1) * (cols + 1)
+    return 32.0 * (2 * math.sqrt(rows) + 2) * (max(rows, cols) + 1)
+
+
+def check_budget(options, predictions: list, references: list, local: str,
+                 repeats: int = 1, extra_seconds: float = 0.0) -> dict:
+    """Refuse up front what is over the token limit or the CPU/memory budget; returns the
+    text sizes (tokens per text) for the caller."""
+    texts = list(predictions) + [r for refs in references for r in refs]
+    try:
+        sizes = _text_sizes(options, texts)
+    except (TypeError, ValueError) as error:
+        raise _error(str(error), title="Invalid input") from None
+    too_long = np.flatnonzero(sizes["tokens"] > MAX_TEXT_TOKENS)
+    if len(too_long):
+        k = int(too_long[0])
+        where = f"predictions[{k}]" if k < len(predictions) else "a reference"
+        raise _refused(where, f"{int(sizes['tokens'][k]):,} tokens after normalisation",
+                       f"{MAX_TEXT_TOKENS:,} tokens per text", local)
+    counts = np.array([len(r) for r in references], dtype=np.int64)
+    pair_pred = np.repeat(np.arange(len(predictions)), counts)
+    pair_ref = np.arange(len(predictions), len(texts))
+    seconds, peak = estimate_cost(options, sizes, pair_pred, pair_ref, repeats)
+    seconds += extra_seconds
+    if seconds > CPU_BUDGET_SECONDS:
+        raise _refused("this request", f"an estimated {seconds:,.0f} s of CPU",
+                       f"about {CPU_BUDGET_SECONDS:g} s per request", local)
+    if peak > MEMORY_BUDGET_BYTES:
+        raise _refused("this request", f"an estimated {peak / 2 ** 30:,.1f} GiB of memory",
+                       f"{MEMORY_BUDGET_BYTES / 2 ** 30:g} GiB per request", local)
+    return sizes
+
+
+@contextlib.contextmanager
+def recorded_warnings():
+    """The metric's warnings raised inside the block, as messages (filled when it ends)."""
+    with _WARNINGS_LOCK, warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", RougeWarning)
+        messages: list = []
+        yield messages
+    for w in caught:
+        if issubclass(w.category, RougeWarning) and str(w.message) not in messages:
+            messages.append(str(w.message))
+
+
+# --------------------------------------------------------------------------------------------
+# Single example
+
+
+def score_example(prediction: str, references: list, options: dict) -> dict:
+    """One example through the pipeline: {"scores": {type: (P, R, F)}, "per_reference":
+    {type: (float64[refs, 3], chosen)}, "signature", "warnings", "options"}."""
+    (prediction,), (references,) = check_texts([prediction], [references])
+    opts = build_options(**options, use_aggregator=False, detailed=True)
+    # the highlights are bounded on their own (HIGHLIGHT_SECONDS); with several references
+    # the kernels run twice (the example, then each reference alone)
+    check_budget(opts, [prediction], [references],
+                 f"{CLI} --input example.jsonl {_cli_flags(options)}",
+                 repeats=1 + (len(references) > 1))
+    scorer = pipeline.Scorer(opts)
+    try:
+        batch = scorer.add([prediction], [references])
+    except (ValueError, TypeError) as error:
+        raise _error(str(error), title="Invalid input") from None
+    per_reference = pipeline.reference_scores(opts, prediction, references) \
+        if len(references) > 1 else {}
+    return {"scores": {name: tuple(float(v) for v in values[0])
+                       for name, values in batch.scores.items()},
+            "per_reference": per_reference, "signature": scorer.result()["signature"],
+            "warnings": scorer.warnings(), "opts": opts}
+
+
+def _table_rows(scores: dict) -> str:
     rows = []
-    for name, s in scores.items():
-        cells = []
-        for key in ("precision", "recall", "fmeasure"):
-            v = s[key]
-            width = max(0.0, min(1.0, v)) * 100
-            cells.append(
-                f'<td class="score {key}" data-value="{v!r}"><span class="num">{v:.4f}</span>'
-                f'<span class="bar"><span style="width:{width:.1f}%;'
-                f'background:{BAR_COLORS[key]}"></span></span></td>')
+    for name, values in scores.items():
+        cells = "".join(
+            f'<td class="score {key}" data-value="{v!r}"><span class="num">{fmt(v)}</span>'
+            f'<span class="bar"><span style="width:{max(0.0, min(1.0, v)) * 100:.1f}%;'
+            f'background:{BAR_COLORS[key]}"></span></span></td>'
+            for key, v in zip(MEASURES, values))
         rows.append(f'<tr data-type="{html.escape(name)}"><th scope="row">{html.escape(name)}'
-                    f'</th>{"".join(cells)}</tr>')
-    return ('<table class="rouge-table" id="rouge-scores"><thead><tr><th>ROUGE type</th>'
-            f'<th>Precision</th><th>Recall</th><th>{f_head}</th></tr></thead>'
-            f'<tbody>{"".join(rows)}</tbody></table>')
+                    f"</th>{cells}</tr>")
+    return "".join(rows)
 
 
-def _notes_md(notes: list) -> str:
-    return "\n".join(f"⚠️ {n}" for n in notes) if notes else ""
+def _f_head(alpha: float) -> str:
+    return "F<sub>1</sub>" if alpha == 0.5 else f"F (α = {alpha:g})"
+
+
+def scores_table_html(scored: dict) -> str:
+    opts = scored["opts"]
+    table = ('<div class="table-wrap"><table class="rouge-table" id="rouge-scores"><thead><tr>'
+             f'<th>Type</th><th>Precision</th><th>Recall</th><th>{_f_head(opts.alpha)}</th>'
+             f'</tr></thead><tbody>{_table_rows(scored["scores"])}</tbody></table></div>')
+    return table + per_reference_html(scored) + warnings_html(scored["warnings"])
+
+
+def per_reference_html(scored: dict) -> str:
+    per_ref = scored["per_reference"]
+    if not per_ref:
+        return ""
+    n_refs = len(next(iter(per_ref.values()))[0])
+    mode = scored["opts"].multi_ref
+    head = "".join(f"<th>Ref {k + 1}</th>" for k in range(n_refs))
+    rows = []
+    for name, (alone, chosen) in per_ref.items():
+        cells = []
+        for k in range(n_refs):
+            p, r, f = (float(v) for v in alone[k])
+            mark = k == chosen
+            cells.append(f'<td class="score{" chosen" if mark else ""}" data-ref="{k + 1}" '
+                         f'data-value="{f!r}" title="P {fmt(p)} · R {fmt(r)} · F {fmt(f)}">'
+                         f'<span class="num">{fmt(f)}{" ★" if mark else ""}</span></td>')
+        rows.append(f'<tr data-type="{html.escape(name)}"><th scope="row">'
+                    f'{html.escape(name)}</th>{"".join(cells)}</tr>')
+    how = {"max": "★ the reference with the best F, which the score above uses (max)",
+           "best": "★ the reference ROUGE-1.5.5's -f B picks (best recall)",
+           "average": "the score above pools the references' counts (average): no single "
+                      "reference is chosen"}[mode]
+    return (f'<details class="per-ref" open><summary>F against each reference alone</summary>'
+            f'<div class="table-wrap"><table class="rouge-table" id="per-reference"><thead><tr>'
+            f'<th>Type</th>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table></div>'
+            f'<p class="caption">{html.escape(how)}. Hover a cell for P and R.</p></details>')
+
+
+def warnings_html(messages: list) -> str:
+    """The metric's warnings, one list item each, pointing at the page's control."""
+    if not messages:
+        return ""
+    controls = [("tokenizer=\"unicode\"", "Options → Tokenizer → unicode"),
+                ("split_sentences=True", "Options → Tokenizer → Split sentences"),
+                ("use_stemmer", "Options → Porter stemmer"),
+                ("n_samples", "Aggregation and bootstrap → Bootstrap samples")]
+    items = []
+    for message in messages:
+        hint = [page for code, page in controls if code in message]
+        items.append(f"<li>{html.escape(message)}"
+                     + (f' <span class="control">On this page: {html.escape(hint[0])}.</span>'
+                        if hint else "") + "</li>")
+    return f'<ul class="warnings" id="warnings" role="status">{"".join(items)}</ul>'
+
+
+def error_html(error: gr.Error, element_id: str) -> str:
+    title = getattr(error, "title", "Error") or "Error"
+    return (f'<div class="error-panel" id="{element_id}" role="alert"><b>{html.escape(title)}'
+            f'</b><p>{html.escape(str(error.message))}</p></div>')
 
 
 # --------------------------------------------------------------------------------------------
 # Single example: matched tokens
 
 
-def _token_options(options: dict) -> dict:
-    keys = ("use_stemmer", "remove_stopwords", "profile", "tokenizer", "multi_ref")
-    return {k: options[k] for k in keys if k in options}
-
-
-def _unicode_class(ch: str, cache: dict = {}) -> int:  # noqa: B006 (a memo)
-    """0: separator, 1: part of a word, 2: a token by itself (CJK, Thai ...), as the
-    unicode tokenizer sees ``ch`` (told apart by tokenizing the character doubled)."""
-    if ch not in cache:
-        if ch.isspace():
-            cache[ch] = 0
-        else:
-            cache[ch] = min(len(unicode_tokenize(ch + ch)), 2)
-    return cache[ch]
-
-
-def _candidate_spans(text: str, options: dict) -> list:
-    """(start, end) of each stretch of ``text`` that yields the tokens one at a time."""
-    tokenizer = options.get("tokenizer", "default")
-    if options.get("profile") == "rouge155" or tokenizer == "default":
-        lowered = text.lower()
-        if len(lowered) == len(text) and options.get("profile") != "rouge155":
-            return [m.span() for m in re.finditer(r"[a-z0-9]+", lowered)]
-        return [m.span() for m in re.finditer(r"[A-Za-z0-9]+", text)]
-    if tokenizer == "whitespace" or unicode_tokenize is None:
-        return [m.span() for m in re.finditer(r"\S+", text)]
-    spans, start = [], None
-    for i, ch in enumerate(text):
-        cls = _unicode_class(ch)
-        if cls == 1:
-            if start is None:
-                start = i
+def token_spans(text: str, words: list, opts) -> Optional[list]:
+    """(start, end) in ``text`` of each of ROUGE's tokens ``words``: the tokenizer run on each
+    whitespace-separated chunk of the text (no tokenizer produces a token across whitespace),
+    narrowed to its letters and digits when the chunk gives one token. None when the chunk
+    tokens do not line up with ``words``."""
+    memo: dict = {}
+    spans: list = []
+    token_options = dict(stemmer=opts.stemmer, stopwords=opts.remove_stopwords)
+    for match in re.finditer(r"\S+", text):
+        chunk = match.group()
+        if chunk not in memo:
+            memo[chunk] = [w for s in opts.tokenizer.tokens(chunk, **token_options) for w in s]
+        pieces = memo[chunk]
+        if not pieces:
             continue
-        if start is not None:
-            spans.append((start, i))
+        start, end = match.span()
+        if len(pieces) == 1:
+            a, b = start, end
+            while a < b and not text[a].isalnum():
+                a += 1
+            while b > a and not text[b - 1].isalnum():
+                b -= 1
+            start, end = (a, b) if a < b else (start, end)
+        if words[len(spans):len(spans) + len(pieces)] != pieces:
+            return None
+        spans.extend(_piece_spans(text, start, end, pieces) if len(pieces) > 1
+                     else [(start, end)])
+    return spans if len(spans) == len(words) else None
+
+
+def _piece_spans(text: str, start: int, end: int, pieces: list) -> list:
+    """Each token's own characters within one chunk (日本語 -> 日, 本, 語) when the tokens are
+    found there in order as they are (lower-cased); else the whole chunk for each."""
+    lowered = text[start:end].lower()
+    if len(lowered) == end - start:
+        spans, pos = [], 0
+        for piece in pieces:
+            found = lowered.find(piece, pos)
+            if found < 0:
+                break
+            spans.append((start + found, start + found + len(piece)))
+            pos = found + len(piece)
+        else:
+            return spans
+    return [(start, end)] * len(pieces)
+
+
+def _runs(marks, limit: int) -> list:
+    """[(first, last)] of each run of consecutive marked tokens among the first ``limit``."""
+    runs, start = [], None
+    for k in range(min(limit, len(marks))):
+        if marks[k] and start is None:
+            start = k
+        if start is not None and (not marks[k] or k + 1 == min(limit, len(marks))):
+            runs.append((start, k if marks[k] else k - 1))
             start = None
-        if cls == 2:
-            spans.append((i, i + 1))
-    if start is not None:
-        spans.append((start, len(text)))
-    return spans
+    return runs
 
 
-class TokenView:
-    """The tokens ROUGE compares in one text (from ``tokens_of``), each with its characters in
-    the shown text when they can be found: ``spans[k]`` is (start, end) or None."""
-
-    def __init__(self, text: str, options: dict):
-        self.text = text
-        self.sentences = tokens_of(text, **options)  # per "\n"-separated sentence
-        self.tokens = [t for sentence in self.sentences for t in sentence]
-        self.sentence_of = [i for i, s in enumerate(self.sentences) for _ in s]
-        self.spans = self._align(options)
-        if self.spans is None:  # show ROUGE's own tokens instead of the text
-            self.text, self.spans = self._token_text()
-            self.aligned = False
-        else:
-            self.aligned = True
-
-    def _align(self, options: dict):
-        memo: dict = {}
-        spans = []
-        for start, end in _candidate_spans(self.text, options):
-            piece = self.text[start:end]
-            if piece not in memo:
-                memo[piece] = [t for s in tokens_of(piece, **options) for t in s]
-            spans.extend([(start, end)] * len(memo[piece]))
-            pieces = memo[piece]
-            if len(spans) > len(self.tokens) or self.tokens[len(spans) - len(pieces):len(spans)] \
-                    != pieces:
-                return None
-        return spans if len(spans) == len(self.tokens) else None
-
-    def _token_text(self):
-        out, spans, pos = [], [], 0
-        for s_index, sentence in enumerate(self.sentences):
-            if s_index:
-                out.append("\n")
-                pos += 1
-            for k, token in enumerate(sentence):
-                if k:
-                    out.append(" ")
-                    pos += 1
-                spans.append((pos, pos + len(token)))
-                out.append(token)
-                pos += len(token)
-        return "".join(out), spans
-
-    def highlighted(self, marks: list) -> list:
-        """gr.HighlightedText value: [(text, label or None)], label per token."""
-        pieces, pos = [], 0
-        char_label: dict = {}
-        for (start, end), marked in zip(self.spans, marks):
-            label = MATCH if marked else NO_MATCH
-            # a piece carrying two tokens (rare) shows matched if either is
-            if char_label.get((start, end)) != MATCH:
-                char_label[(start, end)] = label
-        for (start, end), label in sorted(char_label.items()):
-            if start > pos:
-                pieces.append((self.text[pos:start], None))
-            pieces.append((self.text[start:end], label))
-            pos = end
-        if pos < len(self.text):
-            pieces.append((self.text[pos:], None))
-        return pieces
+def highlight_html(label: str, text: str, words: list, marks, opts, show_all: bool,
+                   with_runs: bool = False, element_id: str = "") -> str:
+    """One text with ROUGE's tokens marked (matched / not matched), right to left where the
+    text is (dir="auto"); the first HIGHLIGHT_TOKENS tokens unless show_all."""
+    limit = len(words) if show_all else min(len(words), HIGHLIGHT_TOKENS)
+    spans = token_spans(text, words, opts)
+    if spans is None:  # show ROUGE's own tokens instead of the text
+        text = " ".join(words[:limit])
+        spans, pos = [], 0
+        for w in words[:limit]:
+            spans.append((pos, pos + len(w)))
+            pos += len(w) + 1
+    run_of = {}
+    if with_runs:
+        for first, last in _runs(marks, limit):
+            for k in range(first, last + 1):
+                run_of[k] = last - first + 1
+    out, pos, k = [], 0, 0
+    while k < limit:
+        start, end = spans[k]
+        matched = bool(marks[k])
+        j = k + 1
+        while j < limit and spans[j] == spans[k]:  # one chunk, several tokens
+            matched = matched or bool(marks[j])
+            j += 1
+        out.append(html.escape(text[pos:start]))
+        title = f' title="run of {run_of[k]}"' if k in run_of else ""
+        css = ("m run" if k in run_of else "m") if matched else "u"
+        out.append(f'<span class="{css}"{title}>{html.escape(text[start:end])}</span>')
+        pos, k = end, j
+    cut = len(words) - limit
+    tail = html.escape(text[pos:]) if not cut else ""
+    more = (f'<p class="more">… {cut:,} more tokens not drawn; tick <b>Show all tokens</b> '
+            "to draw them.</p>" if cut else "")
+    matched = int(np.count_nonzero(marks))
+    return (f'<div class="hl-block"{f" id={element_id!r}" if element_id else ""}>'
+            f'<div class="hl-label">{html.escape(label)} <span class="muted">· {len(words):,} '
+            f'tokens, {matched:,} marked</span></div><div class="hl-text" dir="auto">'
+            f'{"".join(out)}{tail}</div>{more}</div>')
 
 
-def ngram_marks(a: list, b: list, n: int):
-    """Tokens of the clipped-matched n-grams: each n-gram of ``a`` matches at most as many
-    times as it occurs in ``b`` (and the other way round). Returns (marks_a, marks_b, hits)."""
-    grams_a = [tuple(a[i:i + n]) for i in range(len(a) - n + 1)]
-    grams_b = [tuple(b[i:i + n]) for i in range(len(b) - n + 1)]
-
-    def mark(grams, other, length):
-        marks = [False] * length
-        available = Counter(other)
-        hits = 0
-        for i, g in enumerate(grams):
-            if available[g] > 0:
-                available[g] -= 1
-                hits += 1
-                marks[i:i + n] = [True] * n
-        return marks, hits
-
-    marks_a, hits = mark(grams_a, grams_b, len(a))
-    marks_b, _ = mark(grams_b, grams_a, len(b))
-    return marks_a, marks_b, hits
-
-
-def lcs_pairs(a: list, b: list) -> list:
-    """Index pairs (i, j) of one longest common subsequence of a and b (plain DP)."""
-    m, n = len(a), len(b)
-    table = [[0] * (n + 1) for _ in range(m + 1)]
-    for i in range(1, m + 1):
-        row, prev, ai = table[i], table[i - 1], a[i - 1]
-        for j in range(1, n + 1):
-            if ai == b[j - 1]:
-                row[j] = prev[j - 1] + 1
-            else:
-                row[j] = prev[j] if prev[j] >= row[j - 1] else row[j - 1]
-    pairs, i, j = [], m, n
-    while i and j:
-        if a[i - 1] == b[j - 1]:
-            pairs.append((i - 1, j - 1))
-            i, j = i - 1, j - 1
-        elif table[i - 1][j] >= table[i][j - 1]:
-            i -= 1
-        else:
-            j -= 1
-    return pairs[::-1]
-
-
-def lcs_marks(a: list, b: list):
-    pairs = lcs_pairs(a, b)
-    marks_a, marks_b = [False] * len(a), [False] * len(b)
-    for i, j in pairs:
-        marks_a[i] = marks_b[j] = True
-    return marks_a, marks_b, len(pairs)
+def highlights(prediction: str, references: list, options: dict, kind: str,
+               show_all: bool = False) -> str:
+    """The Matched tokens panel: the prediction marked against the reference its score
+    comes from (or with the most matches), each reference against the prediction."""
+    opts = build_options(**options)
+    names = [t.name for t in opts.rouge_types]
+    kind = kind if kind in names else names[0]
+    rouge_type = next(t for t in opts.rouge_types if t.name == kind)
+    notes = []
+    lcs_kind = rouge_type.kind in ("L", "Lsum", "W")
+    if lcs_kind:
+        sizes = _text_sizes(opts, [prediction, *references])
+        pairs = np.arange(1, len(references) + 1)
+        seconds, _ = estimate_cost(RougeOptions.build(rouge_types=[kind], **{
+            k: v for k, v in options.items() if k != "rouge_types"}), sizes,
+            np.zeros(len(references), dtype=np.int64), pairs, repeats=2, traceback=True)
+        if seconds > HIGHLIGHT_SECONDS:
+            notes.append(f"The texts are too long to trace {kind} here (an estimated "
+                         f"{seconds:.1f} s); showing the ROUGE-1 matches instead.")
+            rouge_type = parse_rouge_type("rouge1")
+    elif rouge_type.kind in ("S", "SU"):  # the shared pairs are listed in Python
+        longest = int(_text_sizes(opts, [prediction, *references])["tokens"].max())
+        if longest > SKIP_LIST_TOKENS:
+            notes.append(f"The shared skip-bigrams are listed for texts of up to "
+                         f"{SKIP_LIST_TOKENS} tokens (the longest here has {longest:,}); "
+                         "showing the ROUGE-1 matches instead.")
+            rouge_type = parse_rouge_type("rouge1")
+    results = [pipeline.pair_marks(opts, prediction, r, rouge_type) for r in references]
+    best = max(range(len(references)), key=lambda k: (int(np.count_nonzero(results[k][0])), -k))
+    if len(references) > 1 and kind in names:
+        scored = pipeline.reference_scores(
+            RougeOptions.build(rouge_types=[rouge_type.name], **{
+                k: v for k, v in options.items() if k != "rouge_types"}),
+            prediction, references)
+        chosen = scored[rouge_type.name][1]
+        best = best if chosen is None else chosen
+    marks_p, _, words_p, _ = results[best]
+    with_runs = rouge_type.kind == "W"
+    blocks = [highlight_html("Prediction", prediction, words_p, marks_p, opts, show_all,
+                             with_runs, "hl-pred")]
+    for k, (ref, (_, marks_r, _, words_r)) in enumerate(zip(references, results)):
+        label = f"Reference {k + 1}" if len(references) > 1 else "Reference"
+        blocks.append(highlight_html(label, ref, words_r, marks_r, opts, show_all, with_runs,
+                                     f"hl-ref-{k + 1}"))
+    caption = [_explain(rouge_type, len(references), best)]
+    if rouge_type.kind in ("S", "SU"):
+        caption.append(_skip_pairs_html(results[best], rouge_type))
+    caption += [f'<p class="note">{html.escape(n)}</p>' for n in notes]
+    return f'<div id="highlights-inner">{"".join(caption)}{"".join(blocks)}</div>'
 
 
-def union_lcs_marks(pred: TokenView, ref: TokenView):
-    """ROUGE-Lsum (and ROUGE-1.5.5's ROUGE-L): for each reference sentence the union of its LCS
-    with every prediction sentence, clipped by token counts as rouge_score does."""
-    pred_sents = _sentence_index(pred)
-    ref_sents = _sentence_index(ref)
-    marks_p, marks_r = [False] * len(pred.tokens), [False] * len(ref.tokens)
-    count_p, count_r = Counter(pred.tokens), Counter(ref.tokens)
-    hits = 0
-    for r_positions in ref_sents:
-        r_tokens = [ref.tokens[k] for k in r_positions]
-        partner: dict = {}  # reference position -> prediction positions it was aligned with
-        for p_positions in pred_sents:
-            p_tokens = [pred.tokens[k] for k in p_positions]
-            for i, j in lcs_pairs(r_tokens, p_tokens):
-                partner.setdefault(r_positions[i], []).append(p_positions[j])
-        for r_pos in sorted(partner):
-            token = ref.tokens[r_pos]
-            if count_p[token] > 0 and count_r[token] > 0:
-                count_p[token] -= 1
-                count_r[token] -= 1
-                hits += 1
-                marks_r[r_pos] = True
-                free = [p for p in partner[r_pos] if not marks_p[p]]
-                marks_p[(free or partner[r_pos])[0]] = True
-    return marks_p, marks_r, hits
+def _explain(rouge_type, n_refs: int, best: int) -> str:
+    what = {"n": f"tokens of the {rouge_type.n}-grams the two texts share (each counted at "
+                 "most as often as the other text has it)",
+            "L": "tokens on a longest common subsequence, as the scoring kernel traces it",
+            "Lsum": "tokens on the union of each reference sentence's LCS with the prediction's"
+                    " sentences, as the scoring kernel traces it",
+            "W": "tokens on the weighted LCS, underlined by consecutive run (longer runs "
+                 "weigh more: f(k) = k^w)",
+            "S": "tokens of the skip-bigrams (ordered word pairs) the texts share",
+            "SU": "tokens of the skip-bigrams and unigrams the texts share"}[rouge_type.kind]
+    against = f"reference {best + 1} (the one its score uses)" if n_refs > 1 else \
+        "the reference"
+    return (f'<p class="caption"><b>{html.escape(rouge_type.name)}</b>: marked are the {what}.'
+            f" The prediction is marked against {against}; each reference against the "
+            "prediction. Unmarked text is not a token.</p>")
 
 
-def _sentence_index(view: TokenView) -> list:
-    out: list = [[] for _ in view.sentences]
-    for k, s in enumerate(view.sentence_of):
-        out[s].append(k)
-    return [s for s in out if s]
-
-
-def match_marks(kind: str, pred: TokenView, ref: TokenView, profile: str):
-    """(marks on the prediction, marks on the reference, hits, unit name) for one pair."""
-    if kind.startswith("rouge") and kind[5:].isdigit():
-        n = int(kind[5:])
-        marks_p, marks_r, hits = ngram_marks(pred.tokens, ref.tokens, n)
-        return marks_p, marks_r, hits, f"{n}-gram" if n > 1 else "unigram"
-    if kind == "rougeL" and profile != "rouge155":
-        marks_p, marks_r, hits = lcs_marks(pred.tokens, ref.tokens)
-        return marks_p, marks_r, hits, "LCS token"
-    marks_p, marks_r, hits = union_lcs_marks(pred, ref)
-    return marks_p, marks_r, hits, "union-LCS token"
-
-
-def highlights(prediction: str, references: list, options: dict, kind: str):
-    """HighlightedText values for the prediction and each reference, and a caption."""
-    topts = _token_options(options)
-    if options.get("split_sentences") and split_sentences_rule_based is not None:
-        prediction = split_sentences_rule_based(prediction)
-        references = [split_sentences_rule_based(r) for r in references]
-    pred = TokenView(prediction, topts)
-    refs = [TokenView(r, topts) for r in references]
-    longest = max(len(r.tokens) for r in refs)
-    if kind in ("rougeL", "rougeLsum") and len(pred.tokens) * longest > LCS_CELL_LIMIT:
-        kind_note = (f"The texts are too long to show the LCS here "
-                     f"({len(pred.tokens):,} × {longest:,} tokens); showing ROUGE-1 matches.")
-        kind = "rouge1"
-    else:
-        kind_note = ""
-    results = [match_marks(kind, pred, r, topts.get("profile", "rouge_score")) for r in refs]
-    best = max(range(len(refs)), key=lambda k: (results[k][2], -k))
-    marks_p, _, hits, unit = results[best]
-    pred_value = pred.highlighted(marks_p)
-    ref_values = [r.highlighted(res[1]) for r, res in zip(refs, results)]
-    against = f" reference {best + 1}" if len(refs) > 1 else " the reference"
-    lines = [f"**{kind}**: {hits} matched {unit}{'s' if hits != 1 else ''} between the prediction "
-             f"({len(pred.tokens)} tokens) and{against} ({len(refs[best].tokens)} tokens)."]
-    if len(refs) > 1:
-        lines.append(f"The prediction is marked against reference {best + 1}, the one with the "
-                     "most matches; each reference is marked against the prediction.")
-    if kind_note:
-        lines.append(kind_note)
-    if not (pred.aligned and all(r.aligned for r in refs)):
-        lines.append("Some text could not be lined up with its tokens, so ROUGE's tokens are "
-                     "shown instead.")
-    lines.append("Coloured words are the tokens ROUGE compares (lower-cased"
-                 + (", stemmed" if options.get("use_stemmer") else "")
-                 + (", stopwords dropped" if options.get("remove_stopwords") else "")
-                 + "); uncoloured text is ignored.")
-    return pred_value, ref_values, "  \n".join(lines)
+def _skip_pairs_html(result, rouge_type) -> str:
+    _, _, words_p, words_r = result
+    ids: dict = {}
+    a = [ids.setdefault(w, len(ids)) for w in words_p]
+    b = [ids.setdefault(w, len(ids)) for w in words_r]
+    word_of = {v: k for k, v in ids.items()}
+    shared = pipeline.skip_bigram_matches(a, b, rouge_type.max_skip)
+    if not shared:
+        return '<p class="note">No shared skip-bigrams.</p>'
+    chips = "".join(f'<li><span class="m">{html.escape(word_of[x])}</span> … '
+                    f'<span class="m">{html.escape(word_of[y])}</span> × {c}</li>'
+                    for (x, y), c in shared[:SKIP_PAIRS_SHOWN])
+    return (f'<p class="caption">Shared skip-bigrams ({len(shared):,} distinct, most frequent '
+            f'first):</p><ul class="pairs" id="skip-pairs">{chips}</ul>')
 
 
 # --------------------------------------------------------------------------------------------
-# Single example: the event handlers
+# Single example: page handlers
 
 
-def _collect_references(n_refs, ref_texts) -> list:
-    n = int(n_refs or 1)
-    refs = [r for r in ref_texts[:n] if r is not None and r.strip()]
-    if not refs:
-        raise _error("Type at least one reference.", title="No reference")
-    for k, r in enumerate(refs):
-        _check_text(r, f"Reference {k + 1}")
-    return refs
-
-
-def _single_inputs(args):
-    prediction, n_refs = args[0], args[1]
-    ref_texts = list(args[2:2 + MAX_REFERENCES])
+def _single_args(args):
+    prediction, n_refs = args[0], int(args[1] or 1)
+    references = [r for r in args[2:2 + MAX_REFERENCES][:n_refs] if r and r.strip()]
     option_values = args[2 + MAX_REFERENCES:2 + MAX_REFERENCES + 9]
-    kind = args[2 + MAX_REFERENCES + 9]
-    if prediction is None or not prediction.strip():
-        raise _error("Type a prediction (the generated text to score).", title="No prediction")
-    _check_text(prediction, "The prediction")
-    refs = _collect_references(n_refs, ref_texts)
-    options = _options(*option_values)
-    return prediction, refs, options, kind
+    kind, show_all = args[2 + MAX_REFERENCES + 9], args[2 + MAX_REFERENCES + 10]
+    if not prediction or not prediction.strip():
+        raise _error("Type a prediction (the generated text to score) in the Prediction box.",
+                     title="No prediction")
+    if not references:
+        raise _error("Type at least one reference in the Reference box.",
+                     title="No reference")
+    return prediction, references, _page_options(*option_values), kind, bool(show_all)
 
 
 def score_single(*args):
-    """The Score button: table, highlights, signature, notes."""
-    prediction, refs, options, kind = _single_inputs(args)
-    _validate(options)
-    result, notes = _compute_example(prediction, refs, options)
-    scores = _per_example(result, options["rouge_types"])
-    pred_value, ref_values, caption = highlights(prediction, refs, options, kind)
-    ref_updates = [gr.update(value=ref_values[k] if k < len(ref_values) else None,
-                             visible=k < len(ref_values),
-                             label=f"Reference {k + 1}" if len(ref_values) > 1 else "Reference")
-                   for k in range(MAX_REFERENCES)]
-    return (_table_html(scores, options["alpha"]), _notes_md(notes), result["signature"],
-            pred_value, *ref_updates, caption)
+    """The Score button: table (with per-reference scores and warnings), signature, the
+    copyable tables, the highlight menu and the highlights. An error replaces them all."""
+    try:
+        prediction, references, options, kind, show_all = _single_args(args)
+        scored = score_example(prediction, references, options)
+        names = list(scored["scores"])
+        kind = kind if kind in names else names[0]
+        panel = highlights(prediction, references, options, kind, show_all)
+    except gr.Error as error:
+        return (error_html(error, "single-error"), gr.update(value="", visible=False),
+                "", "", gr.update(choices=[], value=None, interactive=False),
+                '<p class="empty">Fix the problem above, then press <b>Score</b>.</p>')
+    markdown, latex = table_markdown(scored["scores"]), table_latex(scored["scores"])
+    return (scores_table_html(scored), gr.update(value=scored["signature"], visible=True),
+            markdown, latex, gr.update(choices=names, value=kind, interactive=True), panel)
 
 
 def rehighlight(*args):
-    """The highlight selector: redraw the marks without scoring again."""
+    """The Show matches of menu / Show all tokens: redraw the marks only."""
     try:
-        prediction, refs, options, kind = _single_inputs(args)
-        _validate(options)
-    except gr.Error:
-        return (gr.update(),) * (MAX_REFERENCES + 2)
-    pred_value, ref_values, caption = highlights(prediction, refs, options, kind)
-    ref_updates = [gr.update(value=ref_values[k] if k < len(ref_values) else None,
-                             visible=k < len(ref_values)) for k in range(MAX_REFERENCES)]
-    return (pred_value, *ref_updates, caption)
+        prediction, references, options, kind, show_all = _single_args(args)
+        (prediction,), (references,) = check_texts([prediction], [references])
+        check_budget(build_options(**options), [prediction], [references],
+                     f"{CLI} --input example.jsonl {_cli_flags(options)}")
+        return highlights(prediction, references, options, kind, show_all)
+    except gr.Error as error:
+        return error_html(error, "highlight-error")
+
+
+def table_markdown(scores: dict) -> str:
+    lines = ["| Type | Precision | Recall | F |", "|---|---:|---:|---:|"]
+    lines += [f"| {name} | " + " | ".join(fmt(v) for v in values) + " |"
+              for name, values in scores.items()]
+    return "\n".join(lines)
+
+
+def table_latex(scores: dict) -> str:
+    lines = [r"\begin{tabular}{lrrr}", r"\toprule", r"Type & P & R & F \\", r"\midrule"]
+    lines += [f"{name.replace('_', chr(92) + '_')} & "
+              + " & ".join(fmt(v) for v in values) + r" \\" for name, values in scores.items()]
+    return "\n".join(lines + [r"\bottomrule", r"\end{tabular}"])
 
 
 def _ref_box_updates(n: int):
@@ -520,31 +716,30 @@ def add_reference(n_refs):
             gr.update(interactive=n > 1))
 
 
-def remove_reference(n_refs, *ref_texts):
+def remove_reference(n_refs):
     n = max(int(n_refs or 1) - 1, 1)
-    cleared = [gr.update(value="", visible=False) if k >= n else gr.update(visible=True)
-               for k in range(MAX_REFERENCES)]
-    return (n, *cleared, gr.update(interactive=n < MAX_REFERENCES), gr.update(interactive=n > 1))
+    boxes = [gr.update(value="", visible=False) if k >= n else gr.update(visible=True)
+             for k in range(MAX_REFERENCES)]
+    return (n, *boxes, gr.update(interactive=n < MAX_REFERENCES), gr.update(interactive=n > 1))
 
 
 def example_chosen(prediction, *ref_texts):
-    """An example fills the boxes: show as many reference boxes as it has references."""
+    """An example fills the boxes: as many reference boxes as it has references."""
     n = max([1] + [k + 1 for k, t in enumerate(ref_texts) if t])
     return (n, *_ref_box_updates(n), gr.update(interactive=n < MAX_REFERENCES),
             gr.update(interactive=n > 1))
 
 
 def profile_changed(profile, multi_ref):
-    """ROUGE-1.5.5 has no 'max' mode and averages by default: switch to 'average'."""
-    if profile == "rouge155" and multi_ref == "max":
-        gr.Info("The rouge155 profile has no “max” mode; switched to “average” "
-                "(ROUGE-1.5.5's -f A).")
-        return gr.update(value="average")
+    """A profile without a 'max' mode (ROUGE-1.5.5) takes its own default."""
+    allowed = PROFILES[profile].multi_ref_allowed
+    if multi_ref not in allowed:
+        return gr.update(value=PROFILES[profile].multi_ref_default)
     return gr.update()
 
 
 # --------------------------------------------------------------------------------------------
-# Corpus: reading the files
+# Corpus: reading (rouge_io, the CLI's reader)
 
 
 def _file_path(file) -> Optional[str]:
@@ -555,225 +750,141 @@ def _file_path(file) -> Optional[str]:
     return file if isinstance(file, str) else getattr(file, "name", None) or file.get("path")
 
 
-def _read_text_file(path: str, label: str) -> str:
+def _display_name(path: str) -> str:
+    return Path(path).name
+
+
+def _read_rows(rows: Rows, shown: str) -> tuple:
+    """Up to MAX_ROWS rows; RowError (with the upload's temporary path replaced by the file's
+    name) as a readable error."""
+    predictions, references = [], []
+    try:
+        with rows:
+            for prediction, refs in rows:
+                if len(predictions) == MAX_ROWS:
+                    raise _refused("the corpus", f"more than {MAX_ROWS:,} examples",
+                                   f"{MAX_ROWS:,} examples", f"{CLI} --input {shown}")
+                predictions.append(prediction)
+                references.append(refs)
+    except RowError as error:
+        message = str(error)
+        for path in rows.paths:
+            message = message.replace(path, _display_name(path))
+        raise _error(message, title="Unreadable file") from None
+    if not predictions:
+        raise _error(f"{shown} has no examples.", title="Empty corpus")
+    return predictions, references
+
+
+def _check_upload(path: str) -> None:
     size = os.path.getsize(path)
     if size > MAX_UPLOAD_BYTES:
-        raise _error(f"{label} is {size / 1024 / 1024:.1f} MB; uploads are limited to "
-                     f"{MAX_UPLOAD_LABEL}.", title="File too large")
-    with open(path, "rb") as handle:
-        raw = handle.read()
+        raise _refused(_display_name(path), f"{size / 2 ** 20:.1f} MB",
+                       f"{MAX_UPLOAD_BYTES // 2 ** 20} MB per file",
+                       f"{CLI} --input {_display_name(path)}")
+
+
+def _open_rows(path: str, **kwargs) -> Rows:
     try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise _error(f"{label} is not UTF-8 text (byte {error.start:,} cannot be decoded).",
+        return Rows(path, max_record_bytes=MAX_RECORD_BYTES, **kwargs)
+    except RowError as error:
+        raise _error(str(error).replace(path, _display_name(path)),
                      title="Unreadable file") from None
 
 
-def _reference_value(value, where: str):
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list) and value and all(isinstance(r, str) for r in value):
-        return value
-    if isinstance(value, list) and not value:
-        raise _error(f"{where}: “references” is an empty list; give at least one reference.",
-                     title="Bad corpus")
-    raise _error(f"{where}: “references” must be a string or a list of strings, got "
-                 f"{type(value).__name__}.", title="Bad corpus")
-
-
-def _example_from_record(record, where: str):
-    if not isinstance(record, dict):
-        raise _error(f"{where}: expected a JSON object "
-                     '{"prediction": ..., "references": ...}, got '
-                     f"{type(record).__name__}.", title="Bad corpus")
-    for key in ("prediction", "references"):
-        if key not in record:
-            found = ", ".join(sorted(map(str, record))) or "none"
-            raise _error(f"{where}: missing key “{key}” (keys found: {found}).",
-                         title="Bad corpus")
-    if not isinstance(record["prediction"], str):
-        raise _error(f"{where}: “prediction” must be a string, got "
-                     f"{type(record['prediction']).__name__}.", title="Bad corpus")
-    return record["prediction"], _reference_value(record["references"], where)
-
-
-def parse_jsonl(text: str, name: str):
-    preds, refs = [], []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise _error(f"{name}, line {number}: not valid JSON ({error.msg} at column "
-                         f"{error.colno}).", title="Bad JSON") from None
-        p, r = _example_from_record(record, f"{name}, line {number}")
-        preds.append(p)
-        refs.append(r)
-    return preds, refs
-
-
-def parse_json(text: str, name: str):
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        if "\n" in text.strip():  # a .json file that is really JSON Lines
-            return parse_jsonl(text, name)
-        raise _error(f"{name}: not valid JSON ({error.msg} at line {error.lineno}, column "
-                     f"{error.colno}).", title="Bad JSON") from None
-    if isinstance(data, dict) and "predictions" in data and "references" in data:
-        data = [{"prediction": p, "references": r}
-                for p, r in zip(data["predictions"], data["references"])]
-    if not isinstance(data, list):
-        raise _error(f"{name}: expected a list of "
-                     '{"prediction": ..., "references": ...} objects.', title="Bad corpus")
-    preds, refs = [], []
-    for k, record in enumerate(data, start=1):
-        p, r = _example_from_record(record, f"{name}, item {k}")
-        preds.append(p)
-        refs.append(r)
-    return preds, refs
-
-
-def parse_csv(text: str, name: str):
-    try:
-        dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
-    except csv.Error:
-        dialect = csv.excel
-    reader = csv.DictReader(io.StringIO(text), dialect=dialect)
-    columns = [c.strip() for c in (reader.fieldnames or [])]
-    for key in ("prediction", "references"):
-        if key not in columns:
-            raise _error(f"{name}: missing column “{key}” (columns found: "
-                         f"{', '.join(columns) or 'none'}). The first row must name the "
-                         "columns prediction and references.", title="Missing column")
-    reader.fieldnames = columns
-    preds, refs = [], []
-    try:
-        for row in reader:
-            number = reader.line_num
-            prediction, reference = row.get("prediction"), row.get("references")
-            if prediction is None or reference is None:
-                raise _error(f"{name}, line {number}: the row has fewer cells than the "
-                             "header.", title="Bad CSV")
-            stripped = reference.strip()
-            if stripped.startswith("[") and stripped.endswith("]"):
-                try:
-                    reference = _reference_value(json.loads(stripped), f"{name}, line {number}")
-                except json.JSONDecodeError:
-                    pass  # a reference that happens to be bracketed text
-            preds.append(prediction)
-            refs.append(reference)
-    except csv.Error as error:
-        raise _error(f"{name}, line {reader.line_num}: {error}.", title="Bad CSV") from None
-    return preds, refs
-
-
-def _lines(text: str) -> list:
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return [line.rstrip("\r") for line in lines]
-
-
-def load_corpus(corpus_file, pred_file, ref_files):
-    """(predictions, references, description) from the uploads; gr.Error on any problem."""
+def load_corpus(corpus_file, pred_file, ref_files) -> tuple:
+    """(predictions, references, description) from the uploads (rouge_io reads every
+    format); gr.Error on any problem."""
     path = _file_path(corpus_file)
+    ref_paths = [_file_path(p) for p in (ref_files if isinstance(ref_files, list)
+                                         else [ref_files] if ref_files else [])]
+    ref_paths = [p for p in ref_paths if p]
+    pred_path = _file_path(pred_file)
     if path:
-        name = Path(path).name
-        text = _read_text_file(path, name)
-        suffix = Path(path).suffix.lower()
-        if suffix == ".csv" or suffix == ".tsv":
-            preds, refs = parse_csv(text, name)
-        elif suffix == ".json":
-            preds, refs = parse_json(text, name)
-        else:
-            preds, refs = parse_jsonl(text, name)
-        source = name
-    else:
-        pred_path = _file_path(pred_file)
-        ref_paths = [p for p in (ref_files or []) if p] if isinstance(ref_files, list) else (
-            [_file_path(ref_files)] if ref_files else [])
-        ref_paths = [_file_path(p) for p in ref_paths]
-        if not pred_path and not ref_paths:
-            raise _error("Upload a corpus: a JSONL/JSON/CSV file, or a predictions text file "
-                         "and one or more references text files.", title="No corpus")
-        if not pred_path or not ref_paths:
-            missing = "predictions" if not pred_path else "references"
-            raise _error(f"Upload the {missing} text file too (one example per line).",
-                         title="Missing file")
-        pred_name = Path(pred_path).name
-        preds = _lines(_read_text_file(pred_path, pred_name))
-        columns = []
-        for ref_path in ref_paths:
-            ref_name = Path(ref_path).name
-            lines = _lines(_read_text_file(ref_path, ref_name))
-            if len(lines) != len(preds):
-                raise _error(f"Line counts differ: {pred_name} has {len(preds):,} lines, "
-                             f"{ref_name} has {len(lines):,}. Each line is one example.",
-                             title="Mismatched files")
-            columns.append(lines)
-        refs = [list(row) if len(row) > 1 else row[0] for row in zip(*columns)]
-        source = f"{pred_name} + {', '.join(Path(p).name for p in ref_paths)}"
-    if not preds:
-        raise _error("The corpus has no examples.", title="Empty corpus")
-    if len({isinstance(r, str) for r in refs}) > 1:  # the metric wants one shape
-        refs = [[r] if isinstance(r, str) else r for r in refs]
-    for k, (p, r) in enumerate(zip(preds, refs), start=1):
-        _check_text(p, f"Example {k}: the prediction")
-        for j, text in enumerate([r] if isinstance(r, str) else r, start=1):
-            _check_text(text, f"Example {k}: reference {j}")
-    return preds, refs, source
+        _check_upload(path)
+        name = _display_name(path)
+        preds, refs = _read_rows(_open_rows(path), name)
+        return preds, refs, name
+    if not pred_path and not ref_paths:
+        raise _error("Upload a corpus file (JSONL, JSON, CSV or TSV), or a predictions text "
+                     "file with one or more reference text files.", title="No corpus")
+    if not pred_path or not ref_paths:
+        missing = "predictions" if not pred_path else "reference"
+        raise _error(f"Upload the {missing} text file too (one example per line).",
+                     title="Missing file")
+    for p in [pred_path, *ref_paths]:
+        _check_upload(p)
+    shown = " + ".join(_display_name(p) for p in [pred_path, *ref_paths])
+    preds, refs = _read_rows(_open_rows(pred_path, format="text", reference_paths=ref_paths),
+                             shown)
+    return preds, refs, shown
 
 
 # --------------------------------------------------------------------------------------------
 # Corpus: scoring
 
 
-def score_corpus_lists(predictions, references, options: dict, aggregation: str, n_samples: int,
-                       confidence: float, seed: int, progress=None):
-    """Score in chunks with the metric's Scorer: the same numbers as
-    metric.compute(use_aggregator=True, detailed=True)."""
-    opts = _validate(options, use_aggregator=True, detailed=True, aggregation=aggregation,
-                     n_samples=int(n_samples), confidence=float(confidence), seed=int(seed))
-    n = len(predictions)
-    scorer = Scorer(opts)
-    scores: dict = {}
-    for start in range(0, n, CHUNK_SIZE):
+def score_corpus_lists(predictions, references, options: dict, aggregation="macro",
+                       n_samples=1000, confidence=0.95, seed=12345, progress=None):
+    """Check the limits, then score with the metric's Scorer in chunks: (compute()'s
+    detailed result, per-example scores {type: float64[N, 3]}, the metric's warnings)."""
+    predictions, references = check_texts(predictions, references)
+    if isinstance(n_samples, float) and n_samples.is_integer():
+        n_samples = int(n_samples)
+    if isinstance(seed, float) and seed.is_integer():
+        seed = int(seed)
+    if isinstance(n_samples, int) and not isinstance(n_samples, bool) \
+            and n_samples > MAX_SAMPLES:
+        raise _refused("n_samples", f"{n_samples:,}", f"{MAX_SAMPLES:,}",
+                       f"{CLI} --input YOUR_FILE.jsonl --n-samples {n_samples}")
+    opts = build_options(**options, use_aggregator=True, detailed=True,
+                         aggregation=aggregation, n_samples=n_samples,
+                         confidence=float(confidence), seed=seed)
+    bootstrap = 2e-9 * opts.n_samples * len(predictions) * len(opts.rouge_types)
+    check_budget(opts, predictions, references,
+                 f"{CLI} --input YOUR_FILE.jsonl {_cli_flags(options)}",
+                 extra_seconds=bootstrap)
+    scorer = pipeline.Scorer(opts)
+    n, scores = len(predictions), {}
+    for start in range(0, n, CHUNK_ROWS):
         if progress is not None:
             progress((start, n), desc=f"Scoring examples {start + 1:,}–"
-                                      f"{min(start + CHUNK_SIZE, n):,} of {n:,}",
+                                      f"{min(start + CHUNK_ROWS, n):,} of {n:,}",
                      unit="examples")
         try:
-            batch = scorer.add(predictions[start:start + CHUNK_SIZE],
-                               references[start:start + CHUNK_SIZE])
+            batch = scorer.add(predictions[start:start + CHUNK_ROWS],
+                               references[start:start + CHUNK_ROWS])
         except (ValueError, TypeError) as error:
             raise _error(str(error), title="Invalid input") from None
         for name, values in batch.scores.items():
             scores.setdefault(name, []).append(values)
-    scores = {k: np.concatenate(v) for k, v in scores.items()}
-    return scorer.result(), scores, scorer.warnings()
+    return (scorer.result(), {k: np.concatenate(v) for k, v in scores.items()},
+            scorer.warnings())
 
 
-def _summary_html(result: dict, types: list, confidence: float) -> str:
+def summary_html(result: dict, confidence: float, aggregation: str) -> str:
+    names = [k for k in result if k not in ("signature", "count")]
     rows = []
-    for name in types:
-        cells = []
-        for key in ("precision", "recall", "fmeasure"):
-            e = result[name][key]
-            cells.append(f'<td class="score {key}" data-mid="{e["mid"]!r}" data-low="{e["low"]!r}"'
-                         f' data-high="{e["high"]!r}"><span class="num">{e["mid"]:.4f}</span>'
-                         f'<span class="ci">[{e["low"]:.4f}, {e["high"]:.4f}]</span></td>')
+    for name in names:
+        cells = "".join(
+            f'<td class="score {key}" data-mid="{result[name][key]["mid"]!r}" '
+            f'data-low="{result[name][key]["low"]!r}" data-high="{result[name][key]["high"]!r}">'
+            f'<span class="num">{fmt(result[name][key]["mid"])}</span><span class="ci">'
+            f'{fmt(result[name][key]["low"])}–{fmt(result[name][key]["high"])}</span></td>'
+            for key in MEASURES)
         rows.append(f'<tr data-type="{html.escape(name)}"><th scope="row">{html.escape(name)}'
-                    f'</th>{"".join(cells)}</tr>')
-    return ('<table class="rouge-table" id="corpus-scores"><thead><tr><th>ROUGE type</th>'
-            f'<th>Precision</th><th>Recall</th><th>F</th></tr></thead><tbody>{"".join(rows)}'
-            f'</tbody></table><p class="caption">Mid value with the {confidence:.0%} bootstrap '
-            f'interval in brackets; {result["count"]:,} examples.</p>')
+                    f"</th>{cells}</tr>")
+    what = ("the mean over" if aggregation == "macro"
+            else "P/R/F of the counts summed over") + f" {result['count']:,} examples"
+    return ('<div class="table-wrap"><table class="rouge-table" id="corpus-scores"><thead><tr>'
+            '<th>Type</th><th>Precision</th><th>Recall</th><th>F</th></tr></thead><tbody>'
+            f'{"".join(rows)}</tbody></table></div><p class="caption">Each cell: {what}, and '
+            f'below it the {confidence:.0%} bootstrap interval.</p>')
 
 
-def bar_chart_svg(result: dict, types: list, confidence: float) -> str:
+def bar_chart_svg(result: dict, confidence: float) -> str:
     """Grouped bars (P, R, F per type) with the bootstrap interval as error bars."""
+    types = [k for k in result if k not in ("signature", "count")]
     width, height = 760, 300
     left, right, top, bottom = 48, 16, 34, 44
     plot_w, plot_h = width - left - right, height - top - bottom
@@ -787,39 +898,36 @@ def bar_chart_svg(result: dict, types: list, confidence: float) -> str:
              f'role="img" aria-label="P, R and F per ROUGE type with {confidence:.0%} '
              'bootstrap intervals" xmlns="http://www.w3.org/2000/svg">']
     for tick in np.linspace(0, 1, 6):
-        ty = y(tick)
-        parts.append(f'<line x1="{left}" x2="{width - right}" y1="{ty:.1f}" y2="{ty:.1f}" '
-                     'class="grid"/>')
-        parts.append(f'<text x="{left - 8}" y="{ty + 4:.1f}" text-anchor="end" '
-                     f'class="tick">{tick:.1f}</text>')
+        parts.append(f'<line x1="{left}" x2="{width - right}" y1="{y(tick):.1f}" '
+                     f'y2="{y(tick):.1f}" class="grid"/><text x="{left - 8}" '
+                     f'y="{y(tick) + 4:.1f}" text-anchor="end" class="tick">{tick:.1f}</text>')
     for g, name in enumerate(types):
         x0 = left + g * group_w + (group_w - 3 * bar_w) / 2
-        for k, key in enumerate(("precision", "recall", "fmeasure")):
+        for k, key in enumerate(MEASURES):
             e = result[name][key]
             bx = x0 + k * bar_w
-            parts.append(f'<rect x="{bx + 1:.1f}" y="{y(e["mid"]):.1f}" width="{bar_w - 2:.1f}" '
-                         f'height="{top + plot_h - y(e["mid"]):.1f}" fill="{BAR_COLORS[key]}" '
-                         f'rx="2"><title>{name} {key}: {e["mid"]:.4f} [{e["low"]:.4f}, '
-                         f'{e["high"]:.4f}]</title></rect>')
             cx = bx + bar_w / 2
-            parts.append(f'<g class="errorbar"><line x1="{cx:.1f}" x2="{cx:.1f}" '
-                         f'y1="{y(e["low"]):.1f}" y2="{y(e["high"]):.1f}"/>'
-                         f'<line x1="{cx - 4:.1f}" x2="{cx + 4:.1f}" y1="{y(e["low"]):.1f}" '
-                         f'y2="{y(e["low"]):.1f}"/><line x1="{cx - 4:.1f}" x2="{cx + 4:.1f}" '
-                         f'y1="{y(e["high"]):.1f}" y2="{y(e["high"]):.1f}"/></g>')
+            parts.append(
+                f'<rect x="{bx + 1:.1f}" y="{y(e["mid"]):.1f}" width="{bar_w - 2:.1f}" '
+                f'height="{top + plot_h - y(e["mid"]):.1f}" fill="{BAR_COLORS[key]}" rx="2">'
+                f'<title>{name} {key}: {fmt(e["mid"])} [{fmt(e["low"])}, {fmt(e["high"])}]'
+                f'</title></rect><g class="errorbar"><line x1="{cx:.1f}" x2="{cx:.1f}" '
+                f'y1="{y(e["low"]):.1f}" y2="{y(e["high"]):.1f}"/><line x1="{cx - 4:.1f}" '
+                f'x2="{cx + 4:.1f}" y1="{y(e["low"]):.1f}" y2="{y(e["low"]):.1f}"/><line '
+                f'x1="{cx - 4:.1f}" x2="{cx + 4:.1f}" y1="{y(e["high"]):.1f}" '
+                f'y2="{y(e["high"]):.1f}"/></g>')
         parts.append(f'<text x="{left + (g + 0.5) * group_w:.1f}" y="{height - bottom + 20}" '
                      f'text-anchor="middle" class="label">{html.escape(name)}</text>')
     lx = left
-    for key, label in (("precision", "Precision"), ("recall", "Recall"),
-                       ("fmeasure", "F")):
+    for key, label in (("precision", "Precision"), ("recall", "Recall"), ("fmeasure", "F")):
         parts.append(f'<rect x="{lx}" y="10" width="12" height="12" rx="2" '
                      f'fill="{BAR_COLORS[key]}"/><text x="{lx + 17}" y="20" class="legend">'
                      f'{label}</text>')
         lx += 30 + 8 * len(label)
     parts.append(f'<text x="{width - right}" y="20" text-anchor="end" class="legend muted">'
-                 f'error bars: {confidence:.0%} bootstrap interval</text>')
-    parts.append(f'<line x1="{left}" x2="{width - right}" y1="{top + plot_h}" '
-                 f'y2="{top + plot_h}" class="axis"/></svg>')
+                 f'error bars: {confidence:.0%} bootstrap interval</text><line x1="{left}" '
+                 f'x2="{width - right}" y1="{top + plot_h}" y2="{top + plot_h}" class="axis"/>'
+                 "</svg>")
     return "".join(parts)
 
 
@@ -829,17 +937,15 @@ def histogram_svg(values: np.ndarray, name: str, bins: int = 20) -> str:
     left, right, top, bottom = 48, 16, 40, 40
     plot_w, plot_h = width - left - right, height - top - bottom
     counts, edges = np.histogram(np.clip(values, 0, 1), bins=bins, range=(0.0, 1.0))
-    peak = max(int(counts.max()), 1)
-    nice = _nice_max(peak)
+    nice = _nice_max(max(int(counts.max()), 1))
     parts = [f'<svg class="chart" id="corpus-histogram" viewBox="0 0 {width} {height}" '
              f'role="img" aria-label="Distribution of per-example {name} F" '
              'xmlns="http://www.w3.org/2000/svg">']
-    parts_count = next((k for k in (5, 4, 2) if (nice / k).is_integer()), 1)
-    for tick in np.linspace(0, nice, parts_count + 1):
+    steps = next((k for k in (5, 4, 2) if (nice / k).is_integer()), 1)
+    for tick in np.linspace(0, nice, steps + 1):
         ty = top + plot_h * (1 - tick / nice)
         parts.append(f'<line x1="{left}" x2="{width - right}" y1="{ty:.1f}" y2="{ty:.1f}" '
-                     'class="grid"/>')
-        parts.append(f'<text x="{left - 8}" y="{ty + 4:.1f}" text-anchor="end" '
+                     f'class="grid"/><text x="{left - 8}" y="{ty + 4:.1f}" text-anchor="end" '
                      f'class="tick">{tick:g}</text>')
     bw = plot_w / bins
     for k, c in enumerate(counts):
@@ -853,25 +959,19 @@ def histogram_svg(values: np.ndarray, name: str, bins: int = 20) -> str:
                      f'text-anchor="middle" class="tick">{tick:.1f}</text>')
     mean = float(np.mean(values)) if len(values) else 0.0
     mx = left + plot_w * max(0.0, min(1.0, mean))
+    anchor, label_x = ("end", mx - 6) if mean > 0.8 else ("start", mx + 6)
     parts.append(f'<line x1="{mx:.1f}" x2="{mx:.1f}" y1="{top - 4}" y2="{top + plot_h}" '
-                 'class="mean"/>')
-    anchor = "end" if mean > 0.8 else "start"
-    label_x = mx - 6 if mean > 0.8 else mx + 6
-    parts.append(f'<text x="{label_x:.1f}" y="{top - 8}" text-anchor="{anchor}" '
-                 f'class="legend mean-label">mean {mean:.3f}</text>')
-    parts.append(f'<text x="{left}" y="16" class="legend">{html.escape(name)} F per example '
-                 f'({len(values):,} examples)</text>')
-    parts.append(f'<line x1="{left}" x2="{width - right}" y1="{top + plot_h}" '
+                 f'class="mean"/><text x="{label_x:.1f}" y="{top - 8}" text-anchor="{anchor}" '
+                 f'class="legend mean-label">mean {fmt(mean)}</text><text x="{left}" y="16" '
+                 f'class="legend">{html.escape(name)} F per example ({len(values):,} examples)'
+                 f'</text><line x1="{left}" x2="{width - right}" y1="{top + plot_h}" '
                  f'y2="{top + plot_h}" class="axis"/></svg>')
     return "".join(parts)
 
 
 def _nice_max(peak: int) -> float:
     magnitude = 10 ** math.floor(math.log10(peak))
-    for step in (1, 2, 2.5, 5, 10):
-        if step * magnitude >= peak:
-            return float(step * magnitude)
-    return float(10 * magnitude)
+    return float(next(s * magnitude for s in (1, 2, 2.5, 5, 10) if s * magnitude >= peak))
 
 
 def _preview(text: str) -> str:
@@ -879,93 +979,280 @@ def _preview(text: str) -> str:
     return text if len(text) <= PREVIEW_CHARS else text[:PREVIEW_CHARS - 1] + "…"
 
 
-def worst_rows(state: dict, name: str) -> list:
+def worst_html(state: dict, name: str) -> str:
+    """The examples with the lowest F of one type, worst first."""
     f = state["scores"][name][:, 2]
     order = np.argsort(f, kind="stable")[:WORST_SHOWN]
     rows = []
     for k in order.tolist():
         refs = state["references"][k]
-        refs = [refs] if isinstance(refs, str) else refs
-        shown = _preview(refs[0]) + (f"  (+{len(refs) - 1} more)" if len(refs) > 1 else "")
-        rows.append([k + 1, round(float(f[k]), 4), _preview(state["predictions"][k]), shown])
-    return rows
+        more = f' <span class="muted">(+{len(refs) - 1} more)</span>' if len(refs) > 1 else ""
+        rows.append(f'<tr><td class="num">{k + 1:,}</td><td class="num">{fmt(float(f[k]))}'
+                    f'</td><td dir="auto">{html.escape(_preview(state["predictions"][k]))}'
+                    f'</td><td dir="auto">{html.escape(_preview(refs[0]))}{more}</td></tr>')
+    return (f'<p class="caption">The {len(rows)} examples with the lowest {html.escape(name)} '
+            'F (row numbers count from 1).</p><div class="table-wrap worst-wrap">'
+            '<table class="rouge-table worst" id="corpus-worst-table"><thead><tr><th>Row</th>'
+            '<th>F</th><th>Prediction</th><th>Reference</th></tr></thead><tbody>'
+            f'{"".join(rows)}</tbody></table></div>')
+
+
+def safe_cell(value: str) -> str:
+    """OWASP's rule against CSV injection: a cell a spreadsheet would read as a formula
+    (starting with = + - @, a tab or a carriage return) gets a leading apostrophe."""
+    return "'" + value if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
+
+
+class Downloads:
+    """The per-example CSVs: one folder for the process, the newest DOWNLOADS_KEPT files kept
+    (older ones are deleted as new ones come), the folder removed at exit."""
+
+    def __init__(self):
+        self.folder = None
+        self.files: deque = deque()
+        self.lock = threading.Lock()
+
+    def new_path(self, name: str) -> str:
+        with self.lock:
+            if self.folder is None or not os.path.isdir(self.folder):
+                self.folder = tempfile.mkdtemp(prefix="rouge_app_downloads_")
+                atexit.register(shutil.rmtree, self.folder, True)
+            while len(self.files) >= DOWNLOADS_KEPT:
+                shutil.rmtree(self.files.popleft(), ignore_errors=True)
+            folder = os.path.join(self.folder, uuid.uuid4().hex)
+            os.mkdir(folder)
+            self.files.append(folder)
+            return os.path.join(folder, name)
+
+
+DOWNLOADS = Downloads()
 
 
 def write_scores_csv(state: dict) -> str:
-    folder = tempfile.mkdtemp(prefix="rouge_scores_")
-    path = os.path.join(folder, "rouge_per_example.csv")
+    path = DOWNLOADS.new_path("rouge_per_example.csv")
     types = list(state["scores"])
     with open(path, "w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
         writer.writerow(["example", "prediction", "references"]
-                        + [f"{t}_{k}" for t in types for k in ("precision", "recall",
-                                                                  "fmeasure")])
-        for k, (p, r) in enumerate(zip(state["predictions"], state["references"])):
-            refs = r if isinstance(r, str) else json.dumps(r, ensure_ascii=False)
-            writer.writerow([k + 1, p, refs] + [repr(float(v)) for t in types
-                                                 for v in state["scores"][t][k]])
+                        + [f"{t}_{k}" for t in types for k in MEASURES])
+        for k, (p, refs) in enumerate(zip(state["predictions"], state["references"])):
+            writer.writerow([k + 1, safe_cell(p), " ||| ".join(safe_cell(r) for r in refs)]
+                            + [repr(float(v)) for t in types for v in state["scores"][t][k]])
     return path
 
 
 def score_corpus(corpus_file, pred_file, ref_files, *args, progress=gr.Progress()):
-    """The corpus Score button."""
-    option_values = args[:9]
-    aggregation, n_samples, confidence, seed = args[9:13]
-    options = _options(*option_values)
-    _validate(options)
-    progress(0, desc="Reading the corpus")
-    preds, refs, source = load_corpus(corpus_file, pred_file, ref_files)
-    result, scores, notes = score_corpus_lists(preds, refs, options, aggregation, n_samples,
-                                               confidence, seed, progress)
-    types = options["rouge_types"]
+    """The Score corpus button. An error replaces every result it invalidates."""
+    option_values, (aggregation, n_samples, confidence, seed) = args[:9], args[9:13]
+    try:
+        options = _page_options(*option_values)
+        progress(0, desc="Reading the corpus")
+        preds, refs, source = load_corpus(corpus_file, pred_file, ref_files)
+        result, scores, notes = score_corpus_lists(preds, refs, options, aggregation,
+                                                   n_samples, confidence, seed, progress)
+    except gr.Error as error:
+        return (error_html(error, "corpus-error"), "", gr.update(visible=False, choices=[],
+                                                                 value=None),
+                "", "", gr.update(value=None, visible=False),
+                gr.update(value="", visible=False), "", "", None)
+    types = list(scores)
     state = {"predictions": preds, "references": refs, "scores": scores}
-    first = types[0]
     progress(1.0, desc="Writing the per-example CSV")
-    csv_path = write_scores_csv(state)
-    header = (f"**{len(preds):,} examples** from `{source.replace('`', '')}`, "
-              f"{aggregation} aggregation, {int(n_samples):,} bootstrap samples.")
-    return (header + ("\n\n" + _notes_md(notes) if notes else ""),
-            _summary_html(result, types, float(confidence)),
-            bar_chart_svg(result, types, float(confidence)),
-            gr.update(choices=types, value=first),
-            histogram_svg(scores[first][:, 2], first),
-            worst_rows(state, first),
-            gr.update(value=csv_path, visible=True),
-            result["signature"],
-            state)
+    header = (f'<p class="corpus-header" id="corpus-header"><b>{len(preds):,} examples</b> '
+              f"from {html.escape(source)} · {aggregation} aggregation · "
+              f"{int(n_samples):,} bootstrap samples</p>")
+    return (header + warnings_html(notes) + summary_html(result, float(confidence), aggregation),
+            bar_chart_svg(result, float(confidence)),
+            gr.update(choices=types, value=types[0], visible=True),
+            histogram_svg(scores[types[0]][:, 2], types[0]), worst_html(state, types[0]),
+            gr.update(value=write_scores_csv(state), visible=True),
+            gr.update(value=result["signature"], visible=True),
+            _corpus_markdown(result), _corpus_latex(result), state)
+
+
+def _corpus_cells(result: dict):
+    names = [k for k in result if k not in ("signature", "count")]
+    return [(name, [f"{fmt(result[name][m]['mid'])} ({fmt(result[name][m]['low'])}–"
+                    f"{fmt(result[name][m]['high'])})" for m in MEASURES]) for name in names]
+
+
+def _corpus_markdown(result: dict) -> str:
+    lines = ["| Type | Precision | Recall | F |", "|---|---:|---:|---:|"]
+    return "\n".join(lines + [f"| {n} | " + " | ".join(c) + " |"
+                              for n, c in _corpus_cells(result)])
+
+
+def _corpus_latex(result: dict) -> str:
+    names = [k for k in result if k not in ("signature", "count")]
+    lines = [r"\begin{tabular}{lrrr}", r"\toprule", r"Type & P & R & F \\", r"\midrule"]
+    for name in names:
+        cells = [f"{fmt(result[name][m]['mid'])}$_{{\\pm {fmt((result[name][m]['high'] - result[name][m]['low']) / 2)}}}$"
+                 for m in MEASURES]
+        lines.append(f"{name} & " + " & ".join(cells) + r" \\")
+    return "\n".join(lines + [r"\bottomrule", r"\end{tabular}"])
 
 
 def corpus_view_changed(state, name):
     if not state or name not in state.get("scores", {}):
         return gr.update(), gr.update()
-    return histogram_svg(state["scores"][name][:, 2], name), worst_rows(state, name)
+    return histogram_svg(state["scores"][name][:, 2], name), worst_html(state, name)
 
 
 # --------------------------------------------------------------------------------------------
-# API endpoints (gradio_client)
+# Compare systems (the metric's compare(): rouge_significance)
+
+
+def compare_lists(predictions: dict, references: list, options: dict, baseline=None,
+                  test="bootstrap", n_samples=None, seed=12345, confidence=0.95) -> tuple:
+    """Check the limits, then metric.compare(): (its result, its warnings)."""
+    if not isinstance(predictions, dict) or len(predictions) > MAX_SYSTEMS:
+        got = f"{len(predictions)} systems" if isinstance(predictions, dict) else \
+            type(predictions).__name__
+        if isinstance(predictions, dict):
+            raise _refused("predictions", got, f"{MAX_SYSTEMS} systems",
+                           f"{CLI} --compare SYSTEM.txt ... --references REFS.txt")
+        raise _error(f"predictions: got {got}; allowed: a dict {{system: [prediction, ...]}}",
+                     title="Invalid input")
+    if n_samples is not None and not isinstance(n_samples, bool) and \
+            isinstance(n_samples, (int, float)) and n_samples > MAX_COMPARE_SAMPLES:
+        raise _refused("n_samples", f"{n_samples:,}", f"{MAX_COMPARE_SAMPLES:,}",
+                       f"{CLI} --compare SYSTEM.txt ... --references REFS.txt "
+                       f"--n-samples {int(n_samples)}")
+    if isinstance(n_samples, float) and n_samples.is_integer():
+        n_samples = int(n_samples)
+    checked = {}
+    for name, rows in predictions.items():
+        rows, refs = check_texts(rows, references)
+        checked[name] = rows
+    opts = build_options(**options)
+    samples = n_samples or (10_000 if test == "randomization" else 1_000)
+    resampling = 2e-9 * samples * len(refs) * len(checked) * len(opts.rouge_types) * 6
+    all_rows = [p for rows in checked.values() for p in rows]
+    all_refs = refs * len(checked)
+    check_budget(opts, all_rows, all_refs,
+                 f"{CLI} --compare SYSTEM.txt ... --references REFS.txt {_cli_flags(options)}",
+                 extra_seconds=resampling)
+    try:
+        with recorded_warnings() as messages:
+            result = metric.compare(predictions=checked, references=refs, baseline=baseline,
+                                    test=test, n_samples=n_samples, seed=seed,
+                                    confidence=confidence, **options)
+    except (ValueError, TypeError) as error:
+        raise _error(str(error), title="Invalid input") from None
+    return result, messages
+
+
+def load_systems(systems_file, system_files, ref_files) -> tuple:
+    """({system: predictions}, references) from a JSONL with one key per system, or one
+    predictions text file per system plus reference text files."""
+    path = _file_path(systems_file)
+    if path:
+        _check_upload(path)
+        predictions, references = {}, []
+        try:
+            for row, refs in read_system_rows(path, max_record_bytes=MAX_RECORD_BYTES):
+                if len(references) == MAX_ROWS:
+                    raise _refused("the file", f"more than {MAX_ROWS:,} rows",
+                                   f"{MAX_ROWS:,} rows", f"{CLI} --compare {_display_name(path)}")
+                for name, text in row.items():
+                    predictions.setdefault(name, []).append(text)
+                references.append(refs)
+        except RowError as error:
+            raise _error(str(error).replace(path, _display_name(path)),
+                         title="Unreadable file") from None
+        if not references:
+            raise _error(f"{_display_name(path)} has no rows.", title="Empty file")
+        return predictions, references
+    paths = [_file_path(f) for f in (system_files or [])]
+    refs_paths = [_file_path(f) for f in (ref_files or [])]
+    if len(paths) < 2 or not refs_paths:
+        raise _error("Upload a JSONL file with a key per system, or two or more system "
+                     "files (.txt, one prediction per line) and the reference file(s).",
+                     title="Nothing to compare")
+    predictions, references = {}, None
+    for p in paths + refs_paths:
+        _check_upload(p)
+    for p in paths:
+        name = Path(p).stem
+        name = name if name not in predictions else _display_name(p)
+        preds, refs = _read_rows(_open_rows(p, format="text", reference_paths=refs_paths),
+                                 _display_name(p))
+        predictions[name], references = preds, refs
+    return predictions, references
+
+
+def comparison_html(result: dict, baseline: str, confidence: float) -> str:
+    systems = [k for k in result if k not in ("signature", "count")]
+    types = list(result[systems[0]])
+    blocks = []
+    for t in types:
+        rows = []
+        for s in systems:
+            e = result[s][t]["fmeasure"]
+            cells = [f'<td class="num" data-score="{e["score"]!r}">{fmt(e["score"])}'
+                     f'<span class="ci">{fmt(e["low"])}–{fmt(e["high"])}</span></td>']
+            if s == baseline:
+                cells.append('<td colspan="2" class="muted">baseline</td>')
+            else:
+                better = e["p_value_holm"] < 1 - confidence
+                cells.append(f'<td class="num{" sig" if better else ""}">{e["delta"]:+.4f}'
+                             f'<span class="ci">{e["delta_low"]:+.4f}–{e["delta_high"]:+.4f}'
+                             f'</span></td><td class="num" data-p="{e["p_value"]!r}">'
+                             f'{fmt(e["p_value_holm"])}{" *" if better else ""}'
+                             f'<span class="ci">raw {fmt(e["p_value"])}</span></td>')
+            shown = re.sub(r"([_/.-])", r"\1<wbr>", html.escape(s))  # breaks in long names
+            rows.append(f'<tr data-system="{html.escape(s)}"><th scope="row" dir="auto">'
+                        f'{shown}</th>{"".join(cells)}</tr>')
+        blocks.append(f'<h4>{html.escape(t)} F</h4><div class="table-wrap"><table '
+                      f'class="rouge-table compare" data-type="{html.escape(t)}"><thead><tr>'
+                      '<th>System</th><th>F</th><th>Δ vs baseline</th><th>p (Holm)</th>'
+                      '</tr></thead><tbody>'
+                      f'{"".join(rows)}</tbody></table></div>')
+    return (f'<p class="caption">{result["count"]:,} rows. Under each number its '
+            f"{confidence:.0%} interval; p is two-sided, corrected by Holm's method over the "
+            f"systems (the raw p below it); * : significant at {1 - confidence:.2f}.</p>"
+            f'{"".join(blocks)}')
+
+
+def compare_page(systems_file, system_files, ref_files, *args):
+    option_values, (baseline, test, n_samples, confidence, seed) = args[:9], args[9:14]
+    try:
+        options = _page_options(*option_values)
+        predictions, references = load_systems(systems_file, system_files, ref_files)
+        base = baseline.strip() if baseline and baseline.strip() else next(iter(predictions))
+        result, notes = compare_lists(predictions, references, options, base, test,
+                                      int(n_samples), int(seed), float(confidence))
+    except gr.Error as error:
+        return error_html(error, "compare-error"), gr.update(value="", visible=False)
+    return (warnings_html(notes) + comparison_html(result, base, float(confidence)),
+            gr.update(value=result["signature"], visible=True))
+
+
+# --------------------------------------------------------------------------------------------
+# API endpoints (gradio_client): the same limits as the page
+
+
+def _api_options(rouge_types, **options) -> dict:
+    return dict(rouge_types=parse_types(rouge_types or DEFAULT_TYPES), **options)
 
 
 def rouge(prediction: str, references: list[str], rouge_types: Optional[list[str]] = None,
           use_stemmer: bool = False, remove_stopwords: bool = False,
           profile: str = "rouge_score", alpha: float = 0.5, multi_ref: Optional[str] = None,
-          tokenizer: str = "default") -> dict:
-    """Score one prediction against one or more references. Returns
-    {type: {"precision", "recall", "fmeasure"}, "signature": str} (per-example values of
-    compute(detailed=True, use_aggregator=False))."""
+          tokenizer: str = "default", split_sentences: bool = False) -> dict:
+    """Score one prediction against one or more references: {type: {"precision", "recall",
+    "fmeasure"}, "signature", "warnings"} (compute(detailed=True, use_aggregator=False)'s
+    numbers for the one example)."""
     if isinstance(references, str):
         references = [references]
-    if not references:
-        raise _error("references: give at least one reference.")
-    _check_text(prediction or "", "The prediction")
-    for k, r in enumerate(references):
-        _check_text(r, f"Reference {k + 1}")
-    options = {"rouge_types": list(rouge_types or DEFAULT_TYPES), "use_stemmer": use_stemmer,
-               "remove_stopwords": remove_stopwords, "profile": profile, "alpha": alpha,
-               "multi_ref": multi_ref or None, "tokenizer": tokenizer or "default"}
-    _validate(options)
-    result, _ = _compute_example(prediction, references, options)
-    out: dict = _per_example(result, options["rouge_types"])
-    out["signature"] = result["signature"]
+    options = _api_options(rouge_types, use_stemmer=use_stemmer,
+                           remove_stopwords=remove_stopwords, profile=profile, alpha=alpha,
+                           multi_ref=multi_ref, tokenizer=tokenizer,
+                           split_sentences=split_sentences)
+    scored = score_example(prediction, references, options)
+    out: dict = {name: dict(zip(MEASURES, values)) for name, values in scored["scores"].items()}
+    out["signature"] = scored["signature"]
+    out["warnings"] = scored["warnings"]
     return out
 
 
@@ -973,25 +1260,31 @@ def rouge_corpus(predictions: list[str], references: list[Union[str, list[str]]]
                  rouge_types: Optional[list[str]] = None, use_stemmer: bool = False,
                  remove_stopwords: bool = False, profile: str = "rouge_score",
                  alpha: float = 0.5, multi_ref: Optional[str] = None,
+                 tokenizer: str = "default", split_sentences: bool = False,
                  aggregation: str = "macro", n_samples: int = 1000,
                  confidence: float = 0.95, seed: int = 12345) -> dict:
-    """Score a corpus. Returns compute(detailed=True)'s result: {type: {"precision"|"recall"|
-    "fmeasure": {"low", "mid", "high"}}, "signature", "count"}."""
-    if len(predictions) != len(references):
-        raise _error(f"Got {len(predictions)} predictions and {len(references)} references.")
-    if not predictions:
-        raise _error("The corpus has no examples.")
-    for k, (p, r) in enumerate(zip(predictions, references), start=1):
-        _check_text(p, f"Example {k}: the prediction")
-        for text in [r] if isinstance(r, str) else r:
-            _check_text(text, f"Example {k}: a reference")
-    if len({isinstance(r, str) for r in references}) > 1:
-        references = [[r] if isinstance(r, str) else r for r in references]
-    options = {"rouge_types": list(rouge_types or DEFAULT_TYPES), "use_stemmer": use_stemmer,
-               "remove_stopwords": remove_stopwords, "profile": profile, "alpha": alpha,
-               "multi_ref": multi_ref or None}
-    result, _, _ = score_corpus_lists(list(predictions), list(references), options, aggregation,
+    """Score a corpus: compute(detailed=True)'s result ({type: {"precision"|"recall"|
+    "fmeasure": {"low", "mid", "high"}}, "signature", "count"})."""
+    options = _api_options(rouge_types, use_stemmer=use_stemmer,
+                           remove_stopwords=remove_stopwords, profile=profile, alpha=alpha,
+                           multi_ref=multi_ref, tokenizer=tokenizer,
+                           split_sentences=split_sentences)
+    result, _, _ = score_corpus_lists(predictions, references, options, aggregation,
                                       n_samples, confidence, seed)
+    return result
+
+
+def rouge_compare(predictions: dict, references: list[Union[str, list[str]]],
+                  baseline: Optional[str] = None, test: str = "bootstrap",
+                  n_samples: Optional[int] = None, rouge_types: Optional[list[str]] = None,
+                  use_stemmer: bool = False, profile: str = "rouge_score",
+                  multi_ref: Optional[str] = None, aggregation: str = "macro",
+                  confidence: float = 0.95, seed: int = 12345) -> dict:
+    """Compare 2+ systems with a baseline: the metric's compare() result."""
+    options = _api_options(rouge_types, use_stemmer=use_stemmer, profile=profile,
+                           multi_ref=multi_ref, aggregation=aggregation)
+    result, _ = compare_lists(predictions, references, options, baseline, test, n_samples,
+                              seed, confidence)
     return result
 
 
@@ -1008,63 +1301,137 @@ EXAMPLES = [
      ""],
     ["The researchers are running new experiments on stemming.",
      "New experiments on stemming were run by the researcher.", "", ""],
-    ["A storm knocked out power to thousands of homes on Tuesday.",
-     "Thousands of homes lost power on Tuesday after a storm.",
-     "Tuesday's storm left thousands of homes without electricity.",
-     "On Tuesday a storm cut power to thousands of households."],
+    ["عاد الأطفال إلى المدرسة بعد العطلة الطويلة",
+     "رجع الأطفال إلى المدرسة بعد عطلة طويلة", "", ""],
 ]
+EXAMPLE_LABELS = ["the cat sat on the mat", "News summary, two references", "Stemming matters",
+                  "Arabic, right to left (pick Tokenizer: unicode)"]
 
 INTRO = f"""
 # ROUGE playground
-**ROUGE** scores a generated text (the *prediction*) by how much it overlaps with one or more
-human-written *references*: shared n-grams (ROUGE-N), the longest common subsequence (ROUGE-L,
-and ROUGE-Lsum per sentence), the weighted LCS (ROUGE-W) and skip-bigrams (ROUGE-S/SU).
-Precision asks how much of the prediction is in the reference, recall how much of the reference
-is in the prediction. This page runs the `rouge_metric` for Hugging Face `evaluate`
-(v{METRIC_VERSION}): the default profile reproduces `rouge_score` (what
-`evaluate.load("rouge")` runs), the `rouge155` profile the official ROUGE-1.5.5 script.
+**ROUGE** scores a generated text (the *prediction*) by its overlap with human-written
+*references*. This page runs `rouge_metric` v{METRIC_VERSION} for 🤗 `evaluate`: the default
+profile gives `rouge_score`'s numbers (what `evaluate.load("rouge")` runs), `rouge155` those of
+the ROUGE-1.5.5 script.
 """
 
-USAGE = """
+
+def usage_markdown() -> str:
+    space = os.environ.get("SPACE_ID")
+    if space:
+        load = f'rouge = evaluate.load("{space}")  # this Space'
+        where = (f"`evaluate.load(\"{space}\")` downloads this Space's metric files; "
+                 f"`git clone https://huggingface.co/spaces/{space}` gives you the CLI too.")
+    else:
+        load = 'rouge = evaluate.load("path/to/rouge_metric.py")  # a local checkout'
+        where = ("Load the metric from its file in a checkout of this Space's repository "
+                 "(`evaluate.load` stages `rouge_metric.py` and its sibling modules). On the "
+                 "Hub, `evaluate.load` takes the Space's id instead of the path: the owner and "
+                 "name from its address (this page shows the exact line when it runs there).")
+    limits = "\n".join(f"| {k} | {v:,} |" for k, v in LIMITS.items())
+    return f"""
 ```python
 import evaluate
-rouge = evaluate.load("<namespace>/rouge_metric")
+{load}
 rouge.compute(predictions=["the cat sat on the mat"],
               references=[["the cat lay on the mat"]],
               rouge_types=["rouge1", "rougeL"], detailed=True)
 ```
-From Python, the Space's own API answers too: `gradio_client.Client("<namespace>/rouge_metric")`
-with `.predict(prediction, references, api_name="/rouge")` (one example) or
-`api_name="/rouge_corpus"` (a list of predictions and references).
+{where}
 
-**Corpus files**: JSON Lines, one `{"prediction": "...", "references": "..." or ["...", ...]}`
-per line; a JSON list of such objects; a CSV with `prediction` and `references` columns
-(a cell may hold a JSON list of references); or a predictions text file with one or more
-reference files, one example per line. Up to 20 MB per file and 100,000 characters per text.
-In JSON, `\\n` separates the sentences that ROUGE-Lsum and ROUGE-W use.
+**From the command line** (no limits): `python rouge_cli.py predictions.txt references.txt`,
+`python rouge_cli.py --input pairs.jsonl`, `python rouge_cli.py --compare a.txt b.txt
+--references refs.txt`.
+
+**This Space's API** (`gradio_client`): `/rouge` (one example), `/rouge_corpus` (lists of
+predictions and references), `/rouge_compare` (a dict of systems).
+
+**Corpus files**: JSON Lines (`{{"prediction": "...", "references": "..." or ["...", ...]}}`
+per line), a JSON list of such objects, CSV/TSV with a `prediction` column and `reference`,
+`reference_1`, `reference_2`, … or `references` (a JSON list per cell), or a predictions text
+file with reference text files, one example per line. A newline inside a text separates the
+sentences of ROUGE-Lsum and ROUGE-W.
+
+**Limits** (the page and the API alike; a request over one is refused with the CLI command
+that runs it on your machine):
+
+| Limit | Value |
+|---|---:|
+{limits}
 """
 
+
 CSS = """
-.gradio-container { max-width: 1320px !important; margin: 0 auto; }
-#intro h1 { margin-bottom: 0.2em; }
-#intro p { font-size: 0.98em; line-height: 1.5; }
+.gradio-container { max-width: 1400px !important; margin: 0 auto; }
+#intro h1 { margin: 0 0 0.2em; }
+#intro p { font-size: 0.95em; line-height: 1.45; margin: 0; }
+/* options beside the work on wide screens (left), after it on phones (the DOM order) */
+@media (min-width: 1024px) { #options-col { order: -1; } }
+@media (max-width: 767px) {
+  #main-row { flex-direction: column; }
+  #main-row > div { min-width: 0 !important; width: 100%; }
+  #intro p { display: none; }
+  .gradio-container .main.app { padding-left: 8px !important; padding-right: 8px !important; }
+  .gradio-container { max-width: 100vw !important; }
+  .rouge-table th, .rouge-table td { padding: 5px 5px !important; font-size: 0.9em; }
+  .rouge-table .ci { font-size: 0.75em; }
+}
+.table-wrap { max-width: 100%; overflow-x: auto; }
 .rouge-table { width: 100%; border-collapse: collapse; font-variant-numeric: tabular-nums;
   border: none !important; margin: 0 !important; }
 .rouge-table tr { border: none !important; }
-.rouge-table th, .rouge-table td { padding: 8px 12px !important; text-align: left;
+.rouge-table th, .rouge-table td { padding: 6px 10px !important; text-align: left;
   border: none !important; border-bottom: 1px solid var(--border-color-primary) !important;
-  background: transparent !important; }
-.rouge-table thead th { font-size: 0.85em; text-transform: uppercase; letter-spacing: 0.04em;
-  color: var(--body-text-color-subdued); }
-.rouge-table tbody th { font-family: var(--font-mono); font-weight: 600; }
+  background: transparent !important; vertical-align: top; }
+.rouge-table thead th { font-size: 0.8em; text-transform: uppercase; letter-spacing: 0.03em;
+  color: var(--body-text-color-subdued); white-space: nowrap; }
+.rouge-table tbody th { font-family: var(--font-mono); font-weight: 600; white-space: nowrap; }
+.rouge-table .num, .rouge-table td.num, .rouge-table .ci { white-space: nowrap; }
 .rouge-table .num { display: block; font-weight: 600; }
-.rouge-table .ci { display: block; font-size: 0.8em; color: var(--body-text-color-subdued); }
+.rouge-table td.num { display: table-cell; }
+.rouge-table .ci { display: block; font-size: 0.8em; font-weight: 400;
+  color: var(--body-text-color-subdued); }
 .rouge-table .bar { display: block; height: 5px; margin-top: 4px; border-radius: 3px;
-  background: var(--border-color-primary); overflow: hidden; }
+  background: var(--border-color-primary); overflow: hidden; min-width: 48px; }
 .rouge-table .bar > span { display: block; height: 100%; border-radius: 3px; }
-.placeholder { color: var(--body-text-color-subdued); padding: 24px; text-align: center;
-  border: 1px dashed var(--border-color-primary); border-radius: 8px; }
-.caption { font-size: 0.85em; color: var(--body-text-color-subdued); margin-top: 6px; }
+.rouge-table td.chosen .num { color: var(--color-accent); }
+.rouge-table.worst td { font-size: 0.9em; overflow-wrap: anywhere; }
+.rouge-table.compare td.sig { color: #15803d; }
+.rouge-table.compare tbody th { white-space: normal; overflow-wrap: break-word; }
+.worst-wrap { max-height: 420px; overflow-y: auto; }
+.per-ref { margin-top: 10px; }
+.per-ref summary { cursor: pointer; font-weight: 600; font-size: 0.9em; }
+.empty { color: var(--body-text-color-subdued); padding: 18px; text-align: center;
+  border: 1px dashed var(--border-color-primary); border-radius: 8px; margin: 0; }
+.error-panel { border: 1px solid #ef4444; background: rgba(239, 68, 68, 0.08);
+  border-radius: 8px; padding: 12px 14px; overflow-wrap: anywhere; }
+.error-panel b { color: #dc2626; }
+.error-panel p { margin: 6px 0 0; }
+.warnings { margin: 10px 0 0; padding: 10px 14px 10px 30px; border-radius: 8px;
+  background: rgba(245, 158, 11, 0.1); border: 1px solid rgba(245, 158, 11, 0.5); }
+.warnings li { margin: 2px 0; overflow-wrap: anywhere; }
+.warnings .control { font-weight: 600; }
+.caption, .note { font-size: 0.85em; color: var(--body-text-color-subdued); margin: 6px 0; }
+.muted { color: var(--body-text-color-subdued); font-weight: 400; }
+.stale-note { display: none; margin: 0; padding: 8px 12px; border-radius: 8px;
+  background: rgba(99, 102, 241, 0.1); border: 1px solid rgba(99, 102, 241, 0.5); }
+.single-stale #single-stale-note, .corpus-stale #corpus-stale-note,
+.compare-stale #compare-stale-note { display: block; }
+.single-stale #scores-table, .single-stale #highlights, .single-stale #signature,
+.corpus-stale #corpus-results, .corpus-stale #corpus-bars, .corpus-stale #corpus-hist,
+.corpus-stale #corpus-worst, .compare-stale #compare-results { opacity: 0.45; }
+#single-stale, #corpus-stale, #compare-stale { min-height: 0 !important; }
+.hl-block { margin: 10px 0; }
+.hl-label { font-weight: 600; font-size: 0.9em; margin-bottom: 4px; }
+.hl-text { white-space: pre-wrap; overflow-wrap: anywhere; line-height: 1.9; padding: 8px 10px;
+  border: 1px solid var(--border-color-primary); border-radius: 8px; }
+.hl-text .m { background: rgba(34, 197, 94, 0.35); border-radius: 3px; padding: 1px 0; }
+.hl-text .u { background: rgba(148, 163, 184, 0.25); border-radius: 3px; padding: 1px 0; }
+.hl-text .run { border-bottom: 2px solid #15803d; }
+.more { font-size: 0.85em; color: var(--body-text-color-subdued); }
+ul.pairs { display: flex; flex-wrap: wrap; gap: 6px; list-style: none; padding: 0; margin: 4px 0; }
+ul.pairs li { border: 1px solid var(--border-color-primary); border-radius: 12px;
+  padding: 1px 8px; font-size: 0.9em; }
 svg.chart { width: 100%; height: auto; color: var(--body-text-color); }
 svg.chart .grid { stroke: var(--border-color-primary); stroke-width: 1; }
 svg.chart .axis { stroke: var(--body-text-color-subdued); stroke-width: 1; }
@@ -1075,221 +1442,321 @@ svg.chart .muted { fill: var(--body-text-color-subdued); }
 svg.chart .errorbar line { stroke: currentColor; stroke-width: 1.5; }
 svg.chart .mean { stroke: #ef4444; stroke-width: 2; stroke-dasharray: 4 3; }
 svg.chart .mean-label { fill: #ef4444; font-weight: 600; }
-#signature textarea, #corpus-signature textarea { font-family: var(--font-mono);
-  font-size: 0.85em; }
-#score-button, #corpus-button { min-height: 44px; }
+#signature textarea, #corpus-signature textarea, #compare-signature textarea,
+#single-markdown textarea, #single-latex textarea, #corpus-markdown textarea,
+#corpus-latex textarea { font-family: var(--font-mono); font-size: 0.85em; }
+#score-button, #corpus-button, #compare-button { min-height: 44px; }
+#usage table { display: block; overflow-x: auto; }
+#usage td:last-child { white-space: nowrap; }
 """
 
-THEME = gr.themes.Soft(
-    primary_hue="indigo", secondary_hue="teal", neutral_hue="slate",
-    font=["ui-sans-serif", "system-ui", "-apple-system", "Segoe UI", "Helvetica Neue", "Arial",
-          "sans-serif"],
-    font_mono=["ui-monospace", "SFMono-Regular", "Menlo", "Consolas", "DejaVu Sans Mono",
-               "monospace"])
+HEAD = """
+<style>%s</style>
+<script>
+// Inputs and highlights follow the text's direction (Arabic, Hebrew ... right to left).
+(() => {
+  const mark = () => document.querySelectorAll('textarea, input[type=text]').forEach(el => {
+    if (el.getAttribute('dir') !== 'auto') el.setAttribute('dir', 'auto'); });
+  new MutationObserver(mark).observe(document.documentElement,
+    {childList: true, subtree: true, attributes: true, attributeFilter: ['dir']});
+  document.addEventListener('DOMContentLoaded', mark);
+})();
+</script>
+""" % CSS
 
-PLACEHOLDER_SCORES = '<div class="placeholder">Press <b>Score</b> to see P/R/F per type.</div>'
-PLACEHOLDER_CORPUS = ('<div class="placeholder">Upload a corpus and press <b>Score corpus</b>.'
-                      '</div>')
+FRESH_JS = "(...args) => { document.body.classList.remove('%s-stale'); return args; }"
+COLLAPSE_ON_PHONES_JS = """() => {
+  if (window.innerWidth < 768) {
+    const button = document.querySelector('#options-accordion > button');
+    const content = document.querySelector('#options-accordion [data-testid=accordion-content]');
+    if (button && content && content.style.display !== 'none') button.click();
+  }
+}"""
+
+EMPTY_SINGLE = ('<p class="empty">Type a prediction and a reference (or pick an example), '
+                'then press <b>Score</b>.</p>')
+EMPTY_HIGHLIGHTS = '<p class="empty">The matched tokens appear here after scoring.</p>'
+EMPTY_CORPUS = ('<p class="empty">Upload a corpus file, or a predictions file with its '
+                'reference files, then press <b>Score corpus</b>.</p>')
+EMPTY_COMPARE = ('<p class="empty">Upload one JSONL file with a key per system, or two or more '
+                 'system files with the reference files, then press <b>Compare</b>.</p>')
+STALE_NOTE = ('<p class="stale-note" id="%s-stale-note">The inputs or options changed: '
+              'press <b>%s</b> to update these results.</p>')
 
 
 def build_demo() -> gr.Blocks:
-    with gr.Blocks(title="ROUGE playground · rouge_metric") as demo:
+    with gr.Blocks(title="ROUGE playground · rouge_metric", delete_cache=(600, 3600)) as demo:
         gr.Markdown(INTRO, elem_id="intro")
-        with gr.Row(equal_height=False):
-            with gr.Column(scale=1, min_width=280):
-                with gr.Group():
-                    rouge_types = gr.CheckboxGroup(
-                        ROUGE_TYPE_CHOICES, value=DEFAULT_TYPES, label="ROUGE types",
-                        info="N-grams 1-4, LCS (L, Lsum), weighted LCS (W), skip-bigrams "
-                             "(S4/SU4: gap ≤ 4; S/SU: any gap)", elem_id="rouge-types")
-                    extra_types = gr.Textbox(
-                        label="More types", placeholder="e.g. rougeW-1.5, rouge5, rougeSU9",
-                        lines=1, elem_id="extra-types")
-                with gr.Group():
-                    use_stemmer = gr.Checkbox(label="Porter stemmer", value=False,
-                                              elem_id="use-stemmer")
-                    remove_stopwords = gr.Checkbox(label="Remove stopwords (SMART list)",
-                                                   value=False, elem_id="remove-stopwords")
-                profile = gr.Radio(["rouge_score", "rouge155"], value="rouge_score",
-                                   label="Profile",
-                                   info="rouge_score 0.1.2 or the ROUGE-1.5.5 Perl script",
-                                   elem_id="profile")
-                multi_ref = gr.Radio(["max", "average", "best"], value="max",
-                                     label="Several references",
-                                     info="max: best reference per type; average: counts "
-                                          "pooled (-f A); best: -f B", elem_id="multi-ref")
-                alpha = gr.Slider(0.0, 1.0, value=0.5, step=0.05, label="α (F weight)",
-                                  info="F = 1 / (α/P + (1-α)/R); 0.5 is F1", elem_id="alpha")
-                with gr.Accordion("Tokenizer", open=False):
-                    tokenizer = gr.Radio(["default", "unicode", "whitespace"], value="default",
-                                         label="Tokenizer",
-                                         info="default: rouge_score's [a-z0-9]+; unicode: any "
-                                              "script", elem_id="tokenizer")
-                    split_sentences = gr.Checkbox(
-                        label="Split sentences (rule-based) for Lsum / W", value=False,
-                        elem_id="split-sentences")
-            option_inputs = [rouge_types, extra_types, use_stemmer, remove_stopwords, profile,
-                             alpha, multi_ref, tokenizer, split_sentences]
-
-            with gr.Column(scale=3):
+        with gr.Row(equal_height=False, elem_id="main-row"):
+            with gr.Column(scale=3, min_width=300, elem_id="work-col"):
                 with gr.Tabs():
-                    with gr.Tab("Single example", id="single"):
-                        initial_refs = sum(1 for r in EXAMPLES[1][1:] if r)
-                        n_refs = gr.Number(value=initial_refs, visible=False, precision=0)
-                        with gr.Row(equal_height=False):
-                            with gr.Column(scale=1):
-                                prediction = gr.Textbox(
-                                    label="Prediction", lines=3, max_lines=12,
-                                    value=EXAMPLES[1][0], elem_id="prediction",
-                                    placeholder="The generated text to score")
-                                ref_boxes = []
-                                for k in range(MAX_REFERENCES):
-                                    ref_boxes.append(gr.Textbox(
-                                        label=f"Reference {k + 1}", lines=3, max_lines=12,
-                                        value=EXAMPLES[1][1 + k] if k < 3 else "",
-                                        visible=k < initial_refs,
-                                        elem_id=f"reference-{k + 1}",
-                                        placeholder="A human-written reference"))
-                                with gr.Row():
-                                    add_ref = gr.Button("+ Add reference", size="sm",
-                                                        variant="secondary", elem_id="add-ref")
-                                    remove_ref = gr.Button("− Remove reference", size="sm",
-                                                           variant="secondary",
-                                                           elem_id="remove-ref",
-                                                           interactive=initial_refs > 1)
-                                score_button = gr.Button("Score", variant="primary",
-                                                         elem_id="score-button")
-                            with gr.Column(scale=1):
-                                table = gr.HTML(PLACEHOLDER_SCORES, elem_id="scores-table",
-                                                js_on_load=None, label="Scores")
-                                notes = gr.Markdown("", elem_id="notes")
-                                signature = gr.Textbox(label="Signature", interactive=False,
-                                                       lines=2, buttons=["copy"],
-                                                       elem_id="signature")
-                        gr.Examples(EXAMPLES, inputs=[prediction, *ref_boxes[:3]],
-                                    outputs=[n_refs, *ref_boxes, add_ref, remove_ref],
-                                    fn=example_chosen, run_on_click=True,
-                                    cache_examples=False, api_visibility="private",
-                                    label="Examples (click one, then Score)",
-                                    example_labels=["the cat sat on the mat",
-                                                    "News summary, two references",
-                                                    "Stemming matters",
-                                                    "Paraphrases, three references"])
-                        gr.Markdown("### Matched tokens")
-                        highlight_kind = gr.Dropdown(HIGHLIGHT_CHOICES, value="rouge1",
-                                                     label="Show matches of",
-                                                     elem_id="highlight-kind")
-                        pred_hl = gr.HighlightedText(label="Prediction", color_map=COLOR_MAP,
-                                                     show_legend=True, elem_id="highlight-pred",
-                                                     combine_adjacent=False)
-                        ref_hls = [gr.HighlightedText(label="Reference", color_map=COLOR_MAP,
-                                                      show_legend=False,
-                                                      show_inline_category=False,
-                                                      visible=k < initial_refs,
-                                                      elem_id=f"highlight-ref-{k + 1}")
-                                   for k in range(MAX_REFERENCES)]
-                        caption = gr.Markdown("", elem_id="highlight-caption")
-
+                    with gr.Tab("Example", id="single"):
+                        single = _single_tab()
                     with gr.Tab("Corpus", id="corpus"):
-                        gr.Markdown("Score a whole test set: a **JSON Lines** file "
-                                    '(`{"prediction": ..., "references": ...}` per line), a '
-                                    "JSON list, a **CSV** with `prediction` and `references` "
-                                    "columns (a cell may hold a JSON list), or a predictions "
-                                    "**text file** with one or more reference files (one "
-                                    "example per line; one file per reference set). Up to "
-                                    f"{MAX_UPLOAD_LABEL} per file, "
-                                    f"{MAX_TEXT_CHARS:,} characters per text.")
-                        with gr.Row(equal_height=True):
-                            corpus_file = gr.File(label="Corpus file (JSONL, JSON or CSV)",
-                                                  file_types=[".jsonl", ".json", ".csv", ".tsv",
-                                                              ".txt"],
-                                                  elem_id="corpus-file", height=150, scale=2)
-                            pred_file = gr.File(label="…or predictions (.txt)",
-                                                file_types=[".txt"], elem_id="pred-file",
-                                                height=150, scale=1)
-                            ref_files = gr.File(label="…and reference file(s) (.txt)",
-                                                file_types=[".txt"], file_count="multiple",
-                                                elem_id="ref-files", height=150, scale=1)
-                        with gr.Accordion("Aggregation and bootstrap", open=False):
-                            with gr.Row():
-                                aggregation = gr.Radio(
-                                    ["macro", "micro"], value="macro", label="Aggregation",
-                                    info="macro: mean of per-example scores; micro: counts "
-                                         "pooled over the corpus")
-                                n_samples = gr.Slider(100, 5000, value=1000, step=100,
-                                                      label="Bootstrap samples")
-                                confidence = gr.Slider(0.5, 0.99, value=0.95, step=0.01,
-                                                       label="Confidence")
-                                seed = gr.Number(value=12345, precision=0, label="Seed",
-                                                 minimum=0)
-                        corpus_button = gr.Button("Score corpus", variant="primary",
-                                                  elem_id="corpus-button")
-                        corpus_header = gr.Markdown("", elem_id="corpus-header")
-                        corpus_table = gr.HTML(PLACEHOLDER_CORPUS, elem_id="corpus-table",
-                                               js_on_load=None)
-                        bar_chart = gr.HTML("", elem_id="corpus-bars", js_on_load=None)
-                        with gr.Row(equal_height=False):
-                            hist_kind = gr.Dropdown(DEFAULT_TYPES, value="rouge1",
-                                                    label="ROUGE type shown below",
-                                                    elem_id="hist-kind", scale=1)
-                            download = gr.File(label="Per-example scores (CSV)",
-                                               visible=False, elem_id="corpus-download",
-                                               interactive=False, scale=2, height=70)
-                        histogram = gr.HTML("", elem_id="corpus-hist", js_on_load=None)
-                        worst = gr.Dataframe(headers=["#", "F", "Prediction", "Reference"],
-                                             datatype=["number", "number", "str", "str"],
-                                             label=f"The {WORST_SHOWN} worst examples",
-                                             interactive=False, wrap=True,
-                                             column_widths=["6%", "9%", "42%", "43%"],
-                                             elem_id="corpus-worst")
-                        corpus_signature = gr.Textbox(label="Signature", interactive=False,
-                                                      buttons=["copy"],
-                                                      elem_id="corpus-signature")
-                        corpus_state = gr.State(None)
-
-                    with gr.Tab("How to use", id="usage"):
-                        gr.Markdown(USAGE)
-
-        # events: single example
-        single_inputs = [prediction, n_refs, *ref_boxes, *option_inputs, highlight_kind]
-        single_outputs = [table, notes, signature, pred_hl, *ref_hls, caption]
-        score_button.click(score_single, single_inputs, single_outputs, api_name="score",
-                           api_visibility="undocumented", concurrency_id="single",
-                           show_progress_on=[table])
-        demo.load(score_single, single_inputs, single_outputs, api_visibility="private",
-                  concurrency_id="single", show_progress_on=[table])
-        highlight_kind.change(rehighlight, single_inputs, [pred_hl, *ref_hls, caption],
-                              api_visibility="private", concurrency_id="single")
-        add_ref.click(add_reference, [n_refs], [n_refs, *ref_boxes, add_ref, remove_ref],
-                      api_visibility="private", queue=False)
-        remove_ref.click(remove_reference, [n_refs, *ref_boxes],
-                         [n_refs, *ref_boxes, add_ref, remove_ref], api_visibility="private",
-                         queue=False)
-        profile.change(profile_changed, [profile, multi_ref], [multi_ref],
-                       api_visibility="private")
-
-        # events: corpus
-        corpus_button.click(
-            score_corpus, [corpus_file, pred_file, ref_files, *option_inputs, aggregation,
-                           n_samples, confidence, seed],
-            [corpus_header, corpus_table, bar_chart, hist_kind, histogram, worst, download,
-             corpus_signature, corpus_state],
-            api_visibility="private", concurrency_id="corpus", concurrency_limit=2,
-            show_progress_on=[corpus_table])
-        hist_kind.input(corpus_view_changed, [corpus_state, hist_kind], [histogram, worst],
-                        api_visibility="private", queue=False)
-
+                        corpus = _corpus_tab()
+                    with gr.Tab("Compare", id="compare"):
+                        compare = _compare_tab()
+                    with gr.Tab("Usage", id="usage"):
+                        gr.Markdown(usage_markdown(), elem_id="usage")
+            with gr.Column(scale=1, min_width=280, elem_id="options-col"):
+                option_inputs = _options_panel()
+        _wire(demo, single, corpus, compare, option_inputs)
         gr.api(rouge, api_name="rouge", concurrency_id="single")
-        gr.api(rouge_corpus, api_name="rouge_corpus", concurrency_id="corpus")
+        gr.api(rouge_corpus, api_name="rouge_corpus", concurrency_id="heavy")
+        gr.api(rouge_compare, api_name="rouge_compare", concurrency_id="heavy")
     return demo
+
+
+def _options_panel() -> list:
+    with gr.Accordion("Options", open=True, elem_id="options-accordion"):
+        rouge_types = gr.CheckboxGroup(
+            ROUGE_TYPE_CHOICES, value=DEFAULT_TYPES, label="ROUGE types",
+            info="N-grams, LCS (L, Lsum), weighted LCS (W), skip-bigrams (S4/SU4: gap ≤ 4)",
+            elem_id="rouge-types")
+        extra_types = gr.Textbox(label="More types", placeholder="e.g. rougeW-1.5, rouge5, "
+                                 "rougeSU9", lines=1, elem_id="extra-types",
+                                 info=f"rouge1…rouge{MAX_NGRAM}, rougeW-<w>, rougeS<d> / "
+                                      f"rougeSU<d> (d ≤ {MAX_SKIP})")
+        use_stemmer = gr.Checkbox(label="Porter stemmer", value=False, elem_id="use-stemmer")
+        remove_stopwords = gr.Checkbox(label="Remove stopwords (SMART list)", value=False,
+                                       elem_id="remove-stopwords")
+        profile = gr.Radio(list(PROFILES), value="rouge_score", label="Profile",
+                           info="rouge_score 0.1.2, or the ROUGE-1.5.5 Perl script",
+                           elem_id="profile")
+        multi_ref = gr.Radio(["max", "average", "best"], value="max",
+                             label="Several references",
+                             info="max: best reference per type; average: counts pooled (-f "
+                                  "A); best: -f B", elem_id="multi-ref")
+        alpha = gr.Slider(0.0, 1.0, value=0.5, step=0.05, label="α (F weight)",
+                          info="F = 1 / (α/P + (1-α)/R); 0.5 is F1", elem_id="alpha")
+        tokenizer = gr.Radio(list(rouge_module.TOKENIZERS), value="default",
+                             label="Tokenizer", info="default: rouge_score's [a-z0-9]+; "
+                             "unicode: any script", elem_id="tokenizer")
+        split_sentences = gr.Checkbox(label="Split sentences (rule-based) for Lsum / W",
+                                      value=False, elem_id="split-sentences")
+    return [rouge_types, extra_types, use_stemmer, remove_stopwords, profile, alpha,
+            multi_ref, tokenizer, split_sentences]
+
+
+def _single_tab() -> dict:
+    initial = sum(1 for r in EXAMPLES[1][1:] if r)
+    ui: dict = {"n_refs": gr.Number(value=initial, visible=False, precision=0)}
+    with gr.Row(equal_height=False):
+        with gr.Column(scale=1, min_width=280):
+            ui["prediction"] = gr.Textbox(label="Prediction", lines=3, max_lines=12,
+                                          value=EXAMPLES[1][0], elem_id="prediction",
+                                          placeholder="The generated text to score")
+            ui["refs"] = [gr.Textbox(label=f"Reference {k + 1}", lines=3, max_lines=12,
+                                     value=EXAMPLES[1][1 + k] if k < 3 else "",
+                                     visible=k < initial, elem_id=f"reference-{k + 1}",
+                                     placeholder="A human-written reference")
+                          for k in range(MAX_REFERENCES)]
+            with gr.Row():
+                ui["add"] = gr.Button("+ Reference", size="sm", variant="secondary",
+                                      elem_id="add-ref")
+                ui["remove"] = gr.Button("− Reference", size="sm", variant="secondary",
+                                         elem_id="remove-ref", interactive=initial > 1)
+            ui["score"] = gr.Button("Score", variant="primary", elem_id="score-button")
+        with gr.Column(scale=1, min_width=280):
+            gr.HTML(STALE_NOTE % ("single", "Score"), elem_id="single-stale")
+            ui["table"] = gr.HTML(EMPTY_SINGLE, elem_id="scores-table")
+            ui["signature"] = gr.Textbox(label="Signature", interactive=False, lines=2,
+                                         buttons=["copy"], elem_id="signature", visible=False)
+            with gr.Accordion("Copy the table (Markdown, LaTeX)", open=False,
+                              elem_id="single-copy"):
+                ui["markdown"] = gr.Textbox(label="Markdown", lines=4, buttons=["copy"],
+                                            interactive=False, elem_id="single-markdown")
+                ui["latex"] = gr.Textbox(label="LaTeX (booktabs)", lines=4, buttons=["copy"],
+                                         interactive=False, elem_id="single-latex")
+    ui["examples"] = gr.Examples(
+        EXAMPLES, inputs=[ui["prediction"], *ui["refs"][:3]],
+        outputs=[ui["n_refs"], *ui["refs"], ui["add"], ui["remove"]], fn=example_chosen,
+        run_on_click=True, cache_examples=False, api_visibility="private",
+        label="Examples (click one, then Score)", example_labels=EXAMPLE_LABELS)
+    gr.Markdown("### Matched tokens")
+    with gr.Row(equal_height=True):
+        ui["kind"] = gr.Dropdown([], value=None, label="Show matches of", interactive=False,
+                                 elem_id="highlight-kind", scale=3, min_width=160)
+        ui["show_all"] = gr.Checkbox(label="Show all tokens", value=False, scale=1,
+                                     min_width=120, elem_id="show-all")
+    ui["highlights"] = gr.HTML(EMPTY_HIGHLIGHTS, elem_id="highlights")
+    return ui
+
+
+def _corpus_tab() -> dict:
+    ui: dict = {}
+    gr.Markdown("Score a whole test set. Give **one corpus file** (JSON Lines, JSON, CSV or "
+                "TSV; see *Usage*), **or** a predictions text file with one or more "
+                "reference text files (one example per line).", elem_id="corpus-intro")
+    ui["file"] = gr.File(label="Corpus file (.jsonl .json .csv .tsv)",
+                         file_types=[".jsonl", ".ndjson", ".json", ".csv", ".tsv"],
+                         elem_id="corpus-file", height=150)
+    with gr.Row(equal_height=False):
+        ui["pred_file"] = gr.File(label="or: predictions (.txt)", file_types=[".txt"],
+                                  elem_id="pred-file", height=150, min_width=240)
+        ui["ref_files"] = gr.File(label="with: reference file(s) (.txt)", file_types=[".txt"],
+                                  file_count="multiple", elem_id="ref-files", height=150,
+                                  min_width=240)
+    with gr.Accordion("Aggregation and bootstrap", open=False):
+        ui["aggregation"] = gr.Radio(["macro", "micro"], value="macro", label="Aggregation",
+                                     info="macro: mean of per-example scores; micro: counts "
+                                          "pooled over the corpus")
+        ui["n_samples"] = gr.Slider(100, MAX_SAMPLES, value=1000, step=100,
+                                    label="Bootstrap samples", elem_id="n-samples")
+        ui["confidence"] = gr.Slider(0.5, 0.99, value=0.95, step=0.01, label="Confidence")
+        ui["seed"] = gr.Number(value=12345, precision=0, label="Seed", minimum=0)
+    ui["button"] = gr.Button("Score corpus", variant="primary", elem_id="corpus-button")
+    gr.HTML(STALE_NOTE % ("corpus", "Score corpus"), elem_id="corpus-stale")
+    ui["results"] = gr.HTML(EMPTY_CORPUS, elem_id="corpus-results")
+    ui["chart"] = gr.HTML("", elem_id="corpus-bars")
+    ui["hist_kind"] = gr.Dropdown([], value=None, label="ROUGE type shown below",
+                                  elem_id="hist-kind", visible=False)
+    ui["histogram"] = gr.HTML("", elem_id="corpus-hist")
+    ui["worst"] = gr.HTML("", elem_id="corpus-worst")
+    ui["download"] = gr.File(label="Per-example scores (CSV)", visible=False,
+                             elem_id="corpus-download", interactive=False)
+    ui["signature"] = gr.Textbox(label="Signature", interactive=False, buttons=["copy"],
+                                 elem_id="corpus-signature", visible=False)
+    with gr.Accordion("Copy the table (Markdown, LaTeX)", open=False, elem_id="corpus-copy"):
+        ui["markdown"] = gr.Textbox(label="Markdown", lines=4, buttons=["copy"],
+                                    interactive=False, elem_id="corpus-markdown")
+        ui["latex"] = gr.Textbox(label="LaTeX (booktabs; ± half the interval)", lines=4,
+                                 buttons=["copy"], interactive=False, elem_id="corpus-latex")
+    ui["state"] = gr.State(None)
+    return ui
+
+
+def _compare_tab() -> dict:
+    ui: dict = {}
+    gr.Markdown("Is a system better than a baseline? Paired significance tests (sacrebleu's "
+                "paired bootstrap or approximate randomization) on ROUGE's per-example "
+                "statistics, with Holm's correction over the systems.", elem_id="compare-intro")
+    ui["file"] = gr.File(label='Systems file (.jsonl: {"references": …, "<system>": …, …})',
+                         file_types=[".jsonl", ".ndjson"], elem_id="systems-file", height=150)
+    with gr.Row(equal_height=False):
+        ui["system_files"] = gr.File(label="or: one file per system (.txt)",
+                                     file_types=[".txt"], file_count="multiple",
+                                     elem_id="system-files", height=150, min_width=240)
+        ui["ref_files"] = gr.File(label="with: reference file(s) (.txt)", file_types=[".txt"],
+                                  file_count="multiple", elem_id="compare-ref-files",
+                                  height=150, min_width=240)
+    with gr.Accordion("Test", open=False):
+        ui["baseline"] = gr.Textbox(label="Baseline system", placeholder="the first system",
+                                    elem_id="baseline")
+        ui["test"] = gr.Radio(["bootstrap", "randomization"], value="bootstrap", label="Test")
+        ui["n_samples"] = gr.Slider(100, MAX_COMPARE_SAMPLES, value=1000, step=100,
+                                    label="Resamples / trials")
+        ui["confidence"] = gr.Slider(0.5, 0.99, value=0.95, step=0.01, label="Confidence")
+        ui["seed"] = gr.Number(value=12345, precision=0, label="Seed", minimum=0)
+    ui["button"] = gr.Button("Compare", variant="primary", elem_id="compare-button")
+    gr.HTML(STALE_NOTE % ("compare", "Compare"), elem_id="compare-stale")
+    ui["results"] = gr.HTML(EMPTY_COMPARE, elem_id="compare-results")
+    ui["signature"] = gr.Textbox(label="Signature", interactive=False, buttons=["copy"],
+                                 elem_id="compare-signature", visible=False)
+    return ui
+
+
+def _wire(demo, single: dict, corpus: dict, compare: dict, option_inputs: list) -> None:
+    refs = single["refs"]
+    single_inputs = [single["prediction"], single["n_refs"], *refs, *option_inputs,
+                     single["kind"], single["show_all"]]
+    single_outputs = [single["table"], single["signature"], single["markdown"],
+                      single["latex"], single["kind"], single["highlights"]]
+    single["score"].click(score_single, single_inputs, single_outputs, api_name="score",
+                          api_visibility="private", concurrency_id="single",
+                          js=FRESH_JS % "single", show_progress_on=[single["table"]])
+    demo.load(score_single, single_inputs, single_outputs, api_visibility="private",
+              concurrency_id="single", show_progress_on=[single["table"]])
+    demo.load(None, None, None, js=COLLAPSE_ON_PHONES_JS)
+    for control in (single["kind"], single["show_all"]):
+        control.input(rehighlight, single_inputs, [single["highlights"]],
+                      api_visibility="private", concurrency_id="single")
+    single["add"].click(add_reference, [single["n_refs"]],
+                        [single["n_refs"], *refs, single["add"], single["remove"]],
+                        api_visibility="private", queue=False)
+    single["remove"].click(remove_reference, [single["n_refs"]],
+                           [single["n_refs"], *refs, single["add"], single["remove"]],
+                           api_visibility="private", queue=False)
+    profile, multi_ref = option_inputs[4], option_inputs[6]
+    profile.change(profile_changed, [profile, multi_ref], [multi_ref],
+                   api_visibility="private", queue=False)
+    # what the user changes marks the results it invalidates as stale (input/upload events:
+    # a value set by the app itself does not)
+    _mark_stale([single["prediction"], *refs, single["add"], single["remove"],
+                 single["examples"].dataset], "single")
+    _mark_stale(option_inputs, "single", "corpus", "compare")
+    corpus_inputs = [corpus["file"], corpus["pred_file"], corpus["ref_files"], *option_inputs,
+                     corpus["aggregation"], corpus["n_samples"], corpus["confidence"],
+                     corpus["seed"]]
+    _mark_stale(corpus_inputs[:3] + corpus_inputs[-4:], "corpus")
+    corpus["button"].click(
+        score_corpus, corpus_inputs,
+        [corpus["results"], corpus["chart"], corpus["hist_kind"], corpus["histogram"],
+         corpus["worst"], corpus["download"], corpus["signature"], corpus["markdown"],
+         corpus["latex"], corpus["state"]],
+        api_visibility="private", concurrency_id="heavy", concurrency_limit=1,
+        js=FRESH_JS % "corpus", show_progress_on=[corpus["results"]])
+    corpus["hist_kind"].input(corpus_view_changed, [corpus["state"], corpus["hist_kind"]],
+                              [corpus["histogram"], corpus["worst"]], api_visibility="private",
+                              queue=False)
+    compare_inputs = [compare["file"], compare["system_files"], compare["ref_files"],
+                      *option_inputs, compare["baseline"], compare["test"],
+                      compare["n_samples"], compare["confidence"], compare["seed"]]
+    _mark_stale(compare_inputs[:3] + compare_inputs[-5:], "compare")
+    compare["button"].click(compare_page, compare_inputs,
+                            [compare["results"], compare["signature"]],
+                            api_visibility="private", concurrency_id="heavy",
+                            concurrency_limit=1, js=FRESH_JS % "compare",
+                            show_progress_on=[compare["results"]])
+
+
+def _mark_stale(controls: list, *tabs: str) -> None:
+    """Mark the tabs' results stale (a browser-side class, no server round trip) when the
+    user edits one of the controls."""
+    js = ("() => { %s.forEach(t => document.body.classList.add(t + '-stale')); }"
+          % json.dumps(list(tabs)))
+    for control in controls:
+        if isinstance(control, gr.File):
+            events = [control.upload, control.clear]
+        elif isinstance(control, (gr.Button, gr.Dataset)):
+            events = [control.click]
+        elif isinstance(control, gr.Slider):
+            events = [control.release, control.input]
+        else:
+            events = [control.input]
+        for event in events:
+            event(None, None, None, js=js, queue=False)
+
+
+def _warm_up() -> None:
+    """Compile (or load) the numba kernels before the first visitor needs them: texts large
+    enough that the pipeline takes the compiled kernels, not their plain-Python twins."""
+    words = [f"w{k * 7919 % 500}" for k in range(7_000)]
+    texts = ["\n".join(" ".join(words[k + shift:k + 20]) for k in range(0, len(words), 20))
+             for shift in (0, 1, 2)]
+    try:
+        options = dict(rouge_types=ROUGE_TYPE_CHOICES)
+        for profile in PROFILES:
+            multi = PROFILES[profile].multi_ref_default
+            score_example(texts[0], texts[1:], dict(options, profile=profile, multi_ref=multi))
+            for kind in ("rougeL", "rougeLsum", "rougeW", "rougeSU4"):
+                highlights(texts[0], texts[1:], dict(options, profile=profile,
+                                                     multi_ref=multi), kind)
+            score_corpus_lists(["a b c", "b c"], [["a b"], ["b", "c d"]],
+                               dict(options, profile=profile, multi_ref=multi),
+                               n_samples=100)
+    except Exception as error:  # a warm-up failure must not take the app down
+        print(f"warm-up failed: {type(error).__name__}: {error}", file=sys.stderr)
 
 
 demo = build_demo()
 
 if __name__ == "__main__":
     threading.Thread(target=_warm_up, name="rouge-warm-up", daemon=True).start()
-    demo.queue(default_concurrency_limit=4)
+    demo.queue(default_concurrency_limit=2)
     demo.launch(server_name=os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1"),
                 server_port=int(os.environ.get("GRADIO_SERVER_PORT", "7860")),
-                max_file_size=MAX_UPLOAD_BYTES, theme=THEME, css=CSS,
+                max_file_size=MAX_UPLOAD_BYTES, head=HEAD,
+                theme=gr.themes.Soft(primary_hue="indigo", secondary_hue="teal",
+                                     neutral_hue="slate"),
                 footer_links=["api", "gradio"])

@@ -110,9 +110,13 @@ def _checked(metric, prediction_col, references_col, options):
 
 
 def _finalize(metric, states: list):
-    merged = functools.reduce(lambda a, b: a.merge(b),
-                              (metric.state_from_bytes(bytes(s)) for s in states))
-    return metric.finalize(merged)
+    """Merge the partitions' states in a balanced tree (each merge re-sorts the copy-number
+    registers it joins: log2(partitions) passes over them, not one per partition)."""
+    level = [metric.state_from_bytes(bytes(s)) for s in states]
+    while len(level) > 1:
+        level = [level[i].merge(level[i + 1]) if i + 1 < len(level) else level[i]
+                 for i in range(0, len(level), 2)]
+    return metric.finalize(level[0])
 
 
 def _pickle_by_value(cloudpickle) -> None:
@@ -176,15 +180,18 @@ def score_ray(metric, dataset, prediction_col="prediction", references_col="refe
     opts, kwargs = _checked(metric, prediction_col, references_col, options)
     _pickle_by_value(cloudpickle)
     args = (metric_sources(), kwargs, prediction_col, references_col)
-    actors = dict(fn_constructor_args=args, batch_format="pandas", concurrency=2)
+    import ray
+
+    # an autoscaling pool from one actor up to one per CPU: a fixed pool holding every CPU
+    # would leave none for the tasks that read its input, and wait on them forever
+    cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+    actors = dict(fn_constructor_args=args, batch_format="pandas", concurrency=(1, cpus))
     if not opts.use_aggregator:
         return dataset.map_batches(_RayScorer, **actors)
     # identical rows in one block (a hash shuffle on a key of the texts), a block per batch
     keyed = dataset.map_batches(functools.partial(_with_key, prediction_col, references_col),
                                 batch_format="pandas")
-    # materialized first: the scoring actors hold the CPUs they reserve, and with the
-    # shuffle still pending on a small cluster they would wait on each other forever
-    blocks = keyed.repartition(_RAY_BLOCKS, keys=["_rouge_key"]).materialize()
+    blocks = keyed.repartition(_RAY_BLOCKS, keys=["_rouge_key"])
     states = blocks.map_batches(_RayScorer, batch_size=None, **actors).take_all()
     return _finalize(metric, [row["state"] for row in states])
 

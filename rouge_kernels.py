@@ -168,50 +168,86 @@ def _clipped_hits(ids_a: np.ndarray, ids_b: np.ndarray, u: int) -> int:
 
 
 @njit(cache=True)
-def _ngram_pair(tokens, p0, p1, r0, r1, max_n, out):
-    """Fill out[n - 1] = (hit, pred_count, ref_count) for n = 1..max_n."""
+def _join_windows(a_ids, a, b_ids, b, lp, lr):
+    """Dense ids of the (a + b)-grams of both texts from those of the a-grams and b-grams
+    (each: prediction windows, then reference windows): the (a + b)-gram at i is the a-gram
+    at i followed by the b-gram at i + a, keyed exactly as id_a * u_b + id_b. Needs
+    lp, lr >= a + b."""
+    cp = lp - a - b + 1
+    cr = lr - a - b + 1
+    u_b = 0
+    for t in b_ids:
+        u_b = max(u_b, t + 1)
+    keys = np.empty(cp + cr, dtype=np.int64)
+    a_ref = lp - a + 1  # where each level's reference windows start
+    b_ref = lp - b + 1
+    for i in range(cp):
+        keys[i] = a_ids[i] * u_b + b_ids[i + a]
+    for i in range(cr):
+        keys[cp + i] = a_ids[a_ref + i] * u_b + b_ids[b_ref + i + a]
+    ids, _ = _dense_ids(keys)
+    return ids
+
+
+@njit(cache=True)
+def _ngram_pair(tokens, p0, p1, r0, r1, orders, out):
+    """Fill out[q] = (hit, pred_count, ref_count) for n = orders[q] (ascending). Only the
+    requested orders are built, each from the ids of power-of-two orders (doubling): time
+    O((len_p + len_r) * log n) per order, memory O((len_p + len_r) * log n_max)."""
     lp = p1 - p0
     lr = r1 - r0
-    for n in range(1, max_n + 1):
-        out[n - 1, 0] = 0
-        out[n - 1, 1] = max(0, lp - n + 1)
-        out[n - 1, 2] = max(0, lr - n + 1)
-    if lp == 0 or lr == 0:
+    for q in range(orders.shape[0]):
+        n = orders[q]
+        out[q, 0] = 0
+        out[q, 1] = max(0, lp - n + 1)
+        out[q, 2] = max(0, lr - n + 1)
+    shortest = min(lp, lr)
+    if shortest == 0:
         return
     both = np.empty(lp + lr, dtype=np.int64)
     _copy(tokens, p0, p1, both, 0)
     _copy(tokens, r0, r1, both, lp)
     ids, u = _dense_ids(both)
-    # win[i] is the dense id of the n-gram starting at i (pred windows, then ref windows);
-    # level n is built from level n - 1 as (id of the (n-1)-gram) * u + (id of the last
-    # token), re-densified: exact integers, no hashing of token sequences.
-    win = ids
-    level_u = u
-    for n in range(1, max_n + 1):
-        cp = lp - n + 1
-        cr = lr - n + 1
-        if cp <= 0 or cr <= 0:
+    # powers[t]: ids of the 2^t-grams (2^t <= shortest), the same length-(lp + lr) slots
+    n_powers = 1
+    while (1 << n_powers) <= shortest:
+        n_powers += 1
+    powers = np.empty((n_powers, lp + lr), dtype=np.int64)
+    _copy(ids, 0, lp + lr, powers[0], 0)
+    for t in range(1, n_powers):
+        half = 1 << (t - 1)
+        level = _join_windows(powers[t - 1], half, powers[t - 1], half, lp, lr)
+        _copy(level, 0, level.shape[0], powers[t], 0)
+    for q in range(orders.shape[0]):
+        n = orders[q]
+        if n > shortest:
             break
-        if n > 1:
-            keys = np.empty(cp + cr, dtype=np.int64)
-            for i in range(cp):
-                keys[i] = win[i] * u + ids[i + n - 1]
-            for i in range(cr):
-                keys[cp + i] = win[cp + 1 + i] * u + ids[lp + i + n - 1]
-            win, level_u = _dense_ids(keys)
-        out[n - 1, 0] = _clipped_hits(win[:cp], win[cp:cp + cr], level_u)
+        t = n_powers - 1
+        while (1 << t) > n:
+            t -= 1
+        win = powers[t][:lp + lr - 2 * ((1 << t) - 1)]
+        size = 1 << t
+        for s in range(t - 1, -1, -1):
+            if n & (1 << s):
+                win = _join_windows(win, size, powers[s], 1 << s, lp, lr)
+                size += 1 << s
+        cp = lp - n + 1
+        out[q, 0] = _clipped_hits(win[:cp], win[cp:], lp + lr)
+        if out[q, 0] == 0:
+            break  # no n-gram in common: no longer one either
 
 
 @njit(cache=True, nogil=True)
-def ngram_stats(tokens, text_offsets, pair_pred, pair_ref, max_n):
-    """ROUGE-1..max_n statistics: int64[pairs, max_n, 3] of (hit, pred_count, ref_count)."""
+def ngram_stats(tokens, text_offsets, pair_pred, pair_ref, orders):
+    """ROUGE-N statistics for each N in orders (int64, ascending): int64[pairs, len(orders),
+    3] of (hit, pred_count, ref_count)."""
     n_pairs = pair_pred.shape[0]
-    out = np.zeros((n_pairs, max_n, 3), dtype=np.int64)
+    out = np.zeros((n_pairs, orders.shape[0], 3), dtype=np.int64)
     for k in range(n_pairs):
         p = pair_pred[k]
         r = pair_ref[k]
         _ngram_pair(tokens, text_offsets[p], text_offsets[p + 1], text_offsets[r],
-                    text_offsets[r + 1], max_n, out[k])
+                    text_offsets[r + 1], orders, out[k])
     return out
 
 
@@ -227,38 +263,16 @@ def _lcs_length(a: np.ndarray, b: np.ndarray, u: int) -> int:
     if n == 0 or b.shape[0] == 0:
         return 0
     words = (n + 63) // 64
-    # positions of each id in a as linked lists, so a row's match mask costs O(occurrences)
     head = np.full(u, -1, dtype=np.int64)
     nxt = np.empty(n, dtype=np.int64)
-    for pos in range(n - 1, -1, -1):
-        nxt[pos] = head[a[pos]]
-        head[a[pos]] = pos
+    mask_of = np.full(u, -1, dtype=np.int64)
+    masks = _match_rows(a, head, nxt, mask_of, words)
     v = np.full(words, np.uint64(0xFFFFFFFFFFFFFFFF), dtype=np.uint64)
-    m = np.zeros(words, dtype=np.uint64)
-    one = np.uint64(1)
+    match = np.zeros(words, dtype=np.uint64)
     for j in range(b.shape[0]):
-        first = head[b[j]]
-        if first < 0:
-            continue  # no match in this row: V stays as it is
-        pos = first
-        while pos >= 0:
-            m[pos >> 6] |= one << np.uint64(pos & 63)
-            pos = nxt[pos]
-        carry = np.uint64(0)
-        for w in range(words):
-            x = v[w]
-            y = x & m[w]
-            s = x + y
-            c1 = np.uint64(1) if s < x else np.uint64(0)
-            s2 = s + carry
-            c2 = np.uint64(1) if s2 < s else np.uint64(0)
-            carry = c1 | c2
-            v[w] = s2 | (x & ~m[w])
-        pos = first
-        while pos >= 0:
-            m[pos >> 6] = np.uint64(0)
-            pos = nxt[pos]
+        _bit_row_step(v, b[j], head, nxt, mask_of, masks, match)
     zeros = 0
+    one = np.uint64(1)
     for w in range(words):
         bits = 64 if w < words - 1 else n - 64 * (words - 1)
         x = ~v[w]
@@ -306,10 +320,10 @@ def _zeros_below(v, j):
 
 @njit(cache=True)
 def _mark_lcs_bits(y, x, bit_of, rows, mask):
-    """_mark_path for a prediction sentence of at most 64 tokens: the DP rows are machine
-    words (Hyyro's bit-vector LCS), the traceback reads c[i][j] by popcount. Same path,
-    O(len(y) + len(x)) instead of O(len(y) * len(x)). bit_of is a zeroed scratch array
-    indexed by token id."""
+    """_mark_path (unweighted) for a prediction sentence of at most 64 tokens: the DP rows
+    are machine words (Hyyro's bit-vector LCS), the traceback reads c[i][j] by popcount.
+    Same path, O(len(y) + len(x)) instead of O(len(y) * len(x)). bit_of is a zeroed scratch
+    array indexed by token id. Returns how many positions it newly marked."""
     m = y.shape[0]
     n = x.shape[0]
     for j in range(n):
@@ -322,100 +336,369 @@ def _mark_lcs_bits(y, x, bit_of, rows, mask):
         rows[i + 1] = v
     for j in range(n):
         bit_of[x[j]] = np.uint64(0)
+    new = 0
     i = m
     j = n
     while i > 0 and j > 0:
         if y[i - 1] == x[j - 1]:
             i -= 1
             j -= 1
-            mask[i] = True
+            if not mask[i]:
+                mask[i] = True
+                new += 1
         elif _zeros_below(rows[i - 1], j) >= _zeros_below(rows[i], j - 1):
             i -= 1
         else:
             j -= 1
-
-
-_FULL_TABLE_MAX_CELLS = 1 << 22  # above this, sentence pairs use the checkpointed DP
+    return new
 
 
 @njit(cache=True)
-def _dp_block(y, x, weighted, weight, c0, l0, i0, i1, c_out, l_out):
-    """Rows i0..i1 of the LCS table of reference sentence y and prediction sentence x, from
-    row i0 (c0, l0), into c_out / l_out (row i at (i - i0) * (len(x) + 1)); l is the length
-    of the run of matches ending at a cell. ROUGE-1.5.5's recurrences: equal tokens -> the
-    diagonal plus 1, or for the weighted LCS plus f(k+1) - f(k), f(k) = k**weight, added in
-    the script's order (c + f(k+1)) - f(k), since a regrouping changes which tied path wins;
-    otherwise the larger of up and left, up on ties."""
+def _match_rows(x, head, nxt, mask_of, words):
+    """Link the positions of each id in x (head[id]: first, -1 none; nxt[pos]: next of the
+    same id) and precompute the match row of every id that occurs more than `words` times
+    (mask_of[id]: its row in the result; at most 64 such ids). A row's match mask then
+    costs O(words) for a frequent id and O(occurrences) <= O(words) for the others: a text
+    of few distinct words no longer costs O(n) per row."""
     n = x.shape[0]
-    w = n + 1
-    _copy(c0, 0, w, c_out, 0)
-    _copy(l0, 0, w, l_out, 0)
-    for i in range(i0 + 1, i1 + 1):
-        row = (i - i0) * w
-        prev = row - w
-        c_out[row] = 0.0
-        l_out[row] = 0
-        yi = y[i - 1]
-        for j in range(1, n + 1):
-            if yi == x[j - 1]:
-                k = l_out[prev + j - 1]
-                if weighted:
-                    c_out[row + j] = c_out[prev + j - 1] + (k + 1.0) ** weight - float(k) ** weight
-                else:
-                    c_out[row + j] = c_out[prev + j - 1] + 1.0
-                l_out[row + j] = k + 1
-            elif c_out[prev + j] >= c_out[row + j - 1]:
-                c_out[row + j] = c_out[prev + j]
-                l_out[row + j] = 0
-            else:
-                c_out[row + j] = c_out[row + j - 1]
-                l_out[row + j] = 0
+    for pos in range(n - 1, -1, -1):
+        nxt[pos] = head[x[pos]]
+        head[x[pos]] = pos
+    k = 0
+    for pos in range(n):
+        if head[x[pos]] == pos:  # first occurrence: count this id's positions
+            count = 0
+            p = pos
+            while p >= 0:
+                count += 1
+                p = nxt[p]
+            if count > words:
+                mask_of[x[pos]] = k
+                k += 1
+    masks = np.zeros((k, words), dtype=np.uint64)
+    for pos in range(n):
+        row = mask_of[x[pos]]
+        if row >= 0:
+            masks[row, pos >> 6] |= np.uint64(1) << np.uint64(pos & 63)
+    return masks
 
 
 @njit(cache=True)
-def _mark_path(y, x, weighted, weight, block, mask, ck_c, ck_l, buf_c, buf_l):
-    """Fill the (weighted) LCS table of y and x and trace it back from the bottom-right, as
-    ROUGE-1.5.5 and rouge_score do (equal -> diagonal; up >= left -> up; else left), setting
-    mask[i] for each reference position on the path.
+def _bit_row_update(v, match):
+    """Hyyro's row step V' = (V + (V & M)) | (V & ~M) over multiword rows, in place."""
+    one = np.uint64(1)
+    carry = np.uint64(0)
+    for w in range(v.shape[0]):
+        a = v[w]
+        b = a & match[w]
+        s = a + b
+        c1 = one if s < a else np.uint64(0)
+        s2 = s + carry
+        c2 = one if s2 < s else np.uint64(0)
+        carry = c1 | c2
+        v[w] = s2 | (a & ~match[w])
 
-    With block >= len(y) the table is held whole. With a smaller block only every block-th
-    row is kept (in ck_c / ck_l) and the traceback recomputes one block of rows at a time
-    from its checkpoint (each block once, since the path only moves up): O((m / block +
-    block) * n) memory for long sentences. Buffers: ck_* >= (m // block + 1) * (n + 1),
-    buf_* >= (min(block, m) + 1) * (n + 1)."""
+
+@njit(cache=True)
+def _bit_row_step(v, token, head, nxt, mask_of, masks, match):
+    """Row i of the bit-vector LCS from row i - 1 in place, for the row's token: its match
+    row from masks (frequent ids) or built in the zeroed scratch row match from the linked
+    positions (left zeroed)."""
+    first = head[token]
+    if first < 0:
+        return  # no match in this row: it stays as it is
+    row = mask_of[token]
+    if row >= 0:
+        _bit_row_update(v, masks[row])
+        return
+    one = np.uint64(1)
+    pos = first
+    while pos >= 0:
+        match[pos >> 6] |= one << np.uint64(pos & 63)
+        pos = nxt[pos]
+    _bit_row_update(v, match)
+    pos = first
+    while pos >= 0:
+        match[pos >> 6] = np.uint64(0)
+        pos = nxt[pos]
+
+
+@njit(cache=True)
+def _zeros_below_words(v, j):
+    """c[i][j] of multiword bit row v: its zero bits among bits 0..j-1."""
+    total = 0
+    for w in range(j >> 6):
+        total += _popcount(~v[w])
+    if j & 63:
+        total += _zeros_below(v[j >> 6], j & 63)
+    return total
+
+
+@njit(cache=True)
+def _mark_lcs_bit_rows(y, x, head, nxt, mask_of, match, mask):
+    """_mark_lcs_bits for a prediction sentence of any length: rows of ceil(len(x) / 64)
+    words, every b-th row kept (b = sqrt(len(y))) and a block of b rows recomputed from its
+    checkpoint when the traceback reaches it (each block once: the path only moves up).
+    O(sqrt(len(y)) * len(x) / 64) words, two passes of len(y) * len(x) / 64 word steps.
+    head and mask_of (filled with -1, size u), nxt and match (zeroed) are scratch. Returns how many
+    positions it newly marked."""
     m = y.shape[0]
     n = x.shape[0]
-    w = n + 1
-    block = min(block, m)
-    n_blocks = (m - 1) // block + 1
-    for j in range(w):  # checkpoint 0: the zero row
-        ck_c[j] = 0.0
-        ck_l[j] = 0
-    for b in range(n_blocks - 1):
-        i0 = b * block
-        _dp_block(y, x, weighted, weight, ck_c[b * w:], ck_l[b * w:], i0, i0 + block, buf_c,
-                  buf_l)
-        _copy(buf_c, block * w, (block + 1) * w, ck_c, (b + 1) * w)
-        _copy(buf_l, block * w, (block + 1) * w, ck_l, (b + 1) * w)
-    b = n_blocks - 1
-    i0 = b * block
-    _dp_block(y, x, weighted, weight, ck_c[b * w:], ck_l[b * w:], i0, m, buf_c, buf_l)
+    words = (n + 63) // 64
+    masks = _match_rows(x, head, nxt, mask_of, words)
+    b = max(1, int(np.sqrt(m)))
+    checkpoints = np.empty((m // b + 1, words), dtype=np.uint64)
+    block = np.empty((b + 1, words), dtype=np.uint64)
+    v = np.full(words, np.uint64(0xFFFFFFFFFFFFFFFF), dtype=np.uint64)
+    for w in range(words):
+        checkpoints[0, w] = v[w]
+    for i in range(1, m + 1):
+        _bit_row_step(v, y[i - 1], head, nxt, mask_of, masks, match)
+        if i % b == 0:
+            for w in range(words):
+                checkpoints[i // b, w] = v[w]
+    new = 0
     i = m
     j = n
+    i0 = m + 1  # first row of the block held (none yet)
     while i > 0 and j > 0:
-        if i == i0:
-            b -= 1
-            i0 = b * block
-            _dp_block(y, x, weighted, weight, ck_c[b * w:], ck_l[b * w:], i0, i0 + block,
-                      buf_c, buf_l)
         if y[i - 1] == x[j - 1]:
             i -= 1
             j -= 1
-            mask[i] = True
-        elif buf_c[(i - 1 - i0) * w + j] >= buf_c[(i - i0) * w + j - 1]:
+            if not mask[i]:
+                mask[i] = True
+                new += 1
+            continue
+        if i - 1 < i0:  # rows i - 1 and i: recompute their block
+            i0 = ((i - 1) // b) * b
+            for w in range(words):
+                block[0, w] = checkpoints[i0 // b, w]
+            for r in range(1, min(b, m - i0) + 1):
+                for w in range(words):
+                    block[r, w] = block[r - 1, w]
+                _bit_row_step(block[r], y[i0 + r - 1], head, nxt, mask_of, masks,
+                              match)
+        if _zeros_below_words(block[i - 1 - i0], j) >= _zeros_below_words(block[i - i0], j - 1):
             i -= 1
         else:
             j -= 1
+    for pos in range(n):
+        head[x[pos]] = -1
+        mask_of[x[pos]] = -1
+    return new
+
+
+_BASE_CELLS = 1 << 16  # sub-tables up to this many cells are filled whole (1 MiB)
+
+
+@njit(cache=True)
+def _wlcs_cell(c_diag, l_diag, c_up, c_left, equal, weighted, f):
+    """One cell of ROUGE-1.5.5's (weighted) LCS table: (c, run length). Equal tokens -> the
+    diagonal plus 1, or for the weighted LCS plus f(k+1) - f(k), f(k) = k**weight, added in
+    the script's order (c + f(k+1)) - f(k), since a regrouping changes which tied path wins;
+    otherwise the larger of up and left, up on ties (run length 0)."""
+    if equal:
+        if weighted:
+            return c_diag + f[l_diag + 1] - f[l_diag], l_diag + 1
+        return c_diag + 1.0, l_diag + 1
+    if c_up >= c_left:
+        return c_up, 0
+    return c_left, 0
+
+
+@njit(cache=True)
+def _trace_block(y, x, weighted, f, i0, i1, j0, j1, edge_c, edge_l, top, left, mask, c, l):
+    """Fill rows i0..i1 x columns j0..j1 of the table whole into c/l (row i0 from
+    edge_*[top:], column j0 from edge_*[left:]), then trace back from (i1, j1) until row i0
+    or column j0, marking reference positions. Returns how many it newly marked."""
+    rows = i1 - i0 + 1
+    width = j1 - j0 + 1
+    for k in range(width):
+        c[k] = edge_c[top + k]
+        l[k] = edge_l[top + k]
+    for r in range(1, rows):
+        row = r * width
+        c[row] = edge_c[left + r]
+        l[row] = edge_l[left + r]
+        yi = y[i0 + r - 1]
+        for k in range(1, width):
+            c[row + k], l[row + k] = _wlcs_cell(
+                c[row - width + k - 1], l[row - width + k - 1], c[row - width + k],
+                c[row + k - 1], yi == x[j0 + k - 1], weighted, f)
+    new = 0
+    r = rows - 1
+    k = width - 1
+    while r > 0 and k > 0:
+        if y[i0 + r - 1] == x[j0 + k - 1]:
+            r -= 1
+            k -= 1
+            if not mask[i0 + r]:
+                mask[i0 + r] = True
+                new += 1
+        elif c[(r - 1) * width + k] >= c[r * width + k - 1]:
+            r -= 1
+        else:
+            k -= 1
+    return new
+
+
+@njit(cache=True)
+def _mark_path(y, x, weighted, f, mask, buf_c, buf_l, zeros_c, zeros_l, base_cells):
+    """Trace back ROUGE-1.5.5's (weighted) LCS table of reference sentence y (rows) and
+    prediction sentence x (columns) as the script and rouge_score do (equal tokens ->
+    diagonal, marking mask[i - 1]; up >= left -> up; else left) in O((len(x) + len(y)) *
+    log len(y)) memory, Hirschberg-style. Returns how many positions it newly marked.
+
+    A task is a block of rows i0..i1 x columns j0..j1 with its top row and left column
+    given (in the arena edge_c/edge_l); it follows the path from (i1, j1) until row i0 or
+    column j0. Up to base_cells cells (or two rows) the block is filled whole (buf_c/buf_l).
+    Otherwise one pass over its rows, two rolling rows, also carries for every cell below the
+    middle row h the column at which that cell's traceback reaches row h (a traceback step is
+    decided by the cell's own comparison, known as soon as the cell is), so the path's
+    crossing (h, jh) is known after one pass. Below h the path stays in columns >= jh, and at
+    column jh it can only go up: rows h..i1 x columns jh..j1 (given row h, and column jh from
+    a second pass) and rows i0..h x columns j0..jh are independent halves. Time about 3x the
+    cells; tasks run from a stack (numba's cache does not keep recursive functions)."""
+    m = y.shape[0]
+    n = x.shape[0]
+    if (m + 1) * (n + 1) <= min(base_cells, buf_c.shape[0]):  # zeros_*: >= max(m, n) + 1
+        return _trace_block(y, x, weighted, f, 0, m, 0, n, zeros_c, zeros_l, 0, 0, mask,
+                            buf_c, buf_l)
+    levels = 2
+    while (1 << (levels - 2)) < m + 1:
+        levels += 1
+    # the arena holds the edges of the tasks on the stack, stack-like: a task's children's
+    # edges lie above its own, and popping a task frees everything above its end
+    edge_c = np.zeros((levels + 1) * (n + 2) + 2 * (m + 2) + 2 * levels, dtype=np.float64)
+    edge_l = np.zeros(edge_c.shape[0], dtype=np.int64)
+    tasks = np.empty((2 * levels + 4, 7), dtype=np.int64)  # i0 i1 j0 j1 top left end
+    prev_c = np.empty(n + 1, dtype=np.float64)
+    cur_c = np.empty(n + 1, dtype=np.float64)
+    prev_l = np.empty(n + 1, dtype=np.int64)
+    cur_l = np.empty(n + 1, dtype=np.int64)
+    prev_x = np.empty(n + 1, dtype=np.int64)  # column where row i-1's traceback meets row h
+    cur_x = np.empty(n + 1, dtype=np.int64)  # (-1: it meets column j0 first)
+    row_h_c = np.empty(n + 1, dtype=np.float64)
+    row_h_l = np.empty(n + 1, dtype=np.int64)
+    tasks[0, 0] = 0
+    tasks[0, 1] = m
+    tasks[0, 2] = 0
+    tasks[0, 3] = n
+    tasks[0, 4] = 0  # row 0 and column 0: zeros
+    tasks[0, 5] = n + 1
+    tasks[0, 6] = n + m + 2
+    n_tasks = 1
+    new = 0
+    while n_tasks > 0:
+        n_tasks -= 1
+        i0 = tasks[n_tasks, 0]
+        i1 = tasks[n_tasks, 1]
+        j0 = tasks[n_tasks, 2]
+        j1 = tasks[n_tasks, 3]
+        top = tasks[n_tasks, 4]
+        left = tasks[n_tasks, 5]
+        end = tasks[n_tasks, 6]
+        rows = i1 - i0 + 1
+        width = j1 - j0 + 1
+        if rows * width <= base_cells or rows <= 2:
+            if rows * width <= buf_c.shape[0]:
+                new += _trace_block(y, x, weighted, f, i0, i1, j0, j1, edge_c, edge_l, top,
+                                    left, mask, buf_c, buf_l)
+            else:  # two rows by a long sentence: O(len(x))
+                new += _trace_block(y, x, weighted, f, i0, i1, j0, j1, edge_c, edge_l, top,
+                                    left, mask, np.empty(rows * width, dtype=np.float64),
+                                    np.empty(rows * width, dtype=np.int64))
+            continue
+        h = (i0 + i1) // 2
+        for k in range(width):
+            prev_c[k] = edge_c[top + k]
+            prev_l[k] = edge_l[top + k]
+        for i in range(i0 + 1, h + 1):  # down to the middle row
+            cur_c[0] = edge_c[left + i - i0]
+            cur_l[0] = edge_l[left + i - i0]
+            yi = y[i - 1]
+            for k in range(1, width):
+                cur_c[k], cur_l[k] = _wlcs_cell(prev_c[k - 1], prev_l[k - 1], prev_c[k],
+                                                cur_c[k - 1], yi == x[j0 + k - 1], weighted, f)
+            prev_c, cur_c = cur_c, prev_c
+            prev_l, cur_l = cur_l, prev_l
+        for k in range(width):
+            row_h_c[k] = prev_c[k]
+            row_h_l[k] = prev_l[k]
+            prev_x[k] = j0 + k
+        for i in range(h + 1, i1 + 1):  # below it, also where each cell's path meets it
+            cur_c[0] = edge_c[left + i - i0]
+            cur_l[0] = edge_l[left + i - i0]
+            cur_x[0] = -1
+            yi = y[i - 1]
+            for k in range(1, width):
+                equal = yi == x[j0 + k - 1]
+                cur_c[k], cur_l[k] = _wlcs_cell(prev_c[k - 1], prev_l[k - 1], prev_c[k],
+                                                cur_c[k - 1], equal, weighted, f)
+                if equal:
+                    cur_x[k] = prev_x[k - 1]
+                elif prev_c[k] >= cur_c[k - 1]:
+                    cur_x[k] = prev_x[k]
+                else:
+                    cur_x[k] = cur_x[k - 1]
+            prev_c, cur_c = cur_c, prev_c
+            prev_l, cur_l = cur_l, prev_l
+            prev_x, cur_x = cur_x, prev_x
+        jh = prev_x[width - 1]
+        if jh <= j0:  # the path leaves through column j0 at or below row h: rows h..i1 only
+            for k in range(width):
+                edge_c[end + k] = row_h_c[k]
+                edge_l[end + k] = row_h_l[k]
+            tasks[n_tasks, 0] = h
+            tasks[n_tasks, 1] = i1
+            tasks[n_tasks, 2] = j0
+            tasks[n_tasks, 3] = j1
+            tasks[n_tasks, 4] = end
+            tasks[n_tasks, 5] = left + h - i0
+            tasks[n_tasks, 6] = end + width
+            n_tasks += 1
+            continue
+        # column jh of rows h..i1 (the lower half's left edge), then row h from column jh
+        sub = jh - j0 + 1
+        col = end
+        for k in range(sub):
+            prev_c[k] = row_h_c[k]
+            prev_l[k] = row_h_l[k]
+        edge_c[col] = row_h_c[sub - 1]
+        edge_l[col] = row_h_l[sub - 1]
+        for i in range(h + 1, i1 + 1):
+            cur_c[0] = edge_c[left + i - i0]
+            cur_l[0] = edge_l[left + i - i0]
+            yi = y[i - 1]
+            for k in range(1, sub):
+                cur_c[k], cur_l[k] = _wlcs_cell(prev_c[k - 1], prev_l[k - 1], prev_c[k],
+                                                cur_c[k - 1], yi == x[j0 + k - 1], weighted, f)
+            edge_c[col + i - h] = cur_c[sub - 1]
+            edge_l[col + i - h] = cur_l[sub - 1]
+            prev_c, cur_c = cur_c, prev_c
+            prev_l, cur_l = cur_l, prev_l
+        row = col + i1 - h + 1
+        for k in range(sub - 1, width):
+            edge_c[row + k - sub + 1] = row_h_c[k]
+            edge_l[row + k - sub + 1] = row_h_l[k]
+        # the upper half runs after the lower one (the path's order); it reuses this
+        # task's edges and end, which frees the lower half's
+        tasks[n_tasks, 0] = i0
+        tasks[n_tasks, 1] = h
+        tasks[n_tasks, 2] = j0
+        tasks[n_tasks, 3] = jh
+        tasks[n_tasks, 4] = top
+        tasks[n_tasks, 5] = left
+        tasks[n_tasks, 6] = end
+        tasks[n_tasks + 1, 0] = h
+        tasks[n_tasks + 1, 1] = i1
+        tasks[n_tasks + 1, 2] = jh
+        tasks[n_tasks + 1, 3] = j1
+        tasks[n_tasks + 1, 4] = row
+        tasks[n_tasks + 1, 5] = col
+        tasks[n_tasks + 1, 6] = row + width - sub + 1
+        n_tasks += 2
+    return new
 
 
 @njit(cache=True)
@@ -460,18 +743,25 @@ def _union_pair(tokens, sent_offsets, s_p0, s_p1, s_r0, s_r1, clip_tokens, c_p0,
         left_r[ids[i]] += 1
     max_p = _max_sentence_len(sent_offsets, s_p0, s_p1)
     max_r = _max_sentence_len(sent_offsets, s_r0, s_r1)
-    # DP tables, only where the bit rows do not serve (weighted, or sentences > 64 tokens):
-    # whole for ordinary sentences, checkpointed past _FULL_TABLE_MAX_CELLS
-    block = max_r
-    if (max_p + 1) * (max_r + 1) > _FULL_TABLE_MAX_CELLS:
-        block = max(1, int(np.sqrt(max_r)))
-    need = weighted or max_p > 64
-    ck_size = ((max_r - 1) // max(block, 1) + 1) * (max_p + 1) if need else 1
-    buf_size = (block + 1) * (max_p + 1) if need else 1
-    ck_c = np.empty(ck_size, dtype=np.float64)
-    ck_l = np.empty(ck_size, dtype=np.int64)
+    # the DP table for the weighted LCS; multiword bit rows for long prediction sentences
+    buf_size = min(_BASE_CELLS, (max_r + 1) * (max_p + 1)) if weighted else 1
+    long_bits = not weighted and max_p > 64
+    head = np.full(u if long_bits else 0, -1, dtype=np.int64)
+    mask_of = np.full(u if long_bits else 0, -1, dtype=np.int64)
+    nxt = np.empty(max_p if long_bits else 0, dtype=np.int64)
+    match = np.zeros((max_p + 63) // 64 if long_bits else 0, dtype=np.uint64)
     buf_c = np.empty(buf_size, dtype=np.float64)
     buf_l = np.empty(buf_size, dtype=np.int64)
+    zeros_c = np.zeros(max(max_p, max_r) + 1 if weighted else 0, dtype=np.float64)
+    zeros_l = np.zeros(zeros_c.shape[0], dtype=np.int64)
+    # f(k) = k**weight for the run lengths k a sentence pair can reach
+    f = np.zeros(min(max_p, max_r) + 2 if weighted else 1, dtype=np.float64)
+    if weighted:
+        for k in range(f.shape[0]):
+            f[k] = float(k) ** weight
+    in_pred = np.zeros(u, dtype=np.bool_)
+    for t in pred:
+        in_pred[t] = True
     mask = np.zeros(max_r, dtype=np.bool_)
     bit_of = np.zeros(u, dtype=np.uint64)
     rows = np.empty(max_r + 1, dtype=np.uint64)
@@ -480,18 +770,29 @@ def _union_pair(tokens, sent_offsets, s_p0, s_p1, s_r0, s_r1, clip_tokens, c_p0,
         y0 = sent_offsets[si] - t_r0
         y1 = sent_offsets[si + 1] - t_r0
         y = ref[y0:y1]
-        if y.shape[0] == 0:
-            continue
-        for q in range(y.shape[0]):
+        m = y.shape[0]
+        # only a position whose token the prediction has can be marked: once all of them
+        # are, no other prediction sentence changes the union (this keeps many tiny
+        # sentences, e.g. "a\n" * 50000, from costing a DP per sentence pair)
+        markable = 0
+        for q in range(m):
             mask[q] = False
+            markable += 1 if in_pred[y[q]] else 0
+        marked = 0
         for sj in range(s_p0, s_p1):
+            if marked == markable:
+                break
             x = pred[sent_offsets[sj] - t_p0:sent_offsets[sj + 1] - t_p0]
-            if x.shape[0] == 0:
+            n = x.shape[0]
+            if n == 0:
                 continue
-            if x.shape[0] <= 64 and not weighted:
-                _mark_lcs_bits(y, x, bit_of, rows, mask)
+            if n <= 64 and not weighted:
+                marked += _mark_lcs_bits(y, x, bit_of, rows, mask)
+            elif not weighted:
+                marked += _mark_lcs_bit_rows(y, x, head, nxt, mask_of, match, mask)
             else:
-                _mark_path(y, x, weighted, weight, block, mask, ck_c, ck_l, buf_c, buf_l)
+                marked += _mark_path(y, x, weighted, f, mask, buf_c, buf_l, zeros_c,
+                                     zeros_l, _BASE_CELLS)
         run = 0
         for q in range(y.shape[0]):
             if mask[q]:
@@ -570,36 +871,107 @@ def wlcs_stats(tokens, sent_offsets, text_sent_offsets, clip_tokens, clip_offset
 
 
 @njit(cache=True)
-def _skip_keys(ids, u, max_skip, unigrams):
-    """Keys of the skip-bigrams (a * u + b) and, for SU, unigrams (u * u + a) of one text."""
-    n = ids.shape[0]
-    count = 0
-    for i in range(n - 1):
-        last = n - 1 if max_skip < 0 else min(n - 1, i + max_skip + 1)
-        count += last - i
-    if unigrams and n > 0:
-        count += n - 1
-    keys = np.empty(count, dtype=np.int64)
-    k = 0
-    for i in range(n - 1):
-        last = n - 1 if max_skip < 0 else min(n - 1, i + max_skip + 1)
-        base = ids[i] * u
-        for j in range(i + 1, last + 1):
-            keys[k] = base + ids[j]
-            k += 1
-        if unigrams:
-            keys[k] = u * u + ids[i]
-            k += 1
-    return keys
+def _positions(ids, u):
+    """The positions of each id in ids as linked lists: head[id] is the first (-1: none),
+    nxt[pos] the next position of the same id."""
+    head = np.full(u, -1, dtype=np.int64)
+    nxt = np.empty(ids.shape[0], dtype=np.int64)
+    for pos in range(ids.shape[0] - 1, -1, -1):
+        nxt[pos] = head[ids[pos]]
+        head[ids[pos]] = pos
+    return head, nxt
 
 
 @njit(cache=True)
-def _skip_hits_unlimited(ids_p, ids_r, u):
-    """Clipped hits of the skip-bigrams with no distance limit, without listing them (there
-    are n(n-1)/2 per text): only words that occur in both texts can match, so for each such
-    second word b, count c(a, b) = #{i < j: t_i = a, t_j = b} for every first word a in one
-    pass over each text, and add min(c_pred(a, b), c_ref(a, b)). O(n) memory, O(n * c) time
-    for c common words."""
+def _skip_count(n, gap):
+    """Skip-bigrams of an n-token text with at most gap tokens between the two words."""
+    count = 0
+    for i in range(n - 1):
+        count += min(n - 1 - i, gap + 1)
+    return count
+
+
+@njit(cache=True)
+def _skip_hits_by_first_word(ids_p, ids_r, u, gap):
+    """Clipped hits of the skip-bigrams with at most gap tokens between, one first word a at
+    a time: count the second words after each occurrence of a in the prediction (cnt_p) and
+    in the reference (cnt_r, only where cnt_p > 0), add sum_b min(cnt_p[b], cnt_r[b]), clear
+    what was touched. O(u) memory; time the number of skip-bigrams of the common first
+    words, at most (len_p + len_r) * (gap + 1)."""
+    lp = ids_p.shape[0]
+    lr = ids_r.shape[0]
+    head_p, nxt_p = _positions(ids_p, u)
+    head_r, nxt_r = _positions(ids_r, u)
+    cnt_p = np.zeros(u, dtype=np.int64)
+    cnt_r = np.zeros(u, dtype=np.int64)
+    touched = np.empty(u, dtype=np.int64)
+    hits = 0
+    for a in range(u):
+        if head_p[a] < 0 or head_r[a] < 0:
+            continue
+        n_touched = 0
+        i = head_p[a]
+        while i >= 0:
+            for j in range(i + 1, min(lp - 1, i + gap + 1) + 1):
+                b = ids_p[j]
+                if cnt_p[b] == 0:
+                    touched[n_touched] = b
+                    n_touched += 1
+                cnt_p[b] += 1
+            i = nxt_p[i]
+        i = head_r[a]
+        while i >= 0:
+            for j in range(i + 1, min(lr - 1, i + gap + 1) + 1):
+                b = ids_r[j]
+                if cnt_p[b] > 0:
+                    cnt_r[b] += 1
+            i = nxt_r[i]
+        for q in range(n_touched):
+            b = touched[q]
+            hits += min(cnt_p[b], cnt_r[b])
+            cnt_p[b] = 0
+            cnt_r[b] = 0
+    return hits
+
+
+@njit(cache=True)
+def _skip_hits_by_second_word(ids_p, ids_r, common, c, gap):
+    """The same hits, one common second word b at a time: only words in both texts can
+    match (common[id]: 0..c-1 for those, else -1), so for each such b one pass over each text
+    counts c(a, b) = #{i < j <= i + gap + 1: t_i = a, t_j = b} for every common first word
+    a, from the counts of each word in the window before j; add min(c_pred(a, b),
+    c_ref(a, b)). O(u) memory, O((len_p + len_r) * c) time: the cheaper way when few words
+    are shared and gap is large."""
+    seen = np.zeros(c, dtype=np.int64)
+    pairs_p = np.zeros(c, dtype=np.int64)
+    pairs_r = np.zeros(c, dtype=np.int64)
+    hits = 0
+    for b in range(c):
+        for ids, pairs in ((ids_p, pairs_p), (ids_r, pairs_r)):
+            for a in range(c):
+                seen[a] = 0
+                pairs[a] = 0
+            for j in range(ids.shape[0]):
+                if j - gap - 2 >= 0:  # position j - gap - 2 leaves the window
+                    k = common[ids[j - gap - 2]]
+                    if k >= 0:
+                        seen[k] -= 1
+                k = common[ids[j]]
+                if k < 0:
+                    continue
+                if k == b:
+                    for a in range(c):
+                        pairs[a] += seen[a]
+                seen[k] += 1
+        for a in range(c):
+            hits += min(pairs_p[a], pairs_r[a])
+    return hits
+
+
+@njit(cache=True)
+def _common_words(ids_p, ids_r, u):
+    """common[id]: 0..c-1 for the ids in both texts, else -1; c; and how many tokens of the
+    two texts hold such an id."""
     in_p = np.zeros(u, dtype=np.bool_)
     in_r = np.zeros(u, dtype=np.bool_)
     for t in ids_p:
@@ -612,35 +984,20 @@ def _skip_hits_unlimited(ids_p, ids_r, u):
         if in_p[t] and in_r[t]:
             common[t] = c
             c += 1
-    seen = np.zeros(c, dtype=np.int64)
-    pairs_p = np.zeros(c, dtype=np.int64)
-    pairs_r = np.zeros(c, dtype=np.int64)
-    hits = 0
-    for b in range(c):
-        for ids, pairs in ((ids_p, pairs_p), (ids_r, pairs_r)):
-            for a in range(c):
-                seen[a] = 0
-                pairs[a] = 0
-            for t in ids:
-                k = common[t]
-                if k < 0:
-                    continue
-                if k == b:
-                    for a in range(c):
-                        pairs[a] += seen[a]
-                seen[k] += 1
-        for a in range(c):
-            hits += min(pairs_p[a], pairs_r[a])
-    return hits
-
-
-_LIST_SKIP_BIGRAMS_MAX = 200_000  # above this many skip-bigrams, count them without listing
+    n_tokens = 0
+    for t in ids_p:
+        n_tokens += 1 if in_r[t] else 0
+    for t in ids_r:
+        n_tokens += 1 if in_p[t] else 0
+    return common, c, n_tokens
 
 
 @njit(cache=True, nogil=True)
 def skip_bigram_stats(tokens, text_offsets, pair_pred, pair_ref, max_skip, unigrams):
     """ROUGE-S<max_skip> (SU with unigrams=True; max_skip < 0: no limit):
-    int64[pairs, 3] of (hit, pred_count, ref_count)."""
+    int64[pairs, 3] of (hit, pred_count, ref_count). O(len_p + len_r) memory per pair: the
+    skip-bigrams are counted per first word or per common second word (whichever costs less),
+    never listed."""
     n_pairs = pair_pred.shape[0]
     out = np.zeros((n_pairs, 3), dtype=np.int64)
     for k in range(n_pairs):
@@ -650,28 +1007,23 @@ def skip_bigram_stats(tokens, text_offsets, pair_pred, pair_ref, max_skip, unigr
                                     text_offsets[r], text_offsets[r + 1])
         lp = ids_p.shape[0]
         lr = ids_r.shape[0]
-        if max_skip < 0 and (lp * (lp - 1) + lr * (lr - 1)) // 2 > _LIST_SKIP_BIGRAMS_MAX:
-            hit = _skip_hits_unlimited(ids_p, ids_r, u)
-            count_p = lp * (lp - 1) // 2
-            count_r = lr * (lr - 1) // 2
-            if unigrams:  # SU: the unigrams of all but the last token
-                if lp > 1 and lr > 1:
-                    hit += _clipped_hits(ids_p[:lp - 1], ids_r[:lr - 1], u)
-                count_p += max(lp - 1, 0)
-                count_r += max(lr - 1, 0)
-            out[k, 0] = hit
-            out[k, 1] = count_p
-            out[k, 2] = count_r
-            continue
-        keys_p = _skip_keys(ids_p, u, max_skip, unigrams)
-        keys_r = _skip_keys(ids_r, u, max_skip, unigrams)
-        both = np.empty(keys_p.shape[0] + keys_r.shape[0], dtype=np.int64)
-        _copy(keys_p, 0, keys_p.shape[0], both, 0)
-        _copy(keys_r, 0, keys_r.shape[0], both, keys_p.shape[0])
-        dense, n_keys = _dense_ids(both)
-        out[k, 0] = _clipped_hits(dense[:keys_p.shape[0]], dense[keys_p.shape[0]:], n_keys)
-        out[k, 1] = keys_p.shape[0]
-        out[k, 2] = keys_r.shape[0]
+        # a gap at or past the longer text is no limit; clamped, i + gap + 1 cannot overflow
+        gap = max(lp, lr) if max_skip < 0 else min(max_skip, max(lp, lr))
+        count_p = _skip_count(lp, gap)
+        count_r = _skip_count(lr, gap)
+        common, c, common_tokens = _common_words(ids_p, ids_r, u)
+        if c * (lp + lr + common_tokens) < common_tokens * (gap + 1):
+            hit = _skip_hits_by_second_word(ids_p, ids_r, common, c, gap)
+        else:
+            hit = _skip_hits_by_first_word(ids_p, ids_r, u, gap)
+        if unigrams:  # SU: the unigrams of all but the last token
+            if lp > 1 and lr > 1:
+                hit += _clipped_hits(ids_p[:lp - 1], ids_r[:lr - 1], u)
+            count_p += max(lp - 1, 0)
+            count_r += max(lr - 1, 0)
+        out[k, 0] = hit
+        out[k, 1] = count_p
+        out[k, 2] = count_r
     return out
 
 
@@ -820,65 +1172,6 @@ for _b in range(10):
     _WORD_BYTE[48 + _b] = 27 + _b
 
 
-@njit(cache=True, nogil=True)
-def _scan_counts(buf, digit):
-    """Pass 1 of scan_ascii_tokens: the number of tokens and of sentence breaks."""
-    n_tok = 0
-    n_breaks = 0
-    inside = False
-    for i in range(buf.shape[0]):
-        ch = buf[i]
-        if digit[ch] > 0:
-            if not inside:
-                n_tok += 1
-                inside = True
-        else:
-            inside = False
-            if ch == 10 or ch == 0:
-                n_breaks += 1
-    return n_tok, n_breaks
-
-
-@njit(cache=True, nogil=True)
-def _scan_fill(buf, digit, max_packed_len, n_tok, n_breaks):
-    n = buf.shape[0]
-    codes = np.empty(n_tok, dtype=np.int64)
-    starts = np.empty(n_tok, dtype=np.int64)
-    ends = np.empty(n_tok, dtype=np.int64)
-    sent_ends = np.empty(n_breaks + 1, dtype=np.int64)
-    text_ends = np.empty(n_breaks + 1, dtype=np.int64)
-    t = 0
-    n_sent = 0
-    n_text = 0
-    i = 0
-    while i < n:
-        ch = buf[i]
-        d = digit[ch]
-        if d > 0:
-            start = i
-            code = 0
-            while i < n and digit[buf[i]] > 0:
-                code = code * 37 + digit[buf[i]]
-                i += 1
-            codes[t] = code if i - start <= max_packed_len else 0
-            starts[t] = start
-            ends[t] = i
-            t += 1
-            continue
-        if ch == 10 or ch == 0:
-            sent_ends[n_sent] = t
-            n_sent += 1
-            if ch == 0:
-                text_ends[n_text] = n_sent
-                n_text += 1
-        i += 1
-    sent_ends[n_sent] = t  # the end of the buffer ends the last sentence and text
-    n_sent += 1
-    text_ends[n_text] = n_sent
-    n_text += 1
-    return codes, starts, ends, sent_ends[:n_sent], text_ends[:n_text]
-
-
 def scan_ascii_tokens(buf: np.ndarray, max_packed_len: int, parts: int = 1):
     """Find the tokens (maximal runs of [a-z0-9]) of a lowercased byte buffer.
 
@@ -889,7 +1182,8 @@ def scan_ascii_tokens(buf: np.ndarray, max_packed_len: int, parts: int = 1):
     into ``parts`` pieces scanned on threads (the passes release the GIL).
 
     Returns (codes, starts, ends, sent_ends, text_ends): token codes and byte spans, and for
-    each sentence / text the index one past its last token / sentence."""
+    each sentence / text the index one past its last token / sentence. (The one scanner,
+    _scan_stem, without stemming, and with the spans of every token.)"""
     cuts = [0]
     if parts > 1 and buf.shape[0] > (1 << 20):
         raw = buf.tobytes()
@@ -902,8 +1196,9 @@ def scan_ascii_tokens(buf: np.ndarray, max_packed_len: int, parts: int = 1):
 
     def scan(span):
         piece = buf[span[0]:span[1] - 1] if span[1] <= buf.shape[0] else buf[span[0]:]
-        n_tok, n_breaks = _scan_counts(piece, _WORD_BYTE)
-        return _scan_fill(piece, _WORD_BYTE, max_packed_len, n_tok, n_breaks)
+        codes, sent_ends, text_ends, _, _, _, _, starts, ends = _scan_stem(
+            piece, _WORD_BYTE, max_packed_len, _NO_TABLE, _NO_TABLE, False, True)
+        return codes, starts, ends, sent_ends, text_ends
 
     if len(bounds) == 1:
         return scan(bounds[0])
@@ -930,6 +1225,7 @@ def scan_ascii_tokens(buf: np.ndarray, max_packed_len: int, parts: int = 1):
 # Tokenization and stemming of a whole batch in one pass (the fast path of
 # rouge_text.tokenize_ascii_batch)
 
+_NO_TABLE = np.zeros(2, dtype=np.int64)  # an empty stem table, for scans without stemming
 _WORD_BYTE_FOLD = _WORD_BYTE.copy()  # the same, and A-Z as a-z: no lowercasing pass first
 for _b in range(26):
     _WORD_BYTE_FOLD[65 + _b] = 1 + _b
@@ -953,12 +1249,14 @@ def _scan_stem_counts(buf, digit):
 
 
 @njit(cache=True, nogil=True)
-def _scan_stem(buf, digit, max_packed_len, keys, vals, stem):
-    """One pass of scan_ascii_tokens (after a branch-free count) that also replaces each
-    packed code >= MIN_STEM_CODE by its stem from the hash table (keys, vals) when stem is
-    True. Returns codes (0 for tokens longer than max_packed_len), sent_ends, text_ends, the
-    long tokens (index, start, end) and the indices of the tokens to stem that the table does
-    not resolve (not there, or a stem that does not pack: value <= 0)."""
+def _scan_stem(buf, digit, max_packed_len, keys, vals, stem, spans):
+    """The byte scanner: one pass (after a branch-free count) that finds the tokens (runs of
+    bytes with digit > 0), packs each into its base-37 code and, when stem is True, replaces
+    each code >= MIN_STEM_CODE by its stem from the hash table (keys, vals). Returns codes
+    (0 for tokens longer than max_packed_len), sent_ends, text_ends, the long tokens (index,
+    start, end), the indices of the tokens to stem that the table does not resolve (not
+    there, or a stem that does not pack: value <= 0), and with spans True the byte span
+    (starts, ends) of every token (else empty)."""
     n = buf.shape[0]
     n_tok, n_breaks = _scan_stem_counts(buf, digit)
     codes = np.empty(n_tok, dtype=np.int64)
@@ -969,6 +1267,8 @@ def _scan_stem(buf, digit, max_packed_len, keys, vals, stem):
     long_start = np.empty(n_long_max, dtype=np.int64)
     long_end = np.empty(n_long_max, dtype=np.int64)
     pending = np.empty(n_tok if stem else 0, dtype=np.int64)
+    starts = np.empty(n_tok if spans else 0, dtype=np.int64)
+    ends = np.empty(n_tok if spans else 0, dtype=np.int64)
     size = keys.shape[0]
     bits = 0
     while (1 << bits) < size:
@@ -993,6 +1293,9 @@ def _scan_stem(buf, digit, max_packed_len, keys, vals, stem):
                     break
                 code = code * 37 + d
                 i += 1
+            if spans:
+                starts[t] = start
+                ends[t] = i
             if i - start > max_packed_len:
                 code = 0
                 long_tok[n_long] = t
@@ -1032,14 +1335,14 @@ def _scan_stem(buf, digit, max_packed_len, keys, vals, stem):
     text_ends[n_text] = n_sent
     n_text += 1
     return (codes, sent_ends[:n_sent], text_ends[:n_text], long_tok[:n_long],
-            long_start[:n_long], long_end[:n_long], pending[:n_pending])
+            long_start[:n_long], long_end[:n_long], pending[:n_pending], starts, ends)
 
 
 def scan_stem_tokens(buf: np.ndarray, max_packed_len: int, keys: np.ndarray, vals: np.ndarray,
                      stem: bool):
     """scan_ascii_tokens of a buffer that is not lowercased yet (A-Z read as a-z), with the
     stems of a hash table applied on the way (see _scan_stem)."""
-    return _scan_stem(buf, _WORD_BYTE_FOLD, max_packed_len, keys, vals, stem)
+    return _scan_stem(buf, _WORD_BYTE_FOLD, max_packed_len, keys, vals, stem, False)[:7]
 
 
 @njit(cache=True, nogil=True)
@@ -1075,7 +1378,7 @@ PURE_BUDGET_SECONDS = 0.5
 _pure = {"twin": None, "seconds": 0.0}  # the twin module and the time spent in it
 _pure_lock = threading.Lock()
 # the compiled function behind each plain-Python wrapper: its signatures say if numba has it
-_COMPILED_BY = {"dense_ids": "_dense_ids", "scan_ascii_tokens": "_scan_fill",
+_COMPILED_BY = {"dense_ids": "_dense_ids", "scan_ascii_tokens": "_scan_stem",
                 "scan_stem_tokens": "_scan_stem"}
 
 

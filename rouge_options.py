@@ -41,7 +41,12 @@ AGGREGATIONS = ("macro", "micro")
 # Bounds (each checked before any work; see the README's option table)
 MAX_NGRAM = 1000  # N of rouge<N>
 MAX_SKIP = 2 ** 40  # d of rougeS<d>/rougeSU<d> at or above this is the unlimited count
-MAX_W_WEIGHT = 10.0  # ROUGE-W's w: f(k) = k^w stays finite and invertible for any length
+# ROUGE-W's w. ROUGE-1.5.5 weights the reference twice: its recall divides by (sum of
+# len^w)^w, up to n^(w^2) for n tokens (summed over examples under micro aggregation, still at
+# most total^(w^2)). With w <= 5 and at most 2^40 tokens that is <= 2^1000: finite, and the
+# ratio hit / den >= 2^-1000 a normal float, so f and f^-1 stay accurate. (w = 10 overflowed
+# to inf, a silent recall of 0, from 1,250 tokens on.)
+MAX_W_WEIGHT = 5.0
 MAX_SAMPLES = 100_000  # n_samples: memory grows with it (not with n_samples x examples)
 MAX_SEED = 2 ** 64 - 1
 

@@ -11,6 +11,10 @@ output; ``warnings()`` says what is true of everything added. ``compute()``, ``a
 * ``example_statistics`` combines the references of each example per the profile (max F,
   pooled counts or ROUGE-1.5.5's best) into per-example (P, R, F) and counts;
 * ``Aggregate`` (rouge_aggregate) sums them, with the bootstrap interval.
+
+For the Space: ``reference_scores`` (each reference's own P/R/F and the one the multi_ref
+mode picks, ``chosen_references``) and ``pair_marks`` (the tokens behind a number, from the
+union-LCS kernel's own traceback for L/Lsum/W).
 """
 
 from __future__ import annotations
@@ -170,13 +174,13 @@ def _pair_statistics(options: RougeOptions, predictions, references):
     kernel = functools.partial(
         pick, small=int((lengths[pair_pred] * lengths[pair_ref]).sum()) <= _SMALL_BATCH_CELLS)
     stats = {}
-    ngram_orders = [t.n for t in options.rouge_types if t.kind == "n"]
-    if ngram_orders:
+    ngram_orders = sorted({t.n for t in options.rouge_types if t.kind == "n"})
+    if ngram_orders:  # only the requested orders are built
         by_order = _over_pairs(kernel("ngram_stats"), (flat.tokens, flat_offsets), pair_pred,
-                               pair_ref, (max(ngram_orders),))
+                               pair_ref, (np.array(ngram_orders, dtype=np.int64),))
     for t in options.rouge_types:
         if t.kind == "n":
-            values = by_order[:, t.n - 1, :]
+            values = by_order[:, ngram_orders.index(t.n), :]
         elif t.kind == "L" and options.profile.rouge_l == "lcs":
             values = _over_pairs(kernel("lcs_stats"), (flat.tokens, flat_offsets), pair_pred,
                                  pair_ref)
@@ -250,47 +254,69 @@ def _sequential_sums(x: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> np
     return out
 
 
+def _precision_recall(options: RougeOptions, rouge_type: RougeType, hit, pred_len, ref_den):
+    """(P, R) from the counts, unrounded: ROUGE-1.5.5 weights ROUGE-W's reference base a
+    second time and the prediction length once, then applies f^-1(x) = x ** (1 / weight)."""
+    power, weight = options.profile.power, rouge_type.weight
+    if rouge_type.kind != "W":
+        return safe_div(hit, pred_len), safe_div(hit, ref_den)
+    p = safe_div(hit, power(pred_len, weight))
+    r = safe_div(hit, power(ref_den, weight))
+    return power(p, 1.0 / weight), power(r, 1.0 / weight)
+
+
 def example_statistics(options: RougeOptions, rouge_type: RougeType, values: np.ndarray,
                        ref_counts: np.ndarray) -> tuple:
     """Combine each example's references per the options: per-example (P, R, F) and the
     counts behind them (hit, den_p, den_r) for micro aggregation, both float64[N, 3]."""
     profile, kind, weight = options.profile, rouge_type.kind, rouge_type.weight
     hit, pred_len, ref_den = values[:, 0], values[:, 1], values[:, 2]
-    power = profile.power
     if kind == "W":
-        # ROUGE-1.5.5 weights the reference base a second time and the prediction length once
-        den_p, den_r = power(pred_len, weight), power(ref_den, weight)
+        den_p, den_r = profile.power(pred_len, weight), profile.power(ref_den, weight)
     else:
         den_p, den_r = pred_len, ref_den
-
-    def pr(hit, den_p, den_r):  # ROUGE-W applies f^-1(x) = x ** (1 / weight)
-        p, r = safe_div(hit, den_p), safe_div(hit, den_r)
-        return (power(p, 1.0 / weight), power(r, 1.0 / weight)) if kind == "W" else (p, r)
-
     starts = np.concatenate(([0], np.cumsum(ref_counts)[:-1]))
-    if options.multi_ref == "average" or (ref_counts == 1).all() and options.multi_ref != "max":
+    chosen = chosen_references(options, rouge_type, values, ref_counts)
+    if chosen is None:
         if profile.sequential_sums:
             e_hit, e_den_p, e_den_r = (_sequential_sums(x, starts, ref_counts)
                                        for x in (hit, den_p, den_r))
         else:
             e_hit, e_den_p, e_den_r = (np.add.reduceat(x, starts) for x in (hit, den_p, den_r))
     else:
-        if options.multi_ref == "max":
-            key = fscore(*pr(hit, den_p, den_r), options.alpha)  # rouge_score's score_multi
-        elif kind == "W":
-            # ROUGE-1.5.5 -f B: the reference with the strictly highest single-reference
-            # score (recall; N and S rounded as the profile rounds; W as f^-1(hit / base))
-            key = power(safe_div(hit, ref_den), 1.0 / weight)
-        else:
-            key = safe_div(hit, ref_den)
-            if kind in ("n", "S", "SU"):
-                key = profile.rounding(key)
-        chosen = _first_max_per_group(key, starts, ref_counts)
         e_hit, e_den_p, e_den_r = hit[chosen], den_p[chosen], den_r[chosen]
-    p, r = pr(e_hit, e_den_p, e_den_r)
+    if kind == "W":  # the counts hold f(len) already: only f^-1 is left to apply
+        p = profile.power(safe_div(e_hit, e_den_p), 1.0 / weight)
+        r = profile.power(safe_div(e_hit, e_den_r), 1.0 / weight)
+    else:
+        p, r = safe_div(e_hit, e_den_p), safe_div(e_hit, e_den_r)
     p, r = profile.rounding(p), profile.rounding(r)
     f = profile.rounding(fscore(p, r, options.alpha))
     return np.stack([p, r, f], axis=1), np.stack([e_hit, e_den_p, e_den_r], axis=1)
+
+
+def chosen_references(options: RougeOptions, rouge_type: RougeType, values: np.ndarray,
+                      ref_counts: np.ndarray):
+    """The pair (row of ``values``) that each example's score comes from, int64[N], or None
+    where the multi_ref mode pools the references' counts (average; one reference each
+    outside max mode)."""
+    profile, kind = options.profile, rouge_type.kind
+    if options.multi_ref == "average" or (ref_counts == 1).all() and options.multi_ref != "max":
+        return None
+    hit, ref_den = values[:, 0], values[:, 2]
+    if options.multi_ref == "max":  # rouge_score's score_multi: the best F
+        key = fscore(*_precision_recall(options, rouge_type, hit, values[:, 1], ref_den),
+                     options.alpha)
+    elif kind == "W":
+        # ROUGE-1.5.5 -f B: the reference with the strictly highest single-reference
+        # score (recall; N and S rounded as the profile rounds; W as f^-1(hit / base))
+        key = profile.power(safe_div(hit, ref_den), 1.0 / rouge_type.weight)
+    else:
+        key = safe_div(hit, ref_den)
+        if kind in ("n", "S", "SU"):
+            key = profile.rounding(key)
+    starts = np.concatenate(([0], np.cumsum(ref_counts)[:-1]))
+    return _first_max_per_group(key, starts, ref_counts)
 
 
 def _first_max_per_group(key: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
@@ -574,3 +600,117 @@ def tokens_of(text: str, **options) -> list:
     stemmed, as the options say): what scoring compares, as strings."""
     opts = RougeOptions.build(**options)
     return opts.tokenizer.tokens(text, stemmer=opts.stemmer, stopwords=opts.remove_stopwords)
+
+
+# --------------------------------------------------------------------------------------------
+# What the Space shows: each reference's own scores, and the matches behind a number
+
+
+def reference_scores(options: RougeOptions, prediction: str, references: Sequence[str]) -> dict:
+    """{type name: (float64[refs, 3], chosen)}: P, R, F of the prediction against each
+    reference alone, and the index of the reference the example's score comes from (None
+    where the multi_ref mode pools the references)."""
+    stats, ref_counts, *_ = _pair_statistics(options, [prediction], [list(references)])
+    ones = np.ones(len(references), dtype=np.int64)
+    out = {}
+    for t in options.rouge_types:
+        alone, _ = example_statistics(options, t, stats[t.name], ones)
+        chosen = chosen_references(options, t, stats[t.name], ref_counts)
+        out[t.name] = (alone, None if chosen is None else int(chosen[0]))
+    return out
+
+
+def _clipped_ngram_marks(a, b, n: int) -> list:
+    """Positions of ``a`` inside its clipped-matched n-grams: each n-gram of ``a`` matches
+    while ``b`` has copies of it left, first come first served (sum min(count_a, count_b)
+    n-grams in all, ROUGE-N's hit)."""
+    left: dict = {}
+    for i in range(len(b) - n + 1):
+        gram = tuple(b[i:i + n])
+        left[gram] = left.get(gram, 0) + 1
+    marks = np.zeros(len(a), dtype=np.bool_)
+    for i in range(len(a) - n + 1):
+        gram = tuple(a[i:i + n])
+        if left.get(gram, 0) > 0:
+            left[gram] -= 1
+            marks[i:i + n] = True
+    return marks
+
+
+def skip_bigram_matches(a, b, max_skip: int) -> list:
+    """[((first, second), clipped count)] of the skip-bigrams two id lists share (at most
+    ``max_skip`` tokens between the words; -1: any), most frequent first. Quadratic in the
+    lengths: for the Space's display of short texts."""
+    def counts(ids):
+        out: dict = {}
+        for i in range(len(ids) - 1):
+            last = len(ids) - 1 if max_skip < 0 else min(len(ids) - 1, i + max_skip + 1)
+            for j in range(i + 1, last + 1):
+                out[ids[i], ids[j]] = out.get((ids[i], ids[j]), 0) + 1
+        return out
+
+    in_a, in_b = counts(a), counts(b)
+    shared = [(key, min(c, in_b[key])) for key, c in in_a.items() if key in in_b]
+    return sorted(shared, key=lambda item: -item[1])
+
+
+def pair_marks(options: RougeOptions, prediction: str, reference: str, rouge_type: RougeType):
+    """The tokens behind one pair's number, for display: (marks on the prediction's tokens,
+    marks on the reference's tokens, tokens of each), tokens as ``tokens_of`` gives them
+    (flattened over sentences), marks bool arrays.
+
+    N: the tokens of the clipped-matched n-grams. L, Lsum, W: the positions the scoring
+    kernel's traceback counts (the union LCS per reference sentence, clipped; one sentence
+    per text for rouge_score's ROUGE-L), on the reference; the prediction's marks are the
+    same traceback with the texts' roles swapped. S/SU: the tokens of shared skip-bigrams
+    (see ``skip_bigram_matches`` for the pairs)."""
+    from .rouge_kernels import _union_pair
+
+    texts = [prediction, reference]
+    if options.split_sentences:
+        texts = [split_sentences_rule_based(t) for t in texts]
+    token_options = dict(stemmer=options.stemmer, stopwords=options.remove_stopwords)
+    tokenizer = options.tokenizer
+    flat = tokenizer.batch(texts, small=sum(map(len, texts)) <= _SMALL_BATCH_CHARS,
+                           **token_options)
+    kind = rouge_type.kind
+    by_sentence = kind in ("Lsum", "W") or kind == "L" and options.profile.rouge_l == "union"
+    view = (tokenizer.sentence_batch(texts, **token_options) or flat) if by_sentence else flat
+    words = [[w for s in tokenizer.tokens(t, **token_options) for w in s] for t in texts]
+    offsets = view.text_offsets
+    ids = [view.tokens[offsets[k]:offsets[k + 1]] for k in (0, 1)]
+    if [len(x) for x in ids] != [len(w) for w in words]:
+        raise ValueError("the tokenizer's views of the texts differ; no marks to show")
+    if kind == "n":
+        marks = [_clipped_ngram_marks(ids[0].tolist(), ids[1].tolist(), rouge_type.n),
+                 _clipped_ngram_marks(ids[1].tolist(), ids[0].tolist(), rouge_type.n)]
+    elif kind in ("S", "SU"):
+        shared = {pair for pair, _ in skip_bigram_matches(ids[0].tolist(), ids[1].tolist(),
+                                                          rouge_type.max_skip)}
+        tokens = {t for pair in shared for t in pair}
+        marks = [np.isin(x, list(tokens)) for x in ids]
+    else:
+        if by_sentence:
+            sentences = [view.sent_offsets[view.text_sent_offsets[k]:
+                                           view.text_sent_offsets[k + 1] + 1] for k in (0, 1)]
+            clip = _clip_view(options, flat, view)
+            clip_ids = [clip[0][clip[1][k]:clip[1][k + 1]] for k in (0, 1)]
+        else:  # one sentence per text: the union LCS of one pair of sentences is an LCS
+            sentences = [np.array([offsets[k], offsets[k + 1]]) for k in (0, 1)]
+            clip_ids = ids
+        weighted = kind == "W"
+        marks = []
+        for y, x in ((1, 0), (0, 1)):  # marks on text y, traced against text x
+            tokens = np.concatenate([ids[x], ids[y]])
+            sent = np.concatenate([sentences[x] - sentences[x][0],
+                                   sentences[y][1:] - sentences[y][0] + len(ids[x])])
+            clip_tokens = np.concatenate([clip_ids[x], clip_ids[y]])
+            mask = np.zeros(len(ids[y]), dtype=np.bool_)
+            n_x = len(sentences[x]) - 1
+            _union_pair(tokens.astype(np.int64), sent.astype(np.int64), 0, n_x, n_x,
+                        len(sent) - 1, clip_tokens.astype(np.int64), 0, len(clip_ids[x]),
+                        len(clip_ids[x]), len(clip_tokens), weighted,
+                        float(rouge_type.weight or 1.0), mask)
+            marks.append(mask)
+        marks.reverse()
+    return marks[0], marks[1], words[0], words[1]

@@ -1,10 +1,15 @@
-"""Time and peak memory of one long pair, every ROUGE type (issue: long texts).
+"""Time and memory of one long pair written as ONE sentence, for rougeL, rougeLsum and rougeW
+(issue 12: memory O(m + n) per pair, time proportional to the DP cells), against
+rouge-score-rs on rougeL + rougeLsum when it is installed.
 
     .venv/bin/python benchmarks/long_texts.py 1000 4000 16000 100000
 
-Each size runs in a fresh process: a prediction and a reference of N words drawn (seeded) from
-the vocabulary of ../shared/data/realsumm.jsonl, with no newline, so rougeLsum and rougeW see
-one N-token sentence each (the worst case for their tables). Prints one Markdown row per size.
+Each (size, contender, types) runs in a fresh process: a prediction and a reference of N words
+drawn (seeded) from the vocabulary of ../shared/data/realsumm.jsonl, with no newline, so
+rougeLsum and rougeW see one N-token sentence each (the worst case for their tables). The
+process first scores a 3,000-token pair (so that the compiled kernels are loaded and the
+plain-Python tier is not used), then measures the call: wall time and the peak RSS it adds
+(ru_maxrss after minus before). Prints one Markdown row per run.
 """
 import json
 import os
@@ -18,40 +23,76 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO.parent / "shared" / "data" / "realsumm.jsonl"
-TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum", "rougeW", "rougeS4", "rougeSU4", "rougeS",
-         "rougeSU"]
+RUNS = [("ours", ["rougeL"]), ("ours", ["rougeLsum"]), ("ours", ["rougeW"]),
+        ("ours", ["rougeL", "rougeLsum"]), ("rouge-score-rs", ["rougeL", "rougeLsum"])]
 
 
-def child(n: int) -> None:
-    import evaluate
+def texts(n: int) -> tuple:
     import numpy as np
 
-    warnings.simplefilter("ignore")
     rows = [json.loads(line) for line in open(DATA, encoding="utf-8")]
     words = " ".join(r["prediction"] for r in rows).split()
     rng = np.random.default_rng(0)
-    pred = " ".join(rng.choice(words, n))
-    ref = " ".join(rng.choice(words, n))
-    metric = evaluate.load(str(REPO / "rouge_metric.py"))
-    metric.compute(predictions=["a b"], references=["a"], rouge_types=TYPES)  # compile
-    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return " ".join(rng.choice(words, n)), " ".join(rng.choice(words, n))
+
+
+def peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def child(n: int, contender: str, types: list) -> None:
+    warnings.simplefilter("ignore")
+    pred, ref = texts(n)
+    warm_pred, warm_ref = texts(3000)
+    if contender == "ours":
+        import evaluate
+
+        metric = evaluate.load(str(REPO / "rouge_metric.py"))
+
+        def score(p, r):
+            return metric.compute(predictions=[p], references=[r], rouge_types=types)
+    else:
+        from rouge_score_rs import rouge_scorer
+
+        scorer = rouge_scorer.RougeScorer(types)
+
+        def score(p, r):
+            return scorer.score_batch([r], [p])
+    score(warm_pred, warm_ref)
+    before = peak_mb()
     start = time.perf_counter()
-    metric.compute(predictions=[pred], references=[ref], rouge_types=TYPES)
+    score(pred, ref)
     seconds = time.perf_counter() - start
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"| {n:,} | {seconds:.2f} s | {peak:,.0f} MB | {peak - before:,.0f} MB |")
+    peak = peak_mb()
+    print(f"| {n:,} | {' + '.join(types)} | {contender} | {seconds:.2f} s | {peak:,.0f} MB | "
+          f"{peak - before:,.0f} MB |", flush=True)
 
 
 def main() -> None:
     if sys.argv[1:2] == ["--child"]:
-        child(int(sys.argv[2]))
+        child(int(sys.argv[2]), sys.argv[3], sys.argv[4].split(","))
         return
     env = dict(os.environ)
     env.setdefault("HF_MODULES_CACHE", str(Path(tempfile.gettempdir()) / "rouge-long-texts"))
-    print(f"All types ({', '.join(TYPES)}), one pair, no sentence breaks:\n")
-    print("| tokens per text | time | peak RSS | RSS added by the call |\n|---|---|---|---|")
+    try:
+        import rouge_score_rs  # noqa: F401
+        runs = RUNS
+    except ImportError:
+        print("(rouge-score-rs is not installed: its rows are left out)\n")
+        runs = [r for r in RUNS if r[0] == "ours"]
+    print("One pair, one sentence per text (no newline), N tokens each:\n")
+    print("| tokens per text | types | contender | time | peak RSS | RSS added by the call |\n"
+          "|---|---|---|---|---|---|", flush=True)
     for n in sys.argv[1:] or ["1000", "4000", "16000", "100000"]:
-        subprocess.run([sys.executable, __file__, "--child", n], env=env, check=True)
+        for contender, types in runs:
+            done = subprocess.run([sys.executable, __file__, "--child", n, contender,
+                                   ",".join(types)], env=env, capture_output=True, text=True)
+            if done.returncode == 0:
+                print(done.stdout.strip(), flush=True)
+            else:  # e.g. rouge-score-rs aborting on a table it cannot allocate
+                last = (done.stderr.strip().splitlines() or ["?"])[0][:90]
+                print(f"| {int(n):,} | {' + '.join(types)} | {contender} | failed (exit "
+                      f"{done.returncode}: {last}) | | |", flush=True)
 
 
 if __name__ == "__main__":

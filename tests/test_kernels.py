@@ -38,8 +38,8 @@ SETTINGS = settings(max_examples=300, deadline=None)
 @given(pred=text, ref=text)
 def test_ngram_stats_equal_naive(pred, ref):
     tokens, _, _, offsets = batch(pred, ref)
-    out = K.ngram_stats(tokens, offsets, *PAIR, 4)
-    for n in range(1, 5):
+    out = K.ngram_stats(tokens, offsets, *PAIR, np.arange(1, 8))
+    for n in range(1, 8):
         assert tuple(out[0, n - 1]) == naive_rouge.ngram_stats(flat(pred), flat(ref), n)
 
 
@@ -79,7 +79,8 @@ def test_wlcs_equal_naive(pred, ref, weight):
 
 
 @SETTINGS
-@given(pred=text, ref=text, max_skip=st.sampled_from([-1, 0, 1, 4]), unigrams=st.booleans())
+@given(pred=text, ref=text, max_skip=st.sampled_from([-1, 0, 1, 4, 40, 2 ** 40]),
+       unigrams=st.booleans())
 def test_skip_bigrams_equal_naive(pred, ref, max_skip, unigrams):
     tokens, _, _, offsets = batch(pred, ref)
     out = K.skip_bigram_stats(tokens, offsets, *PAIR, max_skip, unigrams)
@@ -92,7 +93,7 @@ def test_skip_bigrams_equal_naive(pred, ref, max_skip, unigrams):
 def test_swapping_texts_swaps_counts(pred, ref):
     tokens, sent_offsets, text_sent_offsets, offsets = batch(pred, ref)
     fwd, back = PAIR, PAIR[::-1]
-    for kernel in (lambda p: K.ngram_stats(tokens, offsets, *p, 3)[:, 2],
+    for kernel in (lambda p: K.ngram_stats(tokens, offsets, *p, np.array([3]))[:, 0],
                    lambda p: K.lcs_stats(tokens, offsets, *p),
                    lambda p: K.skip_bigram_stats(tokens, offsets, *p, 4, False)):
         a, b = kernel(fwd)[0], kernel(back)[0]
@@ -113,7 +114,7 @@ def test_identical_texts_match_fully():
     t = [[1, 2, 3, 1], [4, 2]]
     tokens, sent_offsets, text_sent_offsets, offsets = batch(t, t)
     # 6 tokens, 5 bigrams (N-grams run across sentence breaks)
-    assert tuple(K.ngram_stats(tokens, offsets, *PAIR, 2)[0, 1]) == (5, 5, 5)
+    assert tuple(K.ngram_stats(tokens, offsets, *PAIR, np.array([1, 2]))[0, 1]) == (5, 5, 5)
     assert tuple(K.lcs_stats(tokens, offsets, *PAIR)[0]) == (6, 6, 6)
     assert tuple(K.union_lcs_stats(tokens, sent_offsets, text_sent_offsets, tokens, offsets,
                                    *PAIR)[0]) == (6, 6, 6)
@@ -158,25 +159,27 @@ def test_text_holding_nul_is_still_one_text():
     assert list(batch.text_offsets) == [0, 2, 3]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(y=st.lists(st.integers(0, 3), min_size=1, max_size=40),
        x=st.lists(st.integers(0, 3), min_size=1, max_size=40),
-       weighted=st.booleans(), block=st.integers(1, 7))
-def test_checkpointed_traceback_marks_the_same_path(y, x, weighted, block):
-    # the low-memory DP for long sentences must mark exactly what the whole table marks
+       weighted=st.booleans(), base_cells=st.integers(1, 60))
+def test_linear_space_traceback_marks_the_same_path(y, x, weighted, base_cells):
+    # the divide-and-conquer traceback (small base_cells: many levels) must mark exactly
+    # what the traceback of the whole table marks (naive_rouge's, ROUGE-1.5.5's order)
+    weight = 1.2
+    table = naive_rouge._wlcs_table(y, x, weight) if weighted else naive_rouge._lcs_table(y, x)
+    marked = naive_rouge._trace_back(table, y, x)
+    marks = [i in marked for i in range(len(y))]
     y = np.array(y, dtype=np.int64)
     x = np.array(x, dtype=np.int64)
-    w = len(x) + 1
-
-    def marks(block):
-        got = np.zeros(len(y), dtype=np.bool_)
-        size = (len(y) + 1) * w
-        K._mark_path(y, x, weighted, 1.2, block, got, np.empty(size), np.empty(size, np.int64),
-                     np.empty(size), np.empty(size, np.int64))
-        return got.tolist()
-
-    assert marks(block) == marks(len(y))
-
+    f = np.array([float(k) ** weight for k in range(len(x) + len(y) + 2)])
+    got = np.zeros(len(y), dtype=np.bool_)
+    buf = base_cells + 3 * (len(x) + 1)
+    new = K._mark_path(y, x, weighted, f, got, np.empty(buf), np.empty(buf, dtype=np.int64),
+                       np.zeros(len(x) + len(y) + 1), np.zeros(len(x) + len(y) + 1, np.int64),
+                       base_cells)
+    assert got.tolist() == marks
+    assert new == sum(marks)
 
 
 @settings(max_examples=30, deadline=None)
@@ -193,21 +196,71 @@ def test_scan_in_pieces_equals_one_scan(texts):
             assert a.tolist() == b.tolist()
 
 
-@settings(max_examples=150, deadline=None)
-@given(pred=st.lists(st.integers(0, 6), max_size=40), ref=st.lists(st.integers(0, 6), max_size=40))
-def test_unlimited_skip_bigrams_counted_without_listing(pred, ref):
-    # long texts take this path (past _LIST_SKIP_BIGRAMS_MAX); here on small ones directly
+@settings(max_examples=300, deadline=None)
+@given(pred=st.lists(st.integers(0, 6), max_size=40), ref=st.lists(st.integers(0, 6), max_size=40),
+       max_skip=st.one_of(st.integers(0, 45), st.just(-1)))
+def test_both_skip_bigram_counts_equal_naive(pred, ref, max_skip):
+    # skip_bigram_stats takes whichever of the two is cheaper; each must be exact on its own
     ids, u = K.dense_ids(np.array(pred + ref, dtype=np.int64))
-    hit = K._skip_hits_unlimited(ids[:len(pred)], ids[len(pred):], u)
-    assert hit == naive_rouge.skip_bigram_stats(pred, ref, None, False)[0]
+    ids_p, ids_r = ids[:len(pred)], ids[len(pred):]
+    gap = max(len(pred), len(ref)) if max_skip < 0 else max_skip
+    expected = naive_rouge.skip_bigram_stats(pred, ref, None if max_skip < 0 else max_skip,
+                                             False)[0]
+    common, c, _ = K._common_words(ids_p, ids_r, u)
+    assert K._skip_hits_by_first_word(ids_p, ids_r, u, gap) == expected
+    assert K._skip_hits_by_second_word(ids_p, ids_r, common, c, gap) == expected
 
 
-def test_long_texts_take_the_unlisted_skip_bigram_path():
+@pytest.mark.parametrize("max_skip", [-1, 0, 3, 100, 699, 700, 2 ** 40])
+def test_long_skip_bigram_texts_equal_naive(max_skip):
     rng = np.random.default_rng(3)
     pred = [list(rng.integers(0, 40, 700))]
-    ref = [list(rng.integers(0, 40, 650))]
+    ref = [list(rng.integers(0, 400, 650))]
     tokens, _, _, offsets = batch(pred, ref)
-    assert (700 * 699 + 650 * 649) // 2 > K._LIST_SKIP_BIGRAMS_MAX
     for unigrams in (False, True):
-        out = K.skip_bigram_stats(tokens, offsets, *PAIR, -1, unigrams)
-        assert tuple(out[0]) == naive_rouge.skip_bigram_stats(flat(pred), flat(ref), None, unigrams)
+        out = K.skip_bigram_stats(tokens, offsets, *PAIR, max_skip, unigrams)
+        assert tuple(out[0]) == naive_rouge.skip_bigram_stats(
+            flat(pred), flat(ref), None if max_skip < 0 else max_skip, unigrams)
+
+
+@settings(max_examples=100, deadline=None)
+@given(y=st.lists(st.integers(0, 3), min_size=1, max_size=300),
+       x=st.lists(st.integers(0, 3), min_size=65, max_size=300))
+def test_multiword_bit_rows_mark_the_same_path(y, x):
+    # prediction sentences past 64 tokens: bit rows of several words, checkpointed blocks
+    marked = naive_rouge._trace_back(naive_rouge._lcs_table(y, x), y, x)
+    got = np.zeros(len(y), dtype=np.bool_)
+    head = np.full(4, -1, dtype=np.int64)
+    mask_of = np.full(4, -1, dtype=np.int64)
+    new = K._mark_lcs_bit_rows(np.array(y, dtype=np.int64), np.array(x, dtype=np.int64), head,
+                               np.empty(len(x), dtype=np.int64), mask_of,
+                               np.zeros((len(x) + 63) // 64, dtype=np.uint64), got)
+    assert got.tolist() == [i in marked for i in range(len(y))]
+    assert new == len(marked) and (head == -1).all() and (mask_of == -1).all()
+
+
+def test_many_one_token_sentences_cost_one_dp_each():
+    # "a\n" * n against itself: every reference sentence is fully marked by the first
+    # prediction sentence, so the loop stops there (it was n^2 sentence pairs)
+    n = 20000
+    tokens = np.ones(2 * n, dtype=np.int64)
+    sent_offsets = np.arange(2 * n + 1, dtype=np.int64)
+    text_sent_offsets = np.array([0, n, 2 * n], dtype=np.int64)
+    offsets = sent_offsets[text_sent_offsets]
+    assert K.union_lcs_stats(tokens, sent_offsets, text_sent_offsets, tokens, offsets,
+                             *PAIR)[0].tolist() == [n, n, n]
+    assert K.wlcs_stats(tokens, sent_offsets, text_sent_offsets, tokens, offsets, *PAIR,
+                        1.2)[0].tolist() == [n, n, n]
+
+
+@settings(max_examples=300, deadline=None)
+@given(pred=st.lists(st.integers(0, 2), max_size=40), ref=st.lists(st.integers(0, 2), max_size=40),
+       orders=st.sets(st.integers(1, 45), min_size=1, max_size=6))
+def test_requested_ngram_orders_equal_naive(pred, ref, orders):
+    # each order built by doubling from power-of-two orders; texts of few words repeat long
+    # n-grams, so high orders still match
+    orders = sorted(orders)
+    tokens, _, _, offsets = batch([pred], [ref])
+    out = K.ngram_stats(tokens, offsets, *PAIR, np.array(orders, dtype=np.int64))
+    for q, n in enumerate(orders):
+        assert tuple(out[0, q]) == naive_rouge.ngram_stats(pred, ref, n)

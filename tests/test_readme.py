@@ -58,3 +58,13 @@ def test_cli_examples_run():
         assert done.returncode == 0, (line, done.stderr[-2000:])
         assert "warning" not in done.stderr, (line, done.stderr[-2000:])
         assert "version:" in done.stdout
+
+
+def test_engine_excerpts_are_the_example_files():
+    """The README's ```py blocks (Spark, Ray) are excerpts of examples/*.py, which
+    tests/test_engines.py runs: what the README shows is what runs."""
+    sources = "\n".join(p.read_text(encoding="utf-8") for p in (REPO / "examples").glob("*.py"))
+    excerpts = blocks("py")
+    assert len(excerpts) == 2
+    for excerpt in excerpts:
+        assert excerpt in sources, excerpt

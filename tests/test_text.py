@@ -1,7 +1,9 @@
 """Tokenizers and the sentence splitter, on hand-written expectations."""
+import re
 import warnings
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import rouge_text as T
 
@@ -60,3 +62,44 @@ def test_split_sentences_changes_rouge_lsum_only(metric):
                            rouge_types=["rougeL", "rougeLsum"], use_aggregator=False)
     assert split["rougeL"] == plain["rougeL"]
     assert split["rougeLsum"] == [1.0] and plain["rougeLsum"][0] < 1.0
+
+
+# The splitter as it was before it was made linear (its regex backtracked over every start
+# position of a run of end marks, and each skipped abbreviation re-split the line from the
+# last cut): the reference for the linear one, which must cut exactly the same places.
+_OLD_END = re.compile(r"([.!?。！？]+[\"')\]»”’]*)(\s+)(?=[\"'(\[«“‘]?[A-Z0-9\u00C0-\u024F\u0370-\u04FF])")
+
+
+def _split_sentences_quadratic(text):
+    out_lines = []
+    for line in text.split("\n"):
+        pieces = []
+        last = 0
+        for match in _OLD_END.finditer(line):
+            before = line[last:match.start(1)].rsplit(None, 1)
+            word = before[-1].lower().rstrip(".") if before else ""
+            if match.group(1).startswith(".") and (word in T._ABBREVIATIONS or len(word) == 1):
+                continue
+            pieces.append(line[last:match.end(1)])
+            last = match.end(2)
+        pieces.append(line[last:])
+        out_lines.extend(T._CJK_END.sub("\\1\n", p) for p in pieces)
+    return "\n".join(out_lines)
+
+
+_PIECES = [".", "..", "!", "?", "。", "！", " ", "  ", "\t", "\n", "\u3000", "A", "a", "Mr", "e.g",
+           "U.S", "x", "Bob", "9", '"', "'", "(", ")", "»", "“", "”", "É", "Ω", "「", "す"]
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=40))
+def test_linear_splitter_cuts_where_the_backtracking_one_did(pieces):
+    text = "".join(pieces)
+    assert T.split_sentences(text) == _split_sentences_quadratic(text)
+
+
+@pytest.mark.parametrize("text", [".", "Mr. A ", ". ", "a. B", '."', " "])
+def test_linear_splitter_on_long_repeats(text):
+    # the inputs that made the old one quadratic, short enough for it to finish here
+    long = text * 2000
+    assert T.split_sentences(long) == _split_sentences_quadratic(long)

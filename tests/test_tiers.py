@@ -18,7 +18,7 @@ TWIN = K.pure_python_twin()
 @given(pred=text, ref=text)
 def test_twin_kernels_equal_compiled(pred, ref):
     tokens, sent_offsets, text_sent_offsets, offsets = batch(pred, ref)
-    calls = [("ngram_stats", (tokens, offsets, *PAIR, 3)),
+    calls = [("ngram_stats", (tokens, offsets, *PAIR, np.array([1, 2, 3]))),
              ("lcs_stats", (tokens, offsets, *PAIR)),
              ("union_lcs_stats", (tokens, sent_offsets, text_sent_offsets, tokens, offsets,
                                   *PAIR)),
