@@ -56,6 +56,7 @@ class InputNotes:
     texts_with_newline: int = 0
     multi_sentence_texts: int = 0  # texts the rule-based splitter would split (no newline)
     tokenless_w_references: int = 0  # ROUGE-W pairs whose reference has no tokens
+    segmenter_fallbacks: int = 0  # lang: texts the segmenter found no tokens in (rouge_lang)
 
     def add(self, other: "InputNotes") -> None:
         for name in self.__dataclass_fields__:

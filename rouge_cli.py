@@ -116,6 +116,8 @@ METRIC_OPTIONS = {
     "length_limit_bytes": dict(type=_number, metavar="N",
                                help="keep the first N bytes of each text (ROUGE-1.5.5 -b)"),
     "split_sentences": dict(_FLAG, help="split sentences with a rule-based splitter first"),
+    "lang": dict(metavar="CODE", help="XL-Sum's multilingual ROUGE of a language: an ISO code\n"
+                                      "or XL-Sum's name (zh, ja, th, hi, bn, chinese, ...)"),
 }
 
 

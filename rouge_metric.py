@@ -44,6 +44,13 @@ from .rouge_engines import (
 from .rouge_kernels import (
     THREADS,
 )
+# the language profiles: imported here so that evaluate stages them beside this script
+from .rouge_lang import (
+    LANGUAGE_CODES,
+)
+from .rouge_lang_data import (
+    BENGALI_RULES_SHA256,
+)
 # rouge_warmup runs rouge_vectorized (the numpy tier); named here so that evaluate stages it
 from .rouge_vectorized import (
     lcs_stats as _first_call_lcs_stats,
@@ -126,6 +133,10 @@ Args:
     length_limit_words, length_limit_bytes: truncate every text (ROUGE-1.5.5 -l / -b).
     split_sentences: split sentences with a rule-based splitter before rougeLsum / W.
     profile: "rouge_score" (default) or "rouge155".
+    lang: None, or a language (ISO 639-1 code or XL-Sum's name: "zh", "chinese_simplified",
+        "ja", "th", "hi", "bn", "tr", "ar", "ru", ...): the tokenization and stemmers of XL-Sum's
+        multilingual ROUGE (PyPI multilingual-rouge), whose per-example scores it reproduces.
+        Segmenters are optional packages (pip install -r requirements-lang.txt).
     detailed: also return precision and recall, the interval, the signature and the count.
 Returns:
     {type: F} (aggregated) or {type: [F, ...]} (per example); with detailed=True
@@ -285,7 +296,8 @@ class RougeMetric(evaluate.Metric):
                  use_stemmer=False, tokenizer=None, alpha=0.5, multi_ref=None,
                  remove_stopwords=False, n_samples=1000, confidence=0.95, seed=DEFAULT_SEED,
                  detailed=False, profile="rouge_score", aggregation="macro",
-                 length_limit_words=None, length_limit_bytes=None, split_sentences=False):
+                 length_limit_words=None, length_limit_bytes=None, split_sentences=False,
+                 lang=None):
         # evaluate forbids **kwargs here: the list is RougeOptions' fields (a test checks it)
         options = RougeOptions.build(
             rouge_types=rouge_types, use_aggregator=use_aggregator, use_stemmer=use_stemmer,
@@ -293,7 +305,7 @@ class RougeMetric(evaluate.Metric):
             remove_stopwords=remove_stopwords, n_samples=n_samples, confidence=confidence,
             seed=seed, detailed=detailed, profile=profile, aggregation=aggregation,
             length_limit_words=length_limit_words, length_limit_bytes=length_limit_bytes,
-            split_sentences=split_sentences)
+            split_sentences=split_sentences, lang=lang)
         if len(predictions) == 0:
             raise ValueError("predictions: no examples were given (add/add_batch/compute got "
                              "none); allowed: at least one")

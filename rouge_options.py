@@ -16,6 +16,12 @@ from typing import Callable, Optional, Union
 
 import numpy as np
 
+from .rouge_lang import (
+    LanguageTokenizer,
+    language_tokenizer,
+    resolve_language,
+    stemmer_signature,
+)
 from .rouge_profiles import (
     PROFILES,
     TOKENIZERS,
@@ -155,6 +161,7 @@ class RougeOptions:
     length_limit_words: Optional[int] = None
     length_limit_bytes: Optional[int] = None
     split_sentences: bool = False
+    lang: Optional[str] = None  # XL-Sum's multilingual ROUGE of a language (rouge_lang)
 
     @classmethod
     def names(cls) -> tuple:
@@ -196,7 +203,23 @@ class RougeOptions:
         flags = {name: _flag(name, raw[name]) for name in (
             "use_aggregator", "use_stemmer", "remove_stopwords", "detailed", "split_sentences")}
 
-        tokenizer = _tokenizer_profile(raw["tokenizer"], profile)
+        lang = None
+        if raw["lang"] is not None:
+            language = resolve_language(raw["lang"])
+            if profile.tokenizer is not None:
+                raise ValueError(f"lang: got {raw['lang']!r} with profile={profile.name!r}, "
+                                 f"which has its own tokenizer; allowed: lang=None with the "
+                                 f"{profile.name} profile, or lang with profile='rouge_score'")
+            if raw["tokenizer"] not in (None, "default"):
+                raise ValueError(f"tokenizer: got {raw['tokenizer']!r} with lang="
+                                 f"{raw['lang']!r}; the language chooses the tokenizer "
+                                 "(allowed: tokenizer=None with lang)")
+            tokenizer = language_tokenizer(language)
+            lang = language.code
+        else:
+            tokenizer = _tokenizer_profile(raw["tokenizer"], profile)
+            if isinstance(tokenizer, LanguageTokenizer):
+                lang = tokenizer.language.code
         alpha = _real("alpha", raw["alpha"], 0.0, 1.0, "a number with 0 <= alpha <= 1")
         multi_ref = raw["multi_ref"] if raw["multi_ref"] is not None else profile.multi_ref_default
         _choice("multi_ref", multi_ref, MULTI_REF_MODES)
@@ -221,14 +244,19 @@ class RougeOptions:
         return cls(rouge_types=parsed, tokenizer=tokenizer, alpha=alpha, multi_ref=multi_ref,
                    n_samples=n_samples, confidence=confidence, seed=seed, profile=profile,
                    aggregation=aggregation, length_limit_words=limits.get("length_limit_words"),
-                   length_limit_bytes=limits.get("length_limit_bytes"), **flags)
+                   length_limit_bytes=limits.get("length_limit_bytes"), lang=lang, **flags)
 
     @property
     def stemmer(self) -> Optional[str]:
         """The stemmer the tokenizer applies: the profile's ('porter' as rouge_score,
         'rouge155' Lin's Porter + WordNet exceptions) when use_stemmer is set and the
-        tokenizer stems; None otherwise."""
-        return self.profile.stemmer if self.use_stemmer and self.tokenizer.stems else None
+        tokenizer stems, a language's own (None for a language without one); None
+        otherwise."""
+        if not (self.use_stemmer and self.tokenizer.stems):
+            return None
+        if isinstance(self.tokenizer, LanguageTokenizer):
+            return self.tokenizer.stemmer_name
+        return self.profile.stemmer
 
     @property
     def micro(self) -> bool:
@@ -237,19 +265,22 @@ class RougeOptions:
     def as_kwargs(self) -> dict:
         """The options as compute()'s keyword arguments (names, not objects): what
         ``build`` turns back into these options. A callable tokenizer cannot be named."""
-        if self.tokenizer is not self.profile.tokenizer and \
+        if self.tokenizer is not self.profile.tokenizer and self.lang is None and \
                 TOKENIZERS.get(self.tokenizer.name) is not self.tokenizer:
             raise ValueError(f"tokenizer: {self.tokenizer.name} cannot be serialized; allowed: "
                              f"a named tokenizer ({', '.join(TOKENIZERS)})")
         kwargs = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
         kwargs.update(rouge_types=[t.name for t in self.rouge_types],
                       profile=self.profile.name,
-                      tokenizer=None if self.profile.tokenizer else self.tokenizer.name)
+                      tokenizer=None if self.profile.tokenizer or self.lang else
+                      self.tokenizer.name)
         return kwargs
 
     def signature(self) -> str:
         """Every setting that changes a number, in the style of sacrebleu's signatures."""
-        if self.stemmer == "porter":
+        if self.lang is not None:
+            stem = stemmer_signature(self.tokenizer) if self.use_stemmer else "no"
+        elif self.stemmer == "porter":
             stem = f"porter-nltk{nltk_version()}"
         elif self.stemmer == "rouge155":
             stem = "rouge155-porter+wordnet2.0"
@@ -258,6 +289,7 @@ class RougeOptions:
         parts = [
             "+".join(t.name for t in self.rouge_types),
             f"profile:{self.profile.name}",
+            *([f"lang:{self.lang}"] if self.lang is not None else []),
             f"tok:{self.tokenizer.signature()}",
             f"stem:{stem}",
             f"stop:{'smart' if self.remove_stopwords else 'no'}",

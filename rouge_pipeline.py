@@ -44,6 +44,10 @@ from .rouge_kernels import (
     THREADS,
     pick,
 )
+from .rouge_lang import (
+    fallback_warning,
+    no_stemmer_warning,
+)
 from .rouge_options import (
     RougeOptions,
     __version__,
@@ -366,6 +370,7 @@ def _input_notes(options: RougeOptions, texts, flat: TokenizedBatch, stats) -> I
         elif not text.isspace() and text:
             notes.tokenless_symbols += 1
     notes.texts_with_newline = sum("\n" in t for t in texts)
+    notes.segmenter_fallbacks = getattr(flat, "segmenter_fallbacks", 0)
     if reads_sentences(options) and not options.split_sentences and not notes.texts_with_newline:
         # one text the rule-based splitter would split is enough for the warning: stop there
         notes.multi_sentence_texts = int(any(
@@ -397,7 +402,11 @@ def input_warnings(options: RougeOptions, notes: InputNotes) -> list:
     if notes.tokenless_w_references:
         out.append(f"rougeW: {notes.tokenless_w_references} reference(s) have no tokens; they "
                    "score 0 (the ROUGE-1.5.5 script dies on them with a division by zero).")
-    if options.use_stemmer and options.stemmer is None:
+    if notes.segmenter_fallbacks:
+        out.append(fallback_warning(notes.segmenter_fallbacks, options.tokenizer))
+    if options.use_stemmer and options.stemmer is None and options.lang is not None:
+        out.append(no_stemmer_warning(options.tokenizer))
+    elif options.use_stemmer and options.stemmer is None:
         out.append(f"use_stemmer has no effect with the {options.tokenizer.name} tokenizer "
                    "(as in rouge_score): stem inside your tokenizer.")
     if options.use_aggregator and options.detailed and \
