@@ -51,6 +51,7 @@ metric = evaluate.load(str(HERE / "rouge_metric.py"), keep_in_memory=True)
 rouge_module = sys.modules[type(metric).__module__]
 _package = rouge_module.__name__.rpartition(".")[0]
 pipeline = importlib.import_module(f"{_package}.rouge_pipeline")
+rouge_lang = importlib.import_module(f"{_package}.rouge_lang")
 RougeOptions = rouge_module.RougeOptions
 RougeWarning = rouge_module.RougeWarning
 parse_rouge_type = rouge_module.parse_rouge_type
@@ -101,6 +102,11 @@ DEFAULT_TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 MEASURES = ("precision", "recall", "fmeasure")
 BAR_COLORS = {"precision": "#6366f1", "recall": "#14b8a6", "fmeasure": "#f59e0b"}
 CLI = "python rouge_cli.py"
+# the Language menu, (label, value): "none" is lang=None (rouge_score's tokenizer)
+NO_LANGUAGE = "none"
+LANGUAGE_CHOICES = [("none (rouge_score's English tokenizer)", NO_LANGUAGE)] + [
+    (f"{language.code} — {language.name}" + (" (right to left)" if language.rtl else ""),
+     language.code) for language in sorted(rouge_lang.LANGUAGES, key=lambda lg: lg.code)]
 
 # warnings.catch_warnings swaps process-wide state: one recorder at a time
 _WARNINGS_LOCK = threading.Lock()
@@ -164,23 +170,29 @@ def parse_types(selected, extra: str = "") -> list:
 
 def build_options(rouge_types, use_stemmer=False, remove_stopwords=False,
                   profile="rouge_score", alpha=0.5, multi_ref=None, tokenizer="default",
-                  split_sentences=False, **extra):
+                  split_sentences=False, lang=None, **extra):
     """The metric's validated RougeOptions (its ValueError/TypeError shown as they are)."""
     try:
         return RougeOptions.build(
             rouge_types=list(rouge_types), use_stemmer=bool(use_stemmer),
             remove_stopwords=bool(remove_stopwords), profile=profile or "rouge_score",
             alpha=float(0.5 if alpha is None else alpha), multi_ref=multi_ref or None,
-            tokenizer=tokenizer or "default", split_sentences=bool(split_sentences), **extra)
+            tokenizer=tokenizer or "default", split_sentences=bool(split_sentences),
+            lang=lang or None, **extra)
     except (ValueError, TypeError) as error:
         raise _error(str(error), title="Invalid option") from None
 
 
 def _page_options(types, extra, use_stemmer, remove_stopwords, profile, alpha, multi_ref,
-                  tokenizer, split_sentences) -> dict:
+                  tokenizer, split_sentences, lang) -> dict:
     return dict(rouge_types=parse_types(types, extra), use_stemmer=use_stemmer,
                 remove_stopwords=remove_stopwords, profile=profile, alpha=alpha,
-                multi_ref=multi_ref, tokenizer=tokenizer, split_sentences=split_sentences)
+                multi_ref=multi_ref, tokenizer=tokenizer, split_sentences=split_sentences,
+                lang=None if lang in (None, "", NO_LANGUAGE) else lang)
+
+
+# the Options panel's controls, in _page_options' order (the handlers slice their arguments)
+N_OPTIONS = 10
 
 
 def _cli_flags(options: dict) -> str:
@@ -188,7 +200,7 @@ def _cli_flags(options: dict) -> str:
     for key in ("use_stemmer", "remove_stopwords", "split_sentences"):
         if options.get(key):
             flags.append(f"--{key.replace('_', '-')}")
-    for key in ("profile", "multi_ref", "tokenizer"):
+    for key in ("profile", "multi_ref", "tokenizer", "lang"):
         if options.get(key) and options[key] not in ("rouge_score", "default"):
             flags.append(f"--{key.replace('_', '-')} {options[key]}")
     return " ".join(flags)
@@ -437,7 +449,8 @@ def warnings_html(messages: list) -> str:
     """The metric's warnings, one list item each, pointing at the page's control."""
     if not messages:
         return ""
-    controls = [("tokenizer=\"unicode\"", "Options → Tokenizer → unicode"),
+    controls = [("lang=", "Options → Language"),
+                ("tokenizer=\"unicode\"", "Options → Tokenizer → unicode"),
                 ("split_sentences=True", "Options → Tokenizer → Split sentences"),
                 ("use_stemmer", "Options → Porter stemmer"),
                 ("n_samples", "Aggregation and bootstrap → Bootstrap samples")]
@@ -651,8 +664,9 @@ def _skip_pairs_html(result, rouge_type) -> str:
 def _single_args(args):
     prediction, n_refs = args[0], int(args[1] or 1)
     references = [r for r in args[2:2 + MAX_REFERENCES][:n_refs] if r and r.strip()]
-    option_values = args[2 + MAX_REFERENCES:2 + MAX_REFERENCES + 9]
-    kind, show_all = args[2 + MAX_REFERENCES + 9], args[2 + MAX_REFERENCES + 10]
+    first = 2 + MAX_REFERENCES
+    option_values = args[first:first + N_OPTIONS]
+    kind, show_all = args[first + N_OPTIONS], args[first + N_OPTIONS + 1]
     if not prediction or not prediction.strip():
         raise _error("Type a prediction (the generated text to score) in the Prediction box.",
                      title="No prediction")
@@ -1043,7 +1057,8 @@ def write_scores_csv(state: dict) -> str:
 
 def score_corpus(corpus_file, pred_file, ref_files, *args, progress=gr.Progress()):
     """The Score corpus button. An error replaces every result it invalidates."""
-    option_values, (aggregation, n_samples, confidence, seed) = args[:9], args[9:13]
+    option_values, (aggregation, n_samples, confidence, seed) = (args[:N_OPTIONS],
+                                                                 args[N_OPTIONS:N_OPTIONS + 4])
     try:
         options = _page_options(*option_values)
         progress(0, desc="Reading the corpus")
@@ -1215,7 +1230,8 @@ def comparison_html(result: dict, baseline: str, confidence: float) -> str:
 
 
 def compare_page(systems_file, system_files, ref_files, *args):
-    option_values, (baseline, test, n_samples, confidence, seed) = args[:9], args[9:14]
+    option_values, (baseline, test, n_samples, confidence, seed) = (
+        args[:N_OPTIONS], args[N_OPTIONS:N_OPTIONS + 5])
     try:
         options = _page_options(*option_values)
         predictions, references = load_systems(systems_file, system_files, ref_files)
@@ -1239,7 +1255,8 @@ def _api_options(rouge_types, **options) -> dict:
 def rouge(prediction: str, references: list[str], rouge_types: Optional[list[str]] = None,
           use_stemmer: bool = False, remove_stopwords: bool = False,
           profile: str = "rouge_score", alpha: float = 0.5, multi_ref: Optional[str] = None,
-          tokenizer: str = "default", split_sentences: bool = False) -> dict:
+          tokenizer: str = "default", split_sentences: bool = False,
+          lang: Optional[str] = None) -> dict:
     """Score one prediction against one or more references: {type: {"precision", "recall",
     "fmeasure"}, "signature", "warnings"} (compute(detailed=True, use_aggregator=False)'s
     numbers for the one example)."""
@@ -1248,7 +1265,7 @@ def rouge(prediction: str, references: list[str], rouge_types: Optional[list[str
     options = _api_options(rouge_types, use_stemmer=use_stemmer,
                            remove_stopwords=remove_stopwords, profile=profile, alpha=alpha,
                            multi_ref=multi_ref, tokenizer=tokenizer,
-                           split_sentences=split_sentences)
+                           split_sentences=split_sentences, lang=lang)
     scored = score_example(prediction, references, options)
     out: dict = {name: dict(zip(MEASURES, values)) for name, values in scored["scores"].items()}
     out["signature"] = scored["signature"]
@@ -1262,13 +1279,14 @@ def rouge_corpus(predictions: list[str], references: list[Union[str, list[str]]]
                  alpha: float = 0.5, multi_ref: Optional[str] = None,
                  tokenizer: str = "default", split_sentences: bool = False,
                  aggregation: str = "macro", n_samples: int = 1000,
-                 confidence: float = 0.95, seed: int = 12345) -> dict:
+                 confidence: float = 0.95, seed: int = 12345,
+                 lang: Optional[str] = None) -> dict:
     """Score a corpus: compute(detailed=True)'s result ({type: {"precision"|"recall"|
     "fmeasure": {"low", "mid", "high"}}, "signature", "count"})."""
     options = _api_options(rouge_types, use_stemmer=use_stemmer,
                            remove_stopwords=remove_stopwords, profile=profile, alpha=alpha,
                            multi_ref=multi_ref, tokenizer=tokenizer,
-                           split_sentences=split_sentences)
+                           split_sentences=split_sentences, lang=lang)
     result, _, _ = score_corpus_lists(predictions, references, options, aggregation,
                                       n_samples, confidence, seed)
     return result
@@ -1279,10 +1297,11 @@ def rouge_compare(predictions: dict, references: list[Union[str, list[str]]],
                   n_samples: Optional[int] = None, rouge_types: Optional[list[str]] = None,
                   use_stemmer: bool = False, profile: str = "rouge_score",
                   multi_ref: Optional[str] = None, aggregation: str = "macro",
-                  confidence: float = 0.95, seed: int = 12345) -> dict:
+                  confidence: float = 0.95, seed: int = 12345,
+                  lang: Optional[str] = None) -> dict:
     """Compare 2+ systems with a baseline: the metric's compare() result."""
     options = _api_options(rouge_types, use_stemmer=use_stemmer, profile=profile,
-                           multi_ref=multi_ref, aggregation=aggregation)
+                           multi_ref=multi_ref, aggregation=aggregation, lang=lang)
     result, _ = compare_lists(predictions, references, options, baseline, test, n_samples,
                               seed, confidence)
     return result
@@ -1344,7 +1363,8 @@ rouge.compute(predictions=["the cat sat on the mat"],
 --references refs.txt`.
 
 **This Space's API** (`gradio_client`): `/rouge` (one example), `/rouge_corpus` (lists of
-predictions and references), `/rouge_compare` (a dict of systems).
+predictions and references), `/rouge_compare` (a dict of systems); the options are keyword
+arguments named as the metric's (`use_stemmer=True`, `lang="zh"`, …).
 
 **Corpus files**: JSON Lines (`{{"prediction": "...", "references": "..." or ["...", ...]}}`
 per line), a JSON list of such objects, CSV/TSV with a `prediction` column and `reference`,
@@ -1534,8 +1554,12 @@ def _options_panel() -> list:
                              "unicode: any script", elem_id="tokenizer")
         split_sentences = gr.Checkbox(label="Split sentences (rule-based) for Lsum / W",
                                       value=False, elem_id="split-sentences")
+        lang = gr.Dropdown(LANGUAGE_CHOICES, value=NO_LANGUAGE, label="Language",
+                           info="XL-Sum's multilingual ROUGE (its segmenter and stemmer); "
+                                "with Profile rouge_score and Tokenizer default",
+                           elem_id="lang")
     return [rouge_types, extra_types, use_stemmer, remove_stopwords, profile, alpha,
-            multi_ref, tokenizer, split_sentences]
+            multi_ref, tokenizer, split_sentences, lang]
 
 
 def _single_tab() -> dict:

@@ -294,12 +294,133 @@ def test_page_errors_replace_the_results(app):
     """The Score handler returns an error panel in place of the table and clears the rest
     (no stale numbers beside an error)."""
     args = ["", 1, "a b", "", "", "", "", ["rouge1"], "", False, False, "rouge_score", 0.5,
-            "max", "default", False, "rouge1", False]
+            "max", "default", False, "none", "rouge1", False]
     table, signature, markdown, latex, kind, panel = app.score_single(*args)
     assert 'class="error-panel"' in table and "Prediction" in table
     assert signature["visible"] is False and markdown == "" and kind["choices"] == []
     outputs = app.score_corpus(None, None, None, ["rouge1"], "", False, False, "rouge_score",
-                               0.5, "max", "default", False, "macro", 1000, 0.95, 12345,
+                               0.5, "max", "default", False, "none", "macro", 1000, 0.95,
+                               12345,
                                progress=lambda *a, **k: None)
     assert 'class="error-panel"' in outputs[0] and outputs[-1] is None
     assert outputs[5]["visible"] is False and outputs[6]["visible"] is False
+
+
+# --------------------------------------------------------------------------------------------
+# The Language menu (lang=): multilingual-rouge 0.0.1's numbers on every path
+
+# written for this test: news-style sentences with punctuation and digits; Chinese goes
+# through jieba, Arabic through pyonmttok and (with the stemmer) Snowball
+LANG_PAIRS = {
+    "zh": [("警方周二逮捕了两名男子，他们涉嫌闯入市博物馆。", "两名男子因涉嫌盗窃市博物馆被警方逮捕。"),
+           ("2024年全国粮食产量再创新高，达到6.9亿吨。", "全国粮食产量2024年创下新高：6.9亿吨。"),
+           ("天气预报说明天会下雨。", "明天的天气：有雨，气温下降。")],
+    "ar": [("عاد الأطفال إلى المدرسة بعد العطلة الطويلة", "رجع الأطفال إلى المدرسة بعد عطلة طويلة"),
+           ("أعلنت الحكومة عن خطة اقتصادية جديدة في عام 2024.",
+            "الحكومة تعلن خطة اقتصادية جديدة، تبدأ في 2024"),
+           ("المعلمون يدرسون الطلاب في المدارس الحكومية", "يدرس المعلمون في المدارس")],
+}
+LANG_TYPES = ["rouge1", "rougeL"]
+
+
+@pytest.fixture(scope="module")
+def xlsum_peer():
+    """multilingual-rouge's rouge_scorer, given the vendored NLTK stopwords that its Snowball
+    stemming reads (test_lang's prepare_peer)."""
+    from test_lang import need, prepare_peer
+
+    need("multilingual_rouge")
+    return prepare_peer()
+
+
+def _peer_scores(app, xlsum_peer, code, stem):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        peer = xlsum_peer.RougeScorer(LANG_TYPES, use_stemmer=stem,
+                                      lang=app.rouge_lang.resolve_language(code).name)
+        return [peer.score(ref, pred) for pred, ref in LANG_PAIRS[code]]
+
+
+@pytest.mark.parametrize("stem", [False, True])
+@pytest.mark.parametrize("code", list(LANG_PAIRS))
+def test_language_menu_scores_equal_multilingual_rouge(app, xlsum_peer, tmp_path, code, stem):
+    """Every path that builds options (the API endpoints, the Example, Corpus and Compare
+    handlers with the menu's value) scores as RougeScorer(types, use_stemmer, lang=...)."""
+    pairs = LANG_PAIRS[code]
+    want = _peer_scores(app, xlsum_peer, code, stem)
+    want_f = {t: [w[t].fmeasure for w in want] for t in LANG_TYPES}
+    assert any(f > 0 for f in want_f["rouge1"])  # the texts have tokens in common
+    for (pred, ref), w in zip(pairs, want):
+        got = app.rouge(pred, [ref], LANG_TYPES, use_stemmer=stem, lang=code)
+        assert [[got[t][k] for k in app.MEASURES] for t in LANG_TYPES] == \
+            [[w[t].precision, w[t].recall, w[t].fmeasure] for t in LANG_TYPES]
+        assert f"lang:{code}" in got["signature"]
+        if stem and code == "zh":  # Chinese has no stemmer: said once, with the control
+            assert len(got["warnings"]) == 1 and "has no stemmer" in got["warnings"][0]
+            assert "Options → Language" in app.warnings_html(got["warnings"])
+    preds, refs = [p for p, _ in pairs], [[r] for _, r in pairs]
+    corpus = app.rouge_corpus(preds, refs, LANG_TYPES, use_stemmer=stem, n_samples=100,
+                              lang=code)
+    compared = app.rouge_compare({"a": preds, "b": [r[0] for r in refs]}, refs,
+                                 rouge_types=LANG_TYPES, use_stemmer=stem, n_samples=100,
+                                 lang=code)
+    for t in LANG_TYPES:
+        assert corpus[t]["fmeasure"]["mid"] == pytest.approx(np.mean(want_f[t]), abs=1e-12)
+        assert compared["a"][t]["fmeasure"]["score"] == pytest.approx(np.mean(want_f[t]),
+                                                                       abs=1e-12)
+    # the page: the Options panel's values, the menu's last
+    page_options = [LANG_TYPES, "", stem, False, "rouge_score", 0.5, "max", "default", False,
+                    code]
+    assert len(page_options) == app.N_OPTIONS
+    args = [pairs[0][0], 1, pairs[0][1], "", "", "", "", *page_options, "rouge1", False]
+    prediction, references, options, _, _ = app._single_args(args)
+    assert options["lang"] == code
+    scored = app.score_example(prediction, references, options)
+    assert scored["scores"]["rouge1"] == (want[0]["rouge1"].precision,
+                                          want[0]["rouge1"].recall, want[0]["rouge1"].fmeasure)
+    table, signature = app.score_single(*args)[:2]
+    assert 'class="error-panel"' not in table and f"lang:{code}" in signature["value"]
+    path = tmp_path / "corpus.jsonl"
+    path.write_text("".join(json.dumps({"prediction": p, "references": r}, ensure_ascii=False)
+                            + "\n" for p, r in pairs), encoding="utf-8")
+    outputs = app.score_corpus(str(path), None, None, *page_options, "macro", 100, 0.95, 1,
+                               progress=lambda *a, **k: None)
+    assert outputs[-1]["scores"]["rougeL"][:, 2].tolist() == want_f["rougeL"]
+    assert f"lang:{code}" in outputs[6]["value"]
+    systems = tmp_path / "systems.jsonl"
+    systems.write_text("".join(json.dumps({"references": [r], "a": p, "b": r},
+                                          ensure_ascii=False) + "\n" for p, r in pairs),
+                       encoding="utf-8")
+    html, signature = app.compare_page(str(systems), None, None, *page_options, "a",
+                                       "bootstrap", 100, 0.95, 1)
+    assert 'class="error-panel"' not in html and f"lang:{code}" in signature["value"]
+
+
+def test_language_limits_count_the_language_tokens(app):
+    """The token limit counts the segmenter's tokens: 50,000 Chinese characters are no token
+    of the default tokenizer but 25,000 of jieba's (one per 我们), over the 20,000 limit."""
+    text = "我们" * 25_000
+    assert len(text) <= app.MAX_TEXT_CHARS and 25_000 > app.MAX_TEXT_TOKENS
+    assert app.rouge(text, ["我们"], ["rouge1"])["rouge1"]["fmeasure"] == 0.0
+    with pytest.raises(gr.Error) as caught:
+        app.rouge(text, ["我们"], ["rouge1"], lang="zh")
+    message = caught.value.message
+    assert "25,000 tokens" in message and "--lang zh" in message, message
+
+
+def test_language_with_rouge155_or_a_tokenizer_is_a_clear_error(app):
+    with pytest.raises(gr.Error, match="lang: got 'zh' with profile='rouge155'"):
+        app.rouge("我们", ["我们"], lang="zh", profile="rouge155", multi_ref="average")
+    with pytest.raises(gr.Error, match="lang: got 'ar' with profile='rouge155'"):
+        app.rouge_corpus(["a"], ["a"], lang="ar", profile="rouge155", multi_ref="average")
+    with pytest.raises(gr.Error, match="tokenizer: got 'unicode' with lang='zh'"):
+        app.rouge("我们", ["我们"], lang="zh", tokenizer="unicode")
+    args = ["我们", 1, "我们", "", "", "", "", ["rouge1"], "", False, False, "rouge155", 0.5,
+            "average", "default", False, "zh", "rouge1", False]
+    table = app.score_single(*args)[0]
+    assert 'class="error-panel"' in table and "rouge155" in table
+    labels = dict((value, label) for label, value in app.LANGUAGE_CHOICES)
+    assert labels["none"].startswith("none") and labels["ar"] == "ar — arabic (right to left)"
+    assert len(labels) == 1 + len(app.rouge_lang.LANGUAGE_CODES)
