@@ -186,3 +186,21 @@ def test_readme_engine_examples_run(example, tmp_path):
     assert done.returncode == 0, done.stderr[-3000:]
     first = done.stdout.splitlines()[0]
     assert first.endswith(" 8") and "'mid': " in first  # examples/pairs.jsonl has 8 rows
+
+
+def test_empty_partitions(metric, spark, ray_cluster, rows):
+    """5 rows in 17 Spark partitions and 3 rows in Ray's 8 hash blocks: most partitions are
+    empty, and their states (count 0) merge into compute()'s result."""
+    import pandas as pd
+
+    few = rows[:5]
+    want = metric.compute(predictions=[p for p, _ in few], references=[r for _, r in few],
+                          **OPTIONS)
+    df = spark.createDataFrame(few, "prediction string, references array<string>")
+    assert metric.score_spark(df.repartition(17), **OPTIONS) == want
+    few = rows[:3]
+    want = metric.compute(predictions=[p for p, _ in few], references=[r for _, r in few],
+                          **OPTIONS)
+    dataset = ray_cluster.data.from_pandas(pd.DataFrame(
+        {"prediction": [p for p, _ in few], "references": [list(r) for _, r in few]}))
+    assert metric.score_ray(dataset, **OPTIONS) == want
