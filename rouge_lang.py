@@ -160,12 +160,16 @@ def resolve_language(lang) -> Language:
 class _CleanTable(dict):
     """A ``str.translate`` table, filled per code point when first seen (bounded by Unicode's
     1,114,112 code points): None drops the character, " " splits there, else it is kept.
+    A line end stays a line end (it splits as " " does), so that one cleaning of a text
+    serves both its words and its lines (rougeLsum).
     The classes come from this Python's unicodedata, as multilingual-rouge's."""
 
     def __missing__(self, cp: int):
         ch = chr(cp)
         category = unicodedata.category(ch)
-        if ch in "\t\n\r" or ch == " " or category == "Zs":
+        if ch == "\n":
+            value = ch
+        elif ch in "\t\r" or ch == " " or category == "Zs":
             value = " "
         elif cp == 0 or cp == 0xFFFD or category[0] == "C":
             value = None
@@ -188,6 +192,15 @@ _ASCII_DIGIT = re.compile(r"[0-9]")
 def clean_words(text: str) -> list:
     """The words of a lowercased text under the punctuation rule."""
     return text.translate(_CLEAN).split()
+
+
+def clean_text(text: str) -> str:
+    """A text lowercased and under the punctuation rule, its line ends kept: its words are
+    ``.split()``, the words of its k-th line (``text.split("\\n")[k]``) those of the k-th
+    ``.split("\\n")``. str.lower maps no character to or from a line end, and a line end is
+    neither cased nor case-ignorable (the final-sigma rule does not look across it), so the
+    lowercase of a text is that of its lines joined."""
+    return text.lower().translate(_CLEAN)
 
 
 # BERT's CJK ideograph ranges: the pre-tokenizer's output gets a space around each of them
@@ -447,6 +460,10 @@ class LanguageTokenizer(TokenizerProfile):
             self._stem, self.stemmer_name = _STEMMERS[language.stemmer](language)
         self._memo: dict = {}  # word -> stem
         self._pieces: dict = {}  # word -> its pre-tokenizer tokens (None: see _pretokenized)
+        self._changed: set = set()  # words of _pieces whose tokens are not the word alone
+        # per thread (the Scorer tokenizes chunks on threads), the last batch's texts ->
+        # their clean_text, for the same thread's sentence_batch
+        self._cleaned = threading.local()
 
     def signature(self) -> str:
         parts = [self.segmenter_name, self.pretokenizer_name] if self.segmenter_name else \
@@ -472,7 +489,15 @@ class LanguageTokenizer(TokenizerProfile):
 
     def _flat(self, text: str) -> tuple:
         """(tokens before stemming, whether the segmenter fell back) of a whole text."""
-        cleaned = text.lower().translate(_CLEAN)
+        tokens, fell_back = self._words(clean_text(text))
+        if fell_back is None:
+            return self._pretokenized(tokens), False
+        return tokens, fell_back
+
+    def _words(self, cleaned: str) -> tuple:
+        """_flat of a text's clean_text, but without a segmenter a non-ASCII text's words
+        come before pre-tokenization, with None for fell_back (batch pre-tokenizes them
+        together: _pretokenized_lists)."""
         if self._segment is None and cleaned.isascii():
             # only a-z, 0-9 and spaces are left: OpenNMT's aggressive mode splits letters
             # from digits (tests/test_lang.py checks this against pyonmttok)
@@ -481,12 +506,30 @@ class LanguageTokenizer(TokenizerProfile):
             return _ASCII_RUNS.findall(cleaned), False
         words = cleaned.split()
         if self._segment is None:
-            return self._pretokenized(words), False
+            return words, None  # None: to pre-tokenize
         clean = " ".join(words)
         tokens = self._segment(clean) if clean else []
         if tokens or not clean:
             return tokens, False
         return self._pretokenized(words), True
+
+    def _pretokenized_lists(self, word_lists: list) -> list:
+        """_pretokenized of each list of words, the batch's new words pre-tokenized once. A
+        word whose tokens are not itself alone is in ``_changed`` (kept across batches; a
+        stale entry only sends a text to the slower path): a text with none of them is its
+        own tokens."""
+        memo, changed = self._pieces, self._changed
+        distinct = set(itertools.chain.from_iterable(word_lists))
+        new = distinct.difference(memo)
+        if new:
+            if len(memo) + len(new) > _MEMO_MAX:
+                memo.clear()
+                changed.clear()
+                new = distinct
+            for word in new:
+                self._learn(word)
+        return [words if changed.isdisjoint(words) else self._pretokenized(words)
+                for words in word_lists]
 
     def _pretokenized(self, words: list) -> list:
         """The pre-tokenizer's tokens of a text's words (joined by spaces), a CJK ideograph a
@@ -500,11 +543,17 @@ class LanguageTokenizer(TokenizerProfile):
                 memo.clear()
                 new = set(words)
             for word in new:
-                memo[word] = self._word_pieces(word)
+                self._learn(word)
         pieces = list(map(memo.__getitem__, words))
         if None in pieces:
             return self._pretokenize_text(" ".join(words))
         return list(itertools.chain.from_iterable(pieces))
+
+    def _learn(self, word: str) -> None:
+        """Memoize a word's pre-tokenizer tokens; note it in _changed unless they are it."""
+        pieces = self._pieces[word] = self._word_pieces(word)
+        if pieces is None or len(pieces) != 1 or pieces[0] != word:
+            self._changed.add(word)
 
     def _word_pieces(self, word: str) -> Optional[tuple]:
         """The pre-tokenizer's tokens of one word; None if they depend on the space before."""
@@ -519,10 +568,13 @@ class LanguageTokenizer(TokenizerProfile):
     def _pretokenize_text(self, clean: str) -> list:
         return _split_cjk(self._pretokenize(clean)[0])
 
-    def _lines(self, text: str) -> list:
+    def _lines(self, text: str, cleaned: Optional[str] = None) -> list:
         """rougeLsum's tokens before stemming: each non-empty line, with neither segmenter nor
-        pre-tokenizer (multilingual-rouge's quirk)."""
-        return [clean_words(line.lower()) for line in text.split("\n") if line]
+        pre-tokenizer (multilingual-rouge's quirk). ``cleaned``: the text's clean_text."""
+        if cleaned is None:
+            cleaned = clean_text(text)
+        return [clean.split() for line, clean in zip(text.split("\n"), cleaned.split("\n"))
+                if line]
 
     # -- TokenizerProfile --------------------------------------------------------------------
 
@@ -548,16 +600,28 @@ class LanguageTokenizer(TokenizerProfile):
 
     def batch(self, texts, *, stemmer, stopwords, small):
         with self._lock:
-            flat = [self._flat(text) for text in texts]
-            tokens, lengths = self._interned([t for t, _ in flat], bool(stemmer), stopwords)
-        fallbacks = sum(fell_back for _, fell_back in flat)
+            # each text cleaned once: sentence_batch (rougeLsum) reuses the last batch's
+            cleaned = self._cleaned.texts = dict.fromkeys(texts)
+            for text in cleaned:
+                cleaned[text] = clean_text(text)
+            flat = [self._words(cleaned[text]) for text in texts]
+            token_lists = [t for t, _ in flat]
+            if self._segment is None:
+                indices = [k for k, (_, todo) in enumerate(flat) if todo is None]
+                done = self._pretokenized_lists([token_lists[k] for k in indices])
+                for k, tokens in zip(indices, done):
+                    token_lists[k] = tokens
+            tokens, lengths = self._interned(token_lists, bool(stemmer), stopwords)
+        fallbacks = sum(1 for _, fell_back in flat if fell_back)
         sent_offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
         return self._as_batch(tokens, sent_offsets, np.arange(len(texts) + 1, dtype=np.int64),
                               texts, fallbacks)
 
     def sentence_batch(self, texts, *, stemmer, stopwords):
         with self._lock:
-            per_text = [self._lines(text) for text in texts]
+            known = getattr(self._cleaned, "texts", {})
+            self._cleaned.texts = {}
+            per_text = [self._lines(text, known.get(text)) for text in texts]
             lines = [line for text_lines in per_text for line in text_lines]
             tokens, lengths = self._interned(lines, bool(stemmer), stopwords)
         sent_offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
