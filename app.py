@@ -1209,8 +1209,10 @@ def comparison_html(result: dict, baseline: str, confidence: float) -> str:
             if s == baseline:
                 cells.append('<td colspan="2" class="muted">baseline</td>')
             else:
-                better = e["p_value_holm"] < 1 - confidence
-                cells.append(f'<td class="num{" sig" if better else ""}">{e["delta"]:+.4f}'
+                better = e["p_value_holm"] < 1 - confidence  # significant, either way
+                # green when significantly better than the baseline, red when worse
+                tone = (" sig-up" if e["delta"] > 0 else " sig-down") if better else ""
+                cells.append(f'<td class="num{tone}">{e["delta"]:+.4f}'
                              f'<span class="ci">{e["delta_low"]:+.4f}–{e["delta_high"]:+.4f}'
                              f'</span></td><td class="num" data-p="{e["p_value"]!r}">'
                              f'{fmt(e["p_value_holm"])}{" *" if better else ""}'
@@ -1416,7 +1418,8 @@ CSS = """
 .rouge-table .bar > span { display: block; height: 100%; border-radius: 3px; }
 .rouge-table td.chosen .num { color: var(--color-accent); }
 .rouge-table.worst td { font-size: 0.9em; overflow-wrap: anywhere; }
-.rouge-table.compare td.sig { color: #15803d; }
+.rouge-table.compare td.sig-up { color: #15803d; }
+.rouge-table.compare td.sig-down { color: #b91c1c; }
 .rouge-table.compare tbody th { white-space: normal; overflow-wrap: break-word; }
 .worst-wrap { max-height: 420px; overflow-y: auto; }
 .per-ref { margin-top: 10px; }
