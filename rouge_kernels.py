@@ -184,8 +184,10 @@ def _join_windows(a_ids, a, b_ids, b, lp, lr):
     cp = lp - a - b + 1
     cr = lr - a - b + 1
     u_b = 0
-    for t in b_ids:
-        u_b = max(u_b, t + 1)
+    # only the b-grams' own windows: the slots after them are unused, and a stale value there
+    # (np.empty) made u_b huge, so a_id * u_b wrapped and distinct n-grams could collide
+    for i in range((lp - b + 1) + (lr - b + 1)):
+        u_b = max(u_b, b_ids[i] + 1)
     keys = np.empty(cp + cr, dtype=np.int64)
     a_ref = lp - a + 1  # where each level's reference windows start
     b_ref = lp - b + 1
@@ -220,7 +222,7 @@ def _ngram_pair(tokens, p0, p1, r0, r1, orders, out):
     n_powers = 1
     while (1 << n_powers) <= shortest:
         n_powers += 1
-    powers = np.empty((n_powers, lp + lr), dtype=np.int64)
+    powers = np.zeros((n_powers, lp + lr), dtype=np.int64)
     _copy(ids, 0, lp + lr, powers[0], 0)
     for t in range(1, n_powers):
         half = 1 << (t - 1)
