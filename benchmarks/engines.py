@@ -26,16 +26,7 @@ def build_rows(n):
     import conftest
 
     realsumm = [json.loads(line) for line in open(conftest.DATA, encoding="utf-8")]
-    out = []
-    for i in range(n):
-        row = realsumm[i % len(realsumm)]
-        turn = i // len(realsumm)
-        sentences = row["prediction"].split("\n")
-        if turn % 5:
-            k = turn % len(sentences)
-            sentences = sentences[k:] + sentences[:k] + [f"variant {turn}"]
-        out.append(("\n".join(sentences), row["references"]))
-    return out
+    return conftest.engine_rows(realsumm, n)
 
 
 def timed(fn, runs):

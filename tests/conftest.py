@@ -59,3 +59,38 @@ def realsumm():
 
     with open(DATA, encoding="utf-8") as f:
         return [json.loads(line) for line in f]
+
+
+def needed(module: str):
+    """An optional test dependency: skipped locally when missing, imported (so a failure) in
+    CI, where requirements-dev.txt installs it."""
+    if os.environ.get("CI"):
+        return importlib.import_module(module)
+    return pytest.importorskip(module)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """With CI set nothing may pass by skipping (a missing oracle, browser or package): any
+    skip is reported as a failure, whatever helper asked for it."""
+    outcome = yield
+    report = outcome.get_result()
+    if os.environ.get("CI") and report.skipped and not hasattr(report, "wasxfail"):
+        report.outcome = "failed"
+        report.longrepr = f"skipped in CI (CI is set: every test must run): {report.longrepr}"
+
+
+def engine_rows(realsumm, n):
+    """n (prediction, references) rows for the engines' tests and benchmark: realsumm's 3,500,
+    then variants (sentences rotated), every fifth round an exact copy (copies of an example
+    must meet in one state)."""
+    out = []
+    for i in range(n):
+        row = realsumm[i % len(realsumm)]
+        turn = i // len(realsumm)
+        sentences = row["prediction"].split("\n")
+        if turn % 5:
+            k = turn % len(sentences)
+            sentences = sentences[k:] + sentences[:k] + [f"variant {turn}"]
+        out.append(("\n".join(sentences), row["references"]))
+    return out

@@ -14,7 +14,9 @@ import numpy as np
 import pytest
 from rouge_score import rouge_scorer, scoring
 
-gr = pytest.importorskip("gradio")
+from conftest import needed
+
+gr = needed("gradio")
 
 
 @pytest.fixture(scope="module")
@@ -159,7 +161,7 @@ def test_corpus_reader_reads_csv_module_and_pandas_files(app, tmp_path):
             writer.writerow([p, json.dumps(refs)])
     preds, refs, _ = app.load_corpus(str(path), None, None)
     assert list(zip(preds, refs)) == ROWS
-    pandas = pytest.importorskip("pandas")
+    pandas = needed("pandas")
     frame = pandas.DataFrame({"prediction": [p for p, _ in ROWS],
                               "reference_1": [r[0] for _, r in ROWS],
                               "reference_2": [r[1] if len(r) > 1 else "" for _, r in ROWS]})

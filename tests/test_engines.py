@@ -6,7 +6,6 @@ driver's HF_MODULES_CACHE: they get the metric's sources with the task.
 The engines are optional dependencies; in CI (CI set) a missing one is a failure, not a skip.
 """
 import functools
-import importlib
 import os
 import sys
 import tempfile
@@ -21,26 +20,14 @@ OPTIONS = dict(rouge_types=["rouge1", "rouge2", "rougeL"], use_stemmer=True, det
 WORKER_MODULES = tempfile.mkdtemp(prefix="rouge_worker_modules_")
 
 
-def engine(name):
-    if os.environ.get("CI"):
-        return importlib.import_module(name)  # requirements-dev.txt has it: fail, not skip
-    return pytest.importorskip(name)
+from conftest import engine_rows, needed  # noqa: E402
+
+engine = needed  # requirements-dev.txt has both engines: a failure in CI, not a skip
 
 
 @pytest.fixture(scope="module")
 def rows(realsumm):
-    """ROWS rows: realsumm's 3,500, then variants (sentences rotated), every fifth round an
-    exact copy (copies of an example must meet in one state)."""
-    out = []
-    for i in range(ROWS):
-        row = realsumm[i % len(realsumm)]
-        turn = i // len(realsumm)
-        sentences = row["prediction"].split("\n")
-        if turn % 5:
-            k = turn % len(sentences)
-            sentences = sentences[k:] + sentences[:k] + [f"variant {turn}"]
-        out.append(("\n".join(sentences), row["references"]))
-    return out
+    return engine_rows(realsumm, ROWS)
 
 
 @functools.lru_cache(maxsize=None)

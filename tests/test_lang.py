@@ -13,7 +13,6 @@ ASCII and Unicode punctuation, several digit systems, symbols, Latin and CJK wor
 control and format characters, odd whitespace, newlines, upper case, and empty texts.
 """
 import hashlib
-import importlib
 import io
 import os
 import random
@@ -25,7 +24,7 @@ import warnings
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from conftest import REPO, staged
+from conftest import REPO, needed, staged
 
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 KEYS = ("precision", "recall", "fmeasure")
@@ -36,11 +35,7 @@ lang_module = staged("rouge_lang")
 lang_data = staged("rouge_lang_data")
 
 
-def need(module: str):
-    """The module; a missing one skips locally and fails in CI (requirements-dev has it)."""
-    if CI:
-        return importlib.import_module(module)
-    return pytest.importorskip(module)
+need = needed  # the module; a missing one skips locally and fails in CI
 
 
 # --------------------------------------------------------------------------------------------
