@@ -146,8 +146,9 @@ def dense_ids(values: np.ndarray) -> tuple:
 
 
 @njit(cache=True)
-def _pair_ids(tokens: np.ndarray, p0: int, p1: int, r0: int, r1: int):
-    """Dense local ids of a pair: (pred ids, ref ids, vocabulary size)."""
+def _pair_ids(tokens: np.ndarray, text_offsets: np.ndarray, p: int, r: int):
+    """Dense local ids of the pair of texts p and r: (pred ids, ref ids, vocabulary size)."""
+    p0, p1, r0, r1 = text_offsets[p], text_offsets[p + 1], text_offsets[r], text_offsets[r + 1]
     lp = p1 - p0
     lr = r1 - r0
     both = np.empty(lp + lr, dtype=np.int64)
@@ -299,10 +300,7 @@ def lcs_stats(tokens, text_offsets, pair_pred, pair_ref):
     n_pairs = pair_pred.shape[0]
     out = np.zeros((n_pairs, 3), dtype=np.int64)
     for k in range(n_pairs):
-        p = pair_pred[k]
-        r = pair_ref[k]
-        ids_p, ids_r, u = _pair_ids(tokens, text_offsets[p], text_offsets[p + 1],
-                                    text_offsets[r], text_offsets[r + 1])
+        ids_p, ids_r, u = _pair_ids(tokens, text_offsets, pair_pred[k], pair_ref[k])
         out[k, 0] = _lcs_length(ids_p, ids_r, u)
         out[k, 1] = ids_p.shape[0]
         out[k, 2] = ids_r.shape[0]
@@ -326,6 +324,15 @@ def _zeros_below(v, j):
     """Zero bits of v among bits 0..j-1: the LCS table value c[i][j] of bit row v."""
     low = np.uint64(0xFFFFFFFFFFFFFFFF) if j >= 64 else (np.uint64(1) << np.uint64(j)) - np.uint64(1)
     return _popcount(~v & low)
+
+
+@njit(cache=True)
+def _mark(mask, i):
+    """Mark reference position i as on an LCS path: 1 if it was not marked yet, else 0."""
+    if mask[i]:
+        return 0
+    mask[i] = True
+    return 1
 
 
 @njit(cache=True)
@@ -353,9 +360,7 @@ def _mark_lcs_bits(y, x, bit_of, rows, mask):
         if y[i - 1] == x[j - 1]:
             i -= 1
             j -= 1
-            if not mask[i]:
-                mask[i] = True
-                new += 1
+            new += _mark(mask, i)
         elif _zeros_below(rows[i - 1], j) >= _zeros_below(rows[i], j - 1):
             i -= 1
         else:
@@ -475,9 +480,7 @@ def _mark_lcs_bit_rows(y, x, head, nxt, mask_of, match, mask):
         if y[i - 1] == x[j - 1]:
             i -= 1
             j -= 1
-            if not mask[i]:
-                mask[i] = True
-                new += 1
+            new += _mark(mask, i)
             continue
         if i - 1 < i0:  # rows i - 1 and i: recompute their block
             i0 = ((i - 1) // b) * b
@@ -542,14 +545,36 @@ def _trace_block(y, x, weighted, f, i0, i1, j0, j1, edge_c, edge_l, top, left, m
         if y[i0 + r - 1] == x[j0 + k - 1]:
             r -= 1
             k -= 1
-            if not mask[i0 + r]:
-                mask[i0 + r] = True
-                new += 1
+            new += _mark(mask, i0 + r)
         elif c[(r - 1) * width + k] >= c[r * width + k - 1]:
             r -= 1
         else:
             k -= 1
     return new
+
+
+@njit(cache=True)
+def _dp_row(prev_c, prev_l, cur_c, cur_l, left_c, left_l, yi, x, j0, width, weighted, f):
+    """One row of the (weighted) LCS table over columns j0..j0 + width - 1, from the row above
+    (prev_*) and the row's left edge (left_*), into cur_*."""
+    cur_c[0] = left_c
+    cur_l[0] = left_l
+    for k in range(1, width):
+        cur_c[k], cur_l[k] = _wlcs_cell(prev_c[k - 1], prev_l[k - 1], prev_c[k], cur_c[k - 1],
+                                        yi == x[j0 + k - 1], weighted, f)
+
+
+@njit(cache=True)
+def _push(tasks, n_tasks, i0, i1, j0, j1, top, left, end):
+    """Put task (rows i0..i1, columns j0..j1, edges at top/left, arena end) on the stack."""
+    tasks[n_tasks, 0] = i0
+    tasks[n_tasks, 1] = i1
+    tasks[n_tasks, 2] = j0
+    tasks[n_tasks, 3] = j1
+    tasks[n_tasks, 4] = top
+    tasks[n_tasks, 5] = left
+    tasks[n_tasks, 6] = end
+    return n_tasks + 1
 
 
 @njit(cache=True)
@@ -590,14 +615,8 @@ def _mark_path(y, x, weighted, f, mask, buf_c, buf_l, zeros_c, zeros_l, base_cel
     cur_x = np.empty(n + 1, dtype=np.int64)  # (-1: it meets column j0 first)
     row_h_c = np.empty(n + 1, dtype=np.float64)
     row_h_l = np.empty(n + 1, dtype=np.int64)
-    tasks[0, 0] = 0
-    tasks[0, 1] = m
-    tasks[0, 2] = 0
-    tasks[0, 3] = n
-    tasks[0, 4] = 0  # row 0 and column 0: zeros
-    tasks[0, 5] = n + 1
-    tasks[0, 6] = n + m + 2
-    n_tasks = 1
+    # the whole table; its top row (at 0) and left column (at n + 1) are zeros
+    n_tasks = _push(tasks, 0, 0, m, 0, n, 0, n + 1, n + m + 2)
     new = 0
     while n_tasks > 0:
         n_tasks -= 1
@@ -624,12 +643,8 @@ def _mark_path(y, x, weighted, f, mask, buf_c, buf_l, zeros_c, zeros_l, base_cel
             prev_c[k] = edge_c[top + k]
             prev_l[k] = edge_l[top + k]
         for i in range(i0 + 1, h + 1):  # down to the middle row
-            cur_c[0] = edge_c[left + i - i0]
-            cur_l[0] = edge_l[left + i - i0]
-            yi = y[i - 1]
-            for k in range(1, width):
-                cur_c[k], cur_l[k] = _wlcs_cell(prev_c[k - 1], prev_l[k - 1], prev_c[k],
-                                                cur_c[k - 1], yi == x[j0 + k - 1], weighted, f)
+            _dp_row(prev_c, prev_l, cur_c, cur_l, edge_c[left + i - i0], edge_l[left + i - i0],
+                    y[i - 1], x, j0, width, weighted, f)
             prev_c, cur_c = cur_c, prev_c
             prev_l, cur_l = cur_l, prev_l
         for k in range(width):
@@ -659,14 +674,7 @@ def _mark_path(y, x, weighted, f, mask, buf_c, buf_l, zeros_c, zeros_l, base_cel
             for k in range(width):
                 edge_c[end + k] = row_h_c[k]
                 edge_l[end + k] = row_h_l[k]
-            tasks[n_tasks, 0] = h
-            tasks[n_tasks, 1] = i1
-            tasks[n_tasks, 2] = j0
-            tasks[n_tasks, 3] = j1
-            tasks[n_tasks, 4] = end
-            tasks[n_tasks, 5] = left + h - i0
-            tasks[n_tasks, 6] = end + width
-            n_tasks += 1
+            n_tasks = _push(tasks, n_tasks, h, i1, j0, j1, end, left + h - i0, end + width)
             continue
         # column jh of rows h..i1 (the lower half's left edge), then row h from column jh
         sub = jh - j0 + 1
@@ -677,12 +685,8 @@ def _mark_path(y, x, weighted, f, mask, buf_c, buf_l, zeros_c, zeros_l, base_cel
         edge_c[col] = row_h_c[sub - 1]
         edge_l[col] = row_h_l[sub - 1]
         for i in range(h + 1, i1 + 1):
-            cur_c[0] = edge_c[left + i - i0]
-            cur_l[0] = edge_l[left + i - i0]
-            yi = y[i - 1]
-            for k in range(1, sub):
-                cur_c[k], cur_l[k] = _wlcs_cell(prev_c[k - 1], prev_l[k - 1], prev_c[k],
-                                                cur_c[k - 1], yi == x[j0 + k - 1], weighted, f)
+            _dp_row(prev_c, prev_l, cur_c, cur_l, edge_c[left + i - i0], edge_l[left + i - i0],
+                    y[i - 1], x, j0, sub, weighted, f)
             edge_c[col + i - h] = cur_c[sub - 1]
             edge_l[col + i - h] = cur_l[sub - 1]
             prev_c, cur_c = cur_c, prev_c
@@ -693,21 +697,8 @@ def _mark_path(y, x, weighted, f, mask, buf_c, buf_l, zeros_c, zeros_l, base_cel
             edge_l[row + k - sub + 1] = row_h_l[k]
         # the upper half runs after the lower one (the path's order); it reuses this
         # task's edges and end, which frees the lower half's
-        tasks[n_tasks, 0] = i0
-        tasks[n_tasks, 1] = h
-        tasks[n_tasks, 2] = j0
-        tasks[n_tasks, 3] = jh
-        tasks[n_tasks, 4] = top
-        tasks[n_tasks, 5] = left
-        tasks[n_tasks, 6] = end
-        tasks[n_tasks + 1, 0] = h
-        tasks[n_tasks + 1, 1] = i1
-        tasks[n_tasks + 1, 2] = jh
-        tasks[n_tasks + 1, 3] = j1
-        tasks[n_tasks + 1, 4] = row
-        tasks[n_tasks + 1, 5] = col
-        tasks[n_tasks + 1, 6] = row + width - sub + 1
-        n_tasks += 2
+        n_tasks = _push(tasks, n_tasks, i0, h, j0, jh, top, left, end)
+        n_tasks = _push(tasks, n_tasks, h, i1, jh, j1, row, col, row + width - sub + 1)
     return new
 
 
@@ -835,19 +826,9 @@ def union_lcs_stats(tokens, sent_offsets, text_sent_offsets, clip_tokens, clip_o
     reference's sentence lengths. The two views hold the same tokens except under
     ROUGE-1.5.5's byte limit, where its two readers differ: its ROUGE-L divides by the base
     of the sentences (``lcs``) and by the peer's unigram count (``computeLCSScore``)."""
-    n_pairs = pair_pred.shape[0]
-    out = np.zeros((n_pairs, 3), dtype=np.int64)
-    no_mask = np.zeros(0, dtype=np.bool_)
-    for k in range(n_pairs):
-        p = pair_pred[k]
-        r = pair_ref[k]
-        hit = _union_pair(tokens, sent_offsets, text_sent_offsets[p], text_sent_offsets[p + 1],
-                          text_sent_offsets[r], text_sent_offsets[r + 1], clip_tokens,
-                          clip_offsets[p], clip_offsets[p + 1], clip_offsets[r],
-                          clip_offsets[r + 1], False, 1.0, no_mask)
-        out[k, 0] = int(hit)
-        out[k, 1] = clip_offsets[p + 1] - clip_offsets[p]
-        out[k, 2] = sent_offsets[text_sent_offsets[r + 1]] - sent_offsets[text_sent_offsets[r]]
+    out = np.zeros((pair_pred.shape[0], 3), dtype=np.int64)
+    _union_stats(tokens, sent_offsets, text_sent_offsets, clip_tokens, clip_offsets, pair_pred,
+                 pair_ref, False, 1.0, out)
     return out
 
 
@@ -857,23 +838,31 @@ def wlcs_stats(tokens, sent_offsets, text_sent_offsets, clip_tokens, clip_offset
     """ROUGE-W: float64[pairs, 3] of (weighted hit, pred_len, ref_base), where
     ref_base = sum over reference sentences of len**weight. ROUGE-1.5.5 then scores
     R = (hit / ref_base**weight)**(1/weight) and P = (hit / pred_len**weight)**(1/weight)."""
-    n_pairs = pair_pred.shape[0]
-    out = np.zeros((n_pairs, 3), dtype=np.float64)
+    out = np.zeros((pair_pred.shape[0], 3), dtype=np.float64)
+    _union_stats(tokens, sent_offsets, text_sent_offsets, clip_tokens, clip_offsets, pair_pred,
+                 pair_ref, True, weight, out)
+    return out
+
+
+@njit(cache=True)
+def _union_stats(tokens, sent_offsets, text_sent_offsets, clip_tokens, clip_offsets, pair_pred,
+                 pair_ref, weighted, weight, out):
+    """Fill out[k] = (hit, pred_len, sum over reference sentences of len**weight) for
+    union_lcs_stats (weighted False, weight 1: integers, exact in float64) and wlcs_stats."""
     no_mask = np.zeros(0, dtype=np.bool_)
-    for k in range(n_pairs):
+    for k in range(pair_pred.shape[0]):
         p = pair_pred[k]
         r = pair_ref[k]
         out[k, 0] = _union_pair(tokens, sent_offsets, text_sent_offsets[p],
                                 text_sent_offsets[p + 1], text_sent_offsets[r],
                                 text_sent_offsets[r + 1], clip_tokens, clip_offsets[p],
-                                clip_offsets[p + 1], clip_offsets[r], clip_offsets[r + 1], True,
-                                weight, no_mask)
+                                clip_offsets[p + 1], clip_offsets[r], clip_offsets[r + 1],
+                                weighted, weight, no_mask)
         out[k, 1] = clip_offsets[p + 1] - clip_offsets[p]
         base = 0.0
         for s in range(text_sent_offsets[r], text_sent_offsets[r + 1]):
             base += float(sent_offsets[s + 1] - sent_offsets[s]) ** weight
         out[k, 2] = base
-    return out
 
 
 # --------------------------------------------------------------------------------------------
@@ -1011,10 +1000,7 @@ def skip_bigram_stats(tokens, text_offsets, pair_pred, pair_ref, max_skip, unigr
     n_pairs = pair_pred.shape[0]
     out = np.zeros((n_pairs, 3), dtype=np.int64)
     for k in range(n_pairs):
-        p = pair_pred[k]
-        r = pair_ref[k]
-        ids_p, ids_r, u = _pair_ids(tokens, text_offsets[p], text_offsets[p + 1],
-                                    text_offsets[r], text_offsets[r + 1])
+        ids_p, ids_r, u = _pair_ids(tokens, text_offsets, pair_pred[k], pair_ref[k])
         lp = ids_p.shape[0]
         lr = ids_r.shape[0]
         # a gap at or past the longer text is no limit; clamped, i + gap + 1 cannot overflow
@@ -1258,6 +1244,25 @@ def _scan_stem_counts(buf, digit):
     return n_tok, n_breaks
 
 
+@njit(cache=True)
+def _table_geometry(size):
+    """(shift, mask) of an open-addressing table of `size` (a power of two) slots."""
+    bits = 0
+    while (1 << bits) < size:
+        bits += 1
+    return np.uint64(64 - bits), size - 1
+
+
+@njit(cache=True)
+def _slot(keys, code, shift, mask):
+    """The slot of code in the table: where it is, or the empty slot (key 0) where it goes
+    (Fibonacci hashing, linear probing)."""
+    h = np.int64((np.uint64(code) * _GOLDEN) >> shift)
+    while keys[h] != 0 and keys[h] != code:
+        h = (h + 1) & mask
+    return h
+
+
 @njit(cache=True, nogil=True)
 def _scan_stem(buf, digit, max_packed_len, keys, vals, stem, spans):
     """The byte scanner: one pass (after a branch-free count) that finds the tokens (runs of
@@ -1279,12 +1284,7 @@ def _scan_stem(buf, digit, max_packed_len, keys, vals, stem, spans):
     pending = np.empty(n_tok if stem else 0, dtype=np.int64)
     starts = np.empty(n_tok if spans else 0, dtype=np.int64)
     ends = np.empty(n_tok if spans else 0, dtype=np.int64)
-    size = keys.shape[0]
-    bits = 0
-    while (1 << bits) < size:
-        bits += 1
-    shift = np.uint64(64 - bits)
-    mask = size - 1
+    shift, mask = _table_geometry(keys.shape[0])
     t = 0
     n_sent = 0
     n_text = 0
@@ -1313,22 +1313,12 @@ def _scan_stem(buf, digit, max_packed_len, keys, vals, stem, spans):
                 long_end[n_long] = i
                 n_long += 1
             elif stem and code >= MIN_STEM_CODE:
-                h = np.int64((np.uint64(code) * np.uint64(0x9E3779B97F4A7C15)) >> shift)
-                while True:
-                    key = keys[h]
-                    if key == code:
-                        v = vals[h]
-                        if v > 0:
-                            code = v
-                        else:  # a stem that does not pack: resolved by the caller
-                            pending[n_pending] = t
-                            n_pending += 1
-                        break
-                    if key == 0:
-                        pending[n_pending] = t
-                        n_pending += 1
-                        break
-                    h = (h + 1) & mask
+                h = _slot(keys, code, shift, mask)
+                if keys[h] == code and vals[h] > 0:
+                    code = vals[h]
+                else:  # not in the table yet, or a stem that does not pack: the caller's
+                    pending[n_pending] = t
+                    n_pending += 1
             codes[t] = code
             t += 1
             continue
@@ -1359,17 +1349,10 @@ def scan_stem_tokens(buf: np.ndarray, max_packed_len: int, keys: np.ndarray, val
 def stem_table_insert(keys, vals, new_keys, new_vals):
     """Insert new_keys -> new_vals into the open-addressing table (keys, vals) in place
     (key 0 marks an empty slot; the caller keeps the load below 1/2)."""
-    size = keys.shape[0]
-    bits = 0
-    while (1 << bits) < size:
-        bits += 1
-    shift = np.uint64(64 - bits)
-    mask = size - 1
+    shift, mask = _table_geometry(keys.shape[0])
     for q in range(new_keys.shape[0]):
         code = new_keys[q]
-        h = np.int64((np.uint64(code) * np.uint64(0x9E3779B97F4A7C15)) >> shift)
-        while keys[h] != 0 and keys[h] != code:
-            h = (h + 1) & mask
+        h = _slot(keys, code, shift, mask)
         keys[h] = code
         vals[h] = new_vals[q]
 
