@@ -219,9 +219,11 @@ def _ngram_pair(tokens, p0, p1, r0, r1, orders, out):
     _copy(tokens, p0, p1, both, 0)
     _copy(tokens, r0, r1, both, lp)
     ids, u = _dense_ids(both)
-    # powers[t]: ids of the 2^t-grams (2^t <= shortest), the same length-(lp + lr) slots
+    # powers[t]: ids of the 2^t-grams (2^t <= shortest and <= the largest order asked: rouge1
+    # needs no doubling at all), the same length-(lp + lr) slots
+    longest = min(shortest, orders[orders.shape[0] - 1])
     n_powers = 1
-    while (1 << n_powers) <= shortest:
+    while (1 << n_powers) <= longest:
         n_powers += 1
     powers = np.zeros((n_powers, lp + lr), dtype=np.int64)
     _copy(ids, 0, lp + lr, powers[0], 0)
