@@ -66,6 +66,9 @@ def spark():
 @pytest.fixture(scope="module")
 def ray_cluster():
     ray = engine("ray")
+    # Ray runs its workers at nice 15: under any other CPU load they starve (a loaded run of
+    # the suite spent half an hour here); the tests run them at the caller's priority
+    os.environ.setdefault("RAY_worker_niceness", "0")
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
              runtime_env={"env_vars": {"HF_MODULES_CACHE": WORKER_MODULES}})
     yield ray
