@@ -9,6 +9,7 @@ import io
 import json
 import os
 import random
+import re
 
 import numpy as np
 import pytest
@@ -106,6 +107,14 @@ def test_highlights_cap_the_tokens_drawn_and_keep_the_text_direction(app):
     assert "3,000 more tokens not drawn" in panel
     full = app.highlights(prediction, [reference], options, "rouge1", show_all=True)
     assert full.count('class="m"') + full.count('class="u"') == 10_000
+    # Show all tokens draws progressively: 2,000 then 8,000 tokens a text (saying that more is
+    # coming), then all 5,000; every step marks the same tokens as the full drawing
+    steps = list(app.highlight_panels(prediction, [reference], options, "rouge1", True))
+    assert [s.count('class="m"') + s.count('class="u"') for s in steps] == [4_000, 10_000]
+    assert "drawing 3,000 more tokens" in steps[0] and "more tokens" not in steps[-1]
+    assert steps[-1] == full
+    spans = [re.findall(r'<span class="([mu])">([^<]*)</span>', step) for step in steps]
+    assert spans[0] == spans[1][:2_000] + spans[1][5_000:7_000]
     arabic = app.highlights("عاد الأطفال إلى المدرسة", ["رجع الأطفال إلى المدرسة"],
                             dict(rouge_types=["rouge1"], tokenizer="unicode"), "rouge1")
     assert arabic.count('dir="auto"') == 2
@@ -297,7 +306,9 @@ def test_page_errors_replace_the_results(app):
     (no stale numbers beside an error)."""
     args = ["", 1, "a b", "", "", "", "", ["rouge1"], "", False, False, "rouge_score", 0.5,
             "max", "default", False, "none", "rouge1", False]
-    table, signature, markdown, latex, kind, panel = app.score_single(*args)
+    updates = list(app.score_single(*args))  # a generator: one update for an error
+    assert len(updates) == 1
+    table, signature, markdown, latex, kind, panel = updates[0]
     assert 'class="error-panel"' in table and "Prediction" in table
     assert signature["visible"] is False and markdown == "" and kind["choices"] == []
     outputs = app.score_corpus(None, None, None, ["rouge1"], "", False, False, "rouge_score",
@@ -382,7 +393,7 @@ def test_language_menu_scores_equal_multilingual_rouge(app, xlsum_peer, tmp_path
     scored = app.score_example(prediction, references, options)
     assert scored["scores"]["rouge1"] == (want[0]["rouge1"].precision,
                                           want[0]["rouge1"].recall, want[0]["rouge1"].fmeasure)
-    table, signature = app.score_single(*args)[:2]
+    table, signature = next(app.score_single(*args))[:2]
     assert 'class="error-panel"' not in table and f"lang:{code}" in signature["value"]
     path = tmp_path / "corpus.jsonl"
     path.write_text("".join(json.dumps({"prediction": p, "references": r}, ensure_ascii=False)
@@ -421,7 +432,7 @@ def test_language_with_rouge155_or_a_tokenizer_is_a_clear_error(app):
         app.rouge("我们", ["我们"], lang="zh", tokenizer="unicode")
     args = ["我们", 1, "我们", "", "", "", "", ["rouge1"], "", False, False, "rouge155", 0.5,
             "average", "default", False, "zh", "rouge1", False]
-    table = app.score_single(*args)[0]
+    table = next(app.score_single(*args))[0]
     assert 'class="error-panel"' in table and "rouge155" in table
     labels = dict((value, label) for label, value in app.LANGUAGE_CHOICES)
     assert labels["none"].startswith("none") and labels["ar"] == "ar — arabic (right to left)"

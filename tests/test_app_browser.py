@@ -279,6 +279,17 @@ def test_long_texts_are_capped(page):
     assert page_height < 20_000, page_height
     assert elapsed < 30, elapsed  # ~3 s on an idle machine; generous under load
 
+    # Show all tokens draws progressively: first 2,000 tokens a text with "drawing … more",
+    # then all 15,000 (8,000 is not yet all: 2,000 -> 8,000 -> 32,000)
+    page.locator("#show-all input").check()
+    page.locator("#highlights-inner[data-drawn='2000'] #hl-pred .more.drawing").wait_for()
+    page.locator("#highlights-inner[data-drawn='15000']").wait_for()
+    assert page.locator("#hl-pred .hl-text span").count() == 15_000
+    assert page.locator("#hl-pred .more").count() == 0
+    assert_fits(page, "all tokens drawn")
+    page.locator("#show-all input").uncheck()
+    page.locator("#highlights-inner[data-drawn='2000'] #hl-pred .more").wait_for()
+
 
 def test_corpus_and_compare(page, tmp_path):
     rng = random.Random(2)
@@ -328,7 +339,18 @@ def test_corpus_and_compare(page, tmp_path):
                        "td[data-score]")
     row.wait_for()
     assert float(row.get_attribute("data-score")) == pytest.approx(mean_f, abs=1e-12)
+    # the chart: one dot per system besides the baseline, at its difference in F (the
+    # references themselves score 1)
+    dot = page.locator('#compare-results svg.delta-chart[data-type="rouge1"] '
+                       'g.delta[data-system="copy"]')
+    assert float(dot.get_attribute("data-delta")) == pytest.approx(1 - mean_f, abs=1e-12)
+    low, high = (float(dot.get_attribute(f"data-{k}")) for k in ("low", "high"))
+    assert low - 1e-12 <= 1 - mean_f <= high + 1e-12  # every row differs by 3/13 here
+    assert page.locator('#compare-results g.delta[data-system="base"]').count() == 0
     assert_fits(page, "Compare results")
+    # nor do the tables scroll inside: every column is on screen, numbers unwrapped
+    assert page.evaluate("() => [...document.querySelectorAll('#compare-results .table-wrap')]"
+                         ".every(w => w.scrollWidth <= w.clientWidth + 1)")
 
 
 # --------------------------------------------------------------------------------------------
