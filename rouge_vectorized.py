@@ -6,7 +6,7 @@ same numbers (tests/test_coldstart.py and tests/test_tiers.py compare them on ev
 rouge_warmup runs them while the compiled kernels are not there yet. Each works on all the
 pairs of a call at once: one sort or one bit-parallel step serves every pair.
 
-A function raises OutOfScope when a call is outside what it does (an unlimited skip distance
+A function raises OutOfScope when a call is outside what it does (a long skip distance
 on long texts; rougeLsum prediction sentences of more than 64 tokens when no fallback is
 given); the caller then takes the next tier.
 
@@ -263,15 +263,23 @@ def ngram_stats(tokens, text_offsets, pair_pred, pair_ref, orders):
     return out
 
 
+MAX_SKIP_KEYS = 4_000_000  # skip-bigrams listed by one call (each listed array: 32 MB)
+
+
 def skip_bigram_stats(tokens, text_offsets, pair_pred, pair_ref, max_skip, unigrams):
-    """rouge_kernels.skip_bigram_stats: int64[pairs, 3] of (hit, pred_count, ref_count);
-    OutOfScope for an unlimited distance on texts of more than 300 tokens (quadratic keys)."""
+    """rouge_kernels.skip_bigram_stats: int64[pairs, 3] of (hit, pred_count, ref_count). It
+    lists the skip-bigrams, O(length x distance) of them: OutOfScope past MAX_SKIP_KEYS (a
+    long distance on long texts; the compiled kernel counts them in O(length) memory)."""
     n_pairs = pair_pred.shape[0]
     pos, pair, side, local, length, lp, lr = _side_windows(text_offsets, pair_pred, pair_ref)
     longest = int(length.max(initial=0))
-    if max_skip < 0 and longest > 300:
-        raise OutOfScope("unlimited skip distance on long texts")
     reach = longest - 1 if max_skip < 0 else min(max_skip + 1, max(longest - 1, 0))
+    # how many there are: a text of L tokens has sum over gaps g <= r of L - g, r = min(reach,
+    # L - 1) (L <= the tokens of one call: no overflow)
+    lengths = np.concatenate((lp, lr)).astype(np.int64)
+    gaps = np.maximum(np.minimum(lengths, reach + 1) - 1, 0)
+    if int((gaps * lengths - gaps * (gaps + 1) // 2).sum()) > MAX_SKIP_KEYS:
+        raise OutOfScope(f"more than {MAX_SKIP_KEYS:,} skip-bigrams to list")
     ids = _dense(tokens[pos])
     u = int(ids.max(initial=0)) + 1
     items, keys = [], []

@@ -174,3 +174,22 @@ def test_pick_per_call(monkeypatch):
     # once the disk cache has it, loading it beats every other tier
     monkeypatch.setattr(W, "cached", lambda name: True)
     assert W.tier_of("lcs_stats", True, (tokens, offsets, *PAIR)) == "wait"
+
+
+def test_vectorized_skip_bigrams_refuse_to_list_too_many():
+    """The numpy tier lists skip-bigrams (length x distance of them): past MAX_SKIP_KEYS it
+    steps aside (a loaded CI once ran rougeS15000 on 2 x 20k tokens there, out of memory),
+    and the kernels, which count in O(length), give the hand-computed numbers."""
+    n = 20_000
+    tokens = np.concatenate([np.arange(n), np.arange(n)[::-1]]).astype(np.int64)
+    offsets = np.array([0, n, 2 * n], dtype=np.int64)
+    pred, ref = np.array([0, 0]), np.array([0, 1])
+    with pytest.raises(V.OutOfScope, match="skip-bigrams to list"):
+        V.skip_bigram_stats(tokens, offsets, pred, ref, 15_000, False)
+    count = sum(n - g for g in range(1, 15_002))  # gaps 1..d+1, every pair of the text
+    assert K.skip_bigram_stats(tokens, offsets, pred, ref, 15_000, False).tolist() == \
+        [[count, count, count], [0, count, count]]
+    # within the bound the numpy tier still serves (and agrees)
+    short = np.concatenate([np.arange(300), np.arange(300)[::-1]]).astype(np.int64)
+    args = (short, np.array([0, 300, 600]), pred, ref, -1, True)
+    assert np.array_equal(V.skip_bigram_stats(*args), K.skip_bigram_stats(*args))
