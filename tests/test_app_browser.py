@@ -267,23 +267,35 @@ def test_long_texts_are_capped(page):
                   "const el = document.querySelector(id + ' textarea'); el.value = v;"
                   "el.dispatchEvent(new Event('input', {bubbles: true})); } }", [pred, ref])
     want = rouge_scorer.RougeScorer(["rouge1"]).score(ref, pred)["rouge1"].fmeasure
-    start = time.monotonic()
     page.locator("#score-button").click()
     wait_score(page, "rouge1", "fmeasure", want)
     page.locator("#hl-pred .more").wait_for()
-    elapsed = time.monotonic() - start
     drawn = page.locator("#hl-pred .hl-text span").count()
     assert drawn <= 2_000, drawn
     assert "13,000 more tokens" in page.locator("#hl-pred .more").inner_text()
     page_height = page.evaluate("document.documentElement.scrollHeight")
-    assert page_height < 20_000, page_height
-    assert elapsed < 30, elapsed  # ~3 s on an idle machine; generous under load
+    assert page_height < 20_000, page_height  # the time to results: README's Space section
 
-    # Show all tokens draws progressively: first 2,000 tokens a text with "drawing … more",
-    # then all 15,000 (8,000 is not yet all: 2,000 -> 8,000 -> 32,000)
+    # Show all tokens draws progressively: 2,000 tokens a text, then 8,000 (each saying
+    # "drawing … more"), then all 15,000
+    # (the 2,000-token state may last only milliseconds: an observer records every state the
+    # page shows, rather than a wait that polls and can miss it)
+    page.evaluate("""() => {
+      window.drawnStates = [];
+      new MutationObserver(() => {
+        const inner = document.querySelector('#highlights-inner');
+        const state = inner ? inner.dataset.drawn + (inner.querySelector('.more.drawing')
+                                                      ? ' drawing' : '') : '';
+        if (state && window.drawnStates.at(-1) !== state) window.drawnStates.push(state);
+      }).observe(document.querySelector('#highlights'), {childList: true, subtree: true,
+                                                          attributes: true});
+    }""")
     page.locator("#show-all input").check()
-    page.locator("#highlights-inner[data-drawn='2000'] #hl-pred .more.drawing").wait_for()
     page.locator("#highlights-inner[data-drawn='15000']").wait_for()
+    states = page.evaluate("window.drawnStates")  # e.g. 2000, 2000 drawing, 8000 drawing, 15000
+    drawn = [int(state.split()[0]) for state in states]
+    assert states[-1] == "15000" and drawn == sorted(drawn), states
+    assert any(state.endswith("drawing") for state in states[:-1]), states
     assert page.locator("#hl-pred .hl-text span").count() == 15_000
     assert page.locator("#hl-pred .more").count() == 0
     assert_fits(page, "all tokens drawn")
