@@ -383,6 +383,22 @@ def _lcs_group(tokens, text_offsets, pair_pred, pair_ref, lp, lr):
     return ((bits == 0) & valid).sum(axis=1).astype(np.int64)
 
 
+def _sentence_pairs(sent_len, text_sent_offsets, pair_pred, pair_ref) -> tuple:
+    """Every (reference sentence, prediction sentence) of every pair, both non-empty: their
+    sentence indices ys and xs, the pair each belongs to, and their lengths ly and lx."""
+    p_s0, p_s1 = text_sent_offsets[pair_pred], text_sent_offsets[pair_pred + 1]
+    r_s0, r_s1 = text_sent_offsets[pair_ref], text_sent_offsets[pair_ref + 1]
+    n_ps, n_rs = p_s1 - p_s0, r_s1 - r_s0
+    per_pair = n_ps * n_rs
+    combo_pair = _owner(per_pair)
+    within = np.arange(combo_pair.shape[0]) - np.repeat(np.cumsum(per_pair) - per_pair, per_pair)
+    ys = r_s0[combo_pair] + within // np.maximum(n_ps[combo_pair], 1)
+    xs = p_s0[combo_pair] + within % np.maximum(n_ps[combo_pair], 1)
+    ly, lx = sent_len[ys], sent_len[xs]
+    live = (ly > 0) & (lx > 0)
+    return ys[live], xs[live], combo_pair[live], ly[live], lx[live]
+
+
 def union_lcs_stats(tokens, sent_offsets, text_sent_offsets, clip_tokens, clip_offsets,
                     pair_pred, pair_ref):
     """rouge_kernels.union_lcs_stats: int64[pairs, 3] of (hit, pred_len, ref_len).
@@ -398,20 +414,10 @@ def union_lcs_stats(tokens, sent_offsets, text_sent_offsets, clip_tokens, clip_o
     out[:, 2] = sent_offsets[text_sent_offsets[pair_ref + 1]] - \
         sent_offsets[text_sent_offsets[pair_ref]]
     sent_len = np.diff(sent_offsets)
-    p_s0, p_s1 = text_sent_offsets[pair_pred], text_sent_offsets[pair_pred + 1]
-    r_s0, r_s1 = text_sent_offsets[pair_ref], text_sent_offsets[pair_ref + 1]
     if n_pairs == 0:
         return out
-    # sentence pairs (combos): every reference sentence x every prediction sentence of a pair
-    n_ps, n_rs = p_s1 - p_s0, r_s1 - r_s0
-    per_pair = n_ps * n_rs
-    combo_pair = _owner(per_pair)
-    within = np.arange(combo_pair.shape[0]) - np.repeat(np.cumsum(per_pair) - per_pair, per_pair)
-    ys = r_s0[combo_pair] + within // np.maximum(n_ps[combo_pair], 1)
-    xs = p_s0[combo_pair] + within % np.maximum(n_ps[combo_pair], 1)
-    ly, lx = sent_len[ys], sent_len[xs]
-    live = (ly > 0) & (lx > 0)
-    ys, xs, combo_pair, ly, lx = ys[live], xs[live], combo_pair[live], ly[live], lx[live]
+    ys, xs, combo_pair, ly, lx = _sentence_pairs(sent_len, text_sent_offsets, pair_pred,
+                                                 pair_ref)
     marked_pos = []  # token positions (in tokens) of marked reference tokens, and their pair
     marked_pair = []
     # groups of sentence pairs of similar sizes: the steps are reference tokens, the words
@@ -491,19 +497,28 @@ def _mark_group(tokens, sent_offsets, ys, xs, ly, lx):
     zeros_before = np.zeros((steps + 1, n, words + 2), dtype=np.int64)
     np.cumsum(np.bitwise_count(~rows), axis=2, out=zeros_before[:, :, 1:])
     # traceback, all sentence pairs in step
-    i = ly.astype(np.int64).copy()
-    j = lx.astype(np.int64).copy()
     y0 = sent_offsets[ys]
     x0 = sent_offsets[xs]
+    return _trace_back(ly, lx, y0, lambda a, ia, ja: (
+        tokens[y0[a] + ia - 1] == tokens[x0[a] + ja - 1],
+        _zeros_below(rows, zeros_before, ia - 1, a, ja)
+        >= _zeros_below(rows, zeros_before, ia, a, ja - 1)))
+
+
+def _trace_back(ly, lx, y0, step):
+    """The traceback of every sentence pair at once, from (ly, lx): step(a, i, j) says, for
+    the pairs a at cells (i, j), whether the tokens are equal (-> diagonal, marking reference
+    position i - 1) and whether up >= left (-> up; else left). Returns the marked token
+    positions (y0: each pair's first reference token) and the sentence pair of each."""
+    i = ly.astype(np.int64).copy()
+    j = lx.astype(np.int64).copy()
     out_pos, out_owner = [], []
     active = np.flatnonzero((i > 0) & (j > 0))
     while active.shape[0]:
         a = active
         ia, ja = i[a], j[a]
-        equal = tokens[y0[a] + ia - 1] == tokens[x0[a] + ja - 1]
-        up = _zeros_below(rows, zeros_before, ia - 1, a, ja)
-        left = _zeros_below(rows, zeros_before, ia, a, ja - 1)
-        go_up = ~equal & (up >= left)
+        equal, up_wins = step(a, ia, ja)
+        go_up = ~equal & up_wins
         go_left = ~equal & ~go_up
         out_pos.append(y0[a[equal]] + ia[equal] - 1)
         out_owner.append(a[equal])
@@ -557,20 +572,12 @@ def wlcs_stats(tokens, sent_offsets, text_sent_offsets, clip_tokens, clip_offset
     sent_len = np.diff(sent_offsets)
     f = _powers(int(sent_len.max(initial=0)) + 1, weight)
     r_s0, r_s1 = text_sent_offsets[pair_ref], text_sent_offsets[pair_ref + 1]
-    p_s0, p_s1 = text_sent_offsets[pair_pred], text_sent_offsets[pair_pred + 1]
     ref_sents = _ranges(r_s0, r_s1 - r_s0)
     out[:, 2] = _sequential_add(n_pairs, _owner(r_s1 - r_s0), f[sent_len[ref_sents]])
     if n_pairs == 0:
         return out
-    n_ps, n_rs = p_s1 - p_s0, r_s1 - r_s0
-    per_pair = n_ps * n_rs
-    combo_pair = _owner(per_pair)
-    within = np.arange(combo_pair.shape[0]) - np.repeat(np.cumsum(per_pair) - per_pair, per_pair)
-    ys = r_s0[combo_pair] + within // np.maximum(n_ps[combo_pair], 1)
-    xs = p_s0[combo_pair] + within % np.maximum(n_ps[combo_pair], 1)
-    ly, lx = sent_len[ys], sent_len[xs]
-    live = (ly > 0) & (lx > 0)
-    ys, xs, combo_pair, ly, lx = ys[live], xs[live], combo_pair[live], ly[live], lx[live]
+    ys, xs, combo_pair, ly, lx = _sentence_pairs(sent_len, text_sent_offsets, pair_pred,
+                                                 pair_ref)
     marked_pos, marked_pair = [], []
     order = np.lexsort((lx, ly))
     for c in _groups(order, ly[order] + 1, lx[order] + ly[order] + 1, 1_500_000):
@@ -663,23 +670,6 @@ def _weighted_marks(tokens, sent_offsets, ys, xs, ly, lx, f):
         diagonal = (c[d - 2, lo - 1:hi] + f[k + 1]) - f[k]
         c[d, lo:hi + 1] = np.where(equal, diagonal, np.where(up >= left, up, left))
         run[d, lo:hi + 1] = np.where(equal, k + 1, 0)
-    i = ly.astype(np.int64).copy()
-    j = lx.astype(np.int64).copy()
-    y0 = sent_offsets[ys]
-    out_pos, out_owner = [], []
-    active = np.flatnonzero((i > 0) & (j > 0))
-    while active.shape[0]:
-        a = active
-        ia, ja = i[a], j[a]
-        equal = y_tok[ia - 1, a] == x_tok[ja - 1, a]
-        go_up = ~equal & (c[ia + ja - 1, ia - 1, a] >= c[ia + ja - 1, ia, a])
-        go_left = ~equal & ~go_up
-        out_pos.append(y0[a[equal]] + ia[equal] - 1)
-        out_owner.append(a[equal])
-        i[a[equal | go_up]] -= 1
-        j[a[equal | go_left]] -= 1
-        active = a[(i[a] > 0) & (j[a] > 0)]
-    if not out_pos:
-        empty = np.zeros(0, dtype=np.int64)
-        return empty, empty
-    return np.concatenate(out_pos), np.concatenate(out_owner)
+    return _trace_back(ly, lx, sent_offsets[ys], lambda a, ia, ja: (
+        y_tok[ia - 1, a] == x_tok[ja - 1, a],
+        c[ia + ja - 1, ia - 1, a] >= c[ia + ja - 1, ia, a]))
