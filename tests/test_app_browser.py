@@ -182,6 +182,14 @@ def stale(page, tab: str) -> bool:
 # Tests (each runs at both widths)
 
 
+def upload_and_run(page, box: str, path, tab: str) -> None:
+    """Put path in the file box #<box>-file, wait for the tab to turn stale, press Run."""
+    page.locator(f"#{box}-file input[type=file]").set_input_files(str(path))
+    page.locator(f"#{box}-file").get_by_text(path.name).wait_for()
+    page.wait_for_function(f"() => document.body.classList.contains('{tab}-stale')")
+    page.locator(f"#{tab}-button").click()
+
+
 def test_layout_fits_every_tab(page, tmp_path):
     width = page.viewport_size["width"]
     assert_fits(page, "Example")
@@ -312,10 +320,7 @@ def test_corpus_and_compare(page, tmp_path):
     corpus.write_text("".join(json.dumps({"prediction": p, "references": [r]}) + "\n"
                               for p, r in zip(preds, refs)), encoding="utf-8")
     open_tab(page, "Corpus")
-    page.locator("#corpus-file input[type=file]").set_input_files(str(corpus))
-    page.locator("#corpus-file").get_by_text("news.jsonl").wait_for()
-    page.wait_for_function("() => document.body.classList.contains('corpus-stale')")
-    page.locator("#corpus-button").click()
+    upload_and_run(page, "corpus", corpus, "corpus")
     page.wait_for_function("() => !document.body.classList.contains('corpus-stale')")
     page.locator("#corpus-bar-chart").wait_for()
     scorer = rouge_scorer.RougeScorer(["rouge1"])
@@ -330,10 +335,7 @@ def test_corpus_and_compare(page, tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"prediction": "a", "references": "b"}\n{"prediction": \n', encoding="utf-8")
     page.locator("#corpus-file button[aria-label='Clear']").click()
-    page.locator("#corpus-file input[type=file]").set_input_files(str(bad))
-    page.locator("#corpus-file").get_by_text("bad.jsonl").wait_for()
-    page.wait_for_function("() => document.body.classList.contains('corpus-stale')")
-    page.locator("#corpus-button").click()
+    upload_and_run(page, "corpus", bad, "corpus")
     page.locator("#corpus-error").wait_for()
     assert "bad.jsonl:2" in page.locator("#corpus-error").inner_text()
     assert page.locator("#corpus-bar-chart").count() == 0
@@ -343,10 +345,7 @@ def test_corpus_and_compare(page, tmp_path):
     systems.write_text("".join(json.dumps({"references": r, "base": p, "copy": r}) + "\n"
                                for p, r in zip(preds, refs)), encoding="utf-8")
     open_tab(page, "Compare")
-    page.locator("#systems-file input[type=file]").set_input_files(str(systems))
-    page.locator("#systems-file").get_by_text("systems.jsonl").wait_for()
-    page.wait_for_function("() => document.body.classList.contains('compare-stale')")
-    page.locator("#compare-button").click()
+    upload_and_run(page, "systems", systems, "compare")
     row = page.locator('#compare-results table[data-type="rouge1"] tr[data-system="base"] '
                        "td[data-score]")
     row.wait_for()
