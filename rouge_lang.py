@@ -113,15 +113,10 @@ LANGUAGES = (
     Language("cy", "welsh"),
     Language("yo", "yoruba"),
     # the other languages multilingual-rouge stems (nltk's Snowball stemmers)
-    Language("da", "danish", stemmer=_SNOWBALL),
-    Language("nl", "dutch", stemmer=_SNOWBALL),
-    Language("fi", "finnish", stemmer=_SNOWBALL),
-    Language("de", "german", stemmer=_SNOWBALL),
-    Language("hu", "hungarian", stemmer=_SNOWBALL),
-    Language("it", "italian", stemmer=_SNOWBALL),
-    Language("no", "norwegian", stemmer=_SNOWBALL),
-    Language("ro", "romanian", stemmer=_SNOWBALL),
-    Language("sv", "swedish", stemmer=_SNOWBALL),
+    *(Language(code, name, stemmer=_SNOWBALL) for code, name in (
+        ("da", "danish"), ("nl", "dutch"), ("fi", "finnish"), ("de", "german"),
+        ("hu", "hungarian"), ("it", "italian"), ("no", "norwegian"), ("ro", "romanian"),
+        ("sv", "swedish"))),
 )
 
 
