@@ -113,15 +113,10 @@ LANGUAGES = (
     Language("cy", "welsh"),
     Language("yo", "yoruba"),
     # the other languages multilingual-rouge stems (nltk's Snowball stemmers)
-    Language("da", "danish", stemmer=_SNOWBALL),
-    Language("nl", "dutch", stemmer=_SNOWBALL),
-    Language("fi", "finnish", stemmer=_SNOWBALL),
-    Language("de", "german", stemmer=_SNOWBALL),
-    Language("hu", "hungarian", stemmer=_SNOWBALL),
-    Language("it", "italian", stemmer=_SNOWBALL),
-    Language("no", "norwegian", stemmer=_SNOWBALL),
-    Language("ro", "romanian", stemmer=_SNOWBALL),
-    Language("sv", "swedish", stemmer=_SNOWBALL),
+    *(Language(code, name, stemmer=_SNOWBALL) for code, name in (
+        ("da", "danish"), ("nl", "dutch"), ("fi", "finnish"), ("de", "german"),
+        ("hu", "hungarian"), ("it", "italian"), ("no", "norwegian"), ("ro", "romanian"),
+        ("sv", "swedish"))),
 )
 
 
@@ -212,7 +207,7 @@ _CJK = re.compile("([\u4e00-\u9fff\u3400-\u4dbf\U00020000-\U0002a6df\U0002a700-\
 def _split_cjk(tokens: list) -> list:
     """The pre-tokenizer's tokens with each CJK ideograph a token (XL-Sum's scorer)."""
     joined = " ".join(tokens)
-    if joined and max(joined) >= "\u3400":  # a CJK ideograph may be in it
+    if _CJK.search(joined) is not None:
         joined = _CJK.sub(r" \1 ", joined)
     return joined.split()
 
@@ -324,13 +319,21 @@ _HINDI_SUFFIXES = {
 }
 
 
+# per class (longest first): its suffixes grouped by their length, as sets
+_HINDI_CLASSES = tuple(
+    (size, tuple((length, frozenset(s for s in _HINDI_SUFFIXES[size] if len(s) == length))
+                 for length in sorted({len(s) for s in _HINDI_SUFFIXES[size]})))
+    for size in (5, 4, 3, 2, 1))
+
+
 def hindi_stem(token: str) -> str:
-    """Ramanathan & Rao (2003)'s light suffix stripper, as XL-Sum: the first suffix of the
-    longest class that leaves more than one character; a class-L suffix removes L characters."""
-    for size in (5, 4, 3, 2, 1):
+    """Ramanathan & Rao (2003)'s light suffix stripper, as XL-Sum: a suffix of the longest
+    class that leaves more than one character; a class-L suffix removes L characters (which
+    suffix of the class matched does not matter: one set look-up per suffix length)."""
+    for size, by_length in _HINDI_CLASSES:
         if len(token) > size + 1:
-            for suffix in _HINDI_SUFFIXES[size]:
-                if token.endswith(suffix):
+            for length, suffixes in by_length:
+                if token[-length:] in suffixes:
                     return token[:-size]
     return token
 
