@@ -580,19 +580,19 @@ def highlight_html(label: str, text: str, words: list, marks, opts, drawn: int,
 
 def highlights(prediction: str, references: list, options: dict, kind: str,
                show_all: bool = False) -> str:
-    """The Matched tokens panel, all of it drawn (see highlight_panels)."""
-    for panel in highlight_panels(prediction, references, options, kind, show_all):
-        pass
-    return panel
+    """The Matched tokens panel in one piece: every token drawn with show_all, else the first
+    HIGHLIGHT_TOKENS of each text (see highlight_panels)."""
+    first = sys.maxsize if show_all else HIGHLIGHT_TOKENS
+    return next(highlight_panels(prediction, references, options, kind, show_all, first))
 
 
 def highlight_panels(prediction: str, references: list, options: dict, kind: str,
-                     show_all: bool = False):
+                     show_all: bool = False, first: int = HIGHLIGHT_TOKENS):
     """The Matched tokens panel: the prediction marked against the reference its score
     comes from (or with the most matches), each reference against the prediction. Yields it
-    with the first HIGHLIGHT_TOKENS tokens of each text drawn; with show_all, then again with
-    4x as many each time until every token is (the marks are computed once): the page shows
-    the start at once and the rest as the browser draws it."""
+    with the first `first` tokens of each text drawn; with show_all, then again with 4x as
+    many each time until every token is (the marks are computed once): the page shows the
+    start at once and the rest as the browser draws it."""
     opts = build_options(**options)
     names = [t.name for t in opts.rouge_types]
     kind = kind if kind in names else names[0]
@@ -636,7 +636,7 @@ def highlight_panels(prediction: str, references: list, options: dict, kind: str
         label = f"Reference {k + 1}" if len(references) > 1 else "Reference"
         texts.append((label, ref, words_r, marks_r, f"hl-ref-{k + 1}"))
     longest = max(len(words) for _, _, words, _, _ in texts)
-    drawn = HIGHLIGHT_TOKENS
+    drawn = first
     while True:
         coming = show_all and drawn < longest
         blocks = [highlight_html(label, text, words, marks, opts, drawn, with_runs, element_id,

@@ -67,10 +67,12 @@ def spark():
 def ray_cluster():
     ray = engine("ray")
     # Ray runs its workers at nice 15: under any other CPU load they starve (a loaded run of
-    # the suite spent half an hour here); the tests run them at the caller's priority
-    os.environ.setdefault("RAY_worker_niceness", "0")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
-             runtime_env={"env_vars": {"HF_MODULES_CACHE": WORKER_MODULES}})
+    # the suite spent half an hour here); the tests run them at the caller's priority. Ray's
+    # processes read the setting when ray.init starts them: this process's env is restored.
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("RAY_worker_niceness", os.environ.get("RAY_worker_niceness", "0"))
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+                 runtime_env={"env_vars": {"HF_MODULES_CACHE": WORKER_MODULES}})
     yield ray
     ray.shutdown()
 
