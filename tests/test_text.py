@@ -103,3 +103,46 @@ def test_linear_splitter_on_long_repeats(text):
     # the inputs that made the old one quadratic, short enough for it to finish here
     long = text * 2000
     assert T.split_sentences(long) == _split_sentences_quadratic(long)
+
+
+def test_stem_memo_stems_each_word_once_across_threads():
+    # two chunks of one call share most new words; with the memo's lock each word is stemmed
+    # once, every thread gets nltk's stem, and the table holds each code once
+    import threading
+    import time
+
+    import numpy as np
+    from nltk.stem import porter
+
+    import rouge_kernels as K
+
+    nltk_stem = porter.PorterStemmer().stem
+    calls = []
+
+    def counted(word):
+        calls.append(word)
+        time.sleep(0.002)  # lets the other threads run, as a long stemming loop would
+        return nltk_stem(word)
+
+    memo = T.StemMemo(counted)
+    words = ["running", "generously", "cats", "abilities", "hopping", "relational"] * 50
+    codes = np.array(sorted({T.encode_token(w) for w in words}), dtype=np.int64)
+    results = []
+    barrier = threading.Barrier(4)
+
+    def work():
+        barrier.wait()
+        stems = memo.stem_codes(codes)
+        memo.add_to_table(codes, stems, K.stem_table_insert)
+        results.append([T.decode_token(s) for s in stems])
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    expected = [nltk_stem(T.decode_token(int(c))) for c in codes]
+    assert results == [expected] * 4
+    assert sorted(calls) == sorted(T.decode_token(int(c)) for c in codes)
+    keys, vals = memo.table
+    assert sorted(keys[keys != 0].tolist()) == codes.tolist()
