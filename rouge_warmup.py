@@ -565,11 +565,13 @@ def start_at_load() -> None:
                                   daemon=True)
         _state["prefetch"] = thread
         thread.start()
-    if load_cached(kernels_for(DEFAULT_TYPES)):
-        _collect_garbage()
     # the default types first, then the others a later call may ask for (a Trainer's
-    # rougeW/S/SU, detailed=True): the compile process has the time between load and compute
-    start_background_compile(names=kernels_for(DEFAULT_TYPES + AT_LOAD_EXTRA))
+    # rougeW/S/SU): loaded now when cached (~0.01 s each after the first; on a thread they
+    # slowed the first compute() beside them), else compiled between load and compute
+    names = kernels_for(DEFAULT_TYPES + AT_LOAD_EXTRA)
+    if load_cached(names):
+        _collect_garbage()
+    start_background_compile(names=names)
 
 
 def wait(timeout: float | None = None) -> bool:
