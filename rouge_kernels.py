@@ -90,6 +90,7 @@ __all__ = [
     "scan_ascii_tokens",
     "scan_stem_tokens",
     "stem_table_insert",
+    "porter_stem_codes",
     "pure_python_twin",
     "warm_up",
 ]
@@ -1357,6 +1358,276 @@ def stem_table_insert(keys, vals, new_keys, new_vals):
         h = _slot(keys, code, shift, mask)
         keys[h] = code
         vals[h] = new_vals[q]
+
+
+# --------------------------------------------------------------------------------------------
+# Porter stemmer on packed codes: nltk's PorterStemmer().stem (mode NLTK_EXTENSIONS), exactly
+#
+# A word is held as its base-37 digits (a..z -> 1..26, 0..9 -> 27..36) in a small uint8 buffer
+# and stemmed in place; the buffer's used length changes, its letters are rewritten. Digits are
+# consonants (nltk: anything not a vowel and not 'y'). A 'y' is a consonant at the start of a
+# word or after a vowel, else a vowel.
+
+
+def _porter_digits(text):
+    return [(ord(ch) - 96) if ch >= "a" else (ord(ch) - 48 + 27) for ch in text]
+
+
+def _porter_code(text):
+    code = 0
+    for d in _porter_digits(text):
+        code = code * 37 + d
+    return code
+
+
+_PORTER_VOWEL = np.zeros(37, dtype=np.uint8)
+for _ch in "aeiou":
+    _PORTER_VOWEL[ord(_ch) - 96] = 1
+_PORTER_Y = 25
+_PORTER_I = 9
+_PORTER_E = 5
+
+# nltk's pool of irregular forms: word -> stem, checked before any rule
+_PORTER_POOL = {
+    "sky": "sky", "skies": "sky", "dying": "die", "lying": "lie", "tying": "tie",
+    "news": "news", "innings": "inning", "inning": "inning", "outings": "outing",
+    "outing": "outing", "cannings": "canning", "canning": "canning", "howe": "howe",
+    "proceed": "proceed", "exceed": "exceed", "succeed": "succeed",
+}
+_PORTER_POOL_KEYS = np.array([_porter_code(k) for k in _PORTER_POOL], dtype=np.int64)
+_PORTER_POOL_VALUES = np.array([_porter_code(v) for v in _PORTER_POOL.values()], dtype=np.int64)
+
+# Rule lists, tried in order; the first whose suffix the word ends with decides (its condition
+# false: the word stays). Conditions on the stem (the word without the suffix):
+#   0 none, 1 m > 0, 2 m > 1, 3 m > 1 and the stem ends in s or t,
+#   4 m(stem + its next letter) > 0 (nltk's 'logi'), 5 m(word without its last letter) > 1
+_PORTER_RULES = (
+    # step 1a (after nltk's 4-letter 'ies' -> 'ie')
+    (("sses", "ss", 0), ("ies", "i", 0), ("ss", "ss", 0), ("s", "", 0)),
+    # step 2 (after nltk's 'alli' -> 'al' with m > 0, which then runs this list)
+    (("ational", "ate", 1), ("tional", "tion", 1), ("enci", "ence", 1), ("anci", "ance", 1),
+     ("izer", "ize", 1), ("bli", "ble", 1), ("alli", "al", 1), ("entli", "ent", 1),
+     ("eli", "e", 1), ("ousli", "ous", 1), ("ization", "ize", 1), ("ation", "ate", 1),
+     ("ator", "ate", 1), ("alism", "al", 1), ("iveness", "ive", 1), ("fulness", "ful", 1),
+     ("ousness", "ous", 1), ("aliti", "al", 1), ("iviti", "ive", 1), ("biliti", "ble", 1),
+     ("fulli", "ful", 1), ("logi", "log", 4)),
+    # step 3
+    (("icate", "ic", 1), ("ative", "", 1), ("alize", "al", 1), ("iciti", "ic", 1),
+     ("ical", "ic", 1), ("ful", "", 1), ("ness", "", 1)),
+    # step 4
+    (("al", "", 2), ("ance", "", 2), ("ence", "", 2), ("er", "", 2), ("ic", "", 2),
+     ("able", "", 2), ("ible", "", 2), ("ant", "", 2), ("ement", "", 2), ("ment", "", 2),
+     ("ent", "", 2), ("ion", "", 3), ("ou", "", 2), ("ism", "", 2), ("ate", "", 2),
+     ("iti", "", 2), ("ous", "", 2), ("ive", "", 2), ("ize", "", 2)),
+    # step 5b
+    (("ll", "l", 5),),
+)
+_PORTER_STEP1A, _PORTER_STEP2, _PORTER_STEP3, _PORTER_STEP4, _PORTER_STEP5B = range(5)
+
+
+def _porter_table(rules):
+    """The rule lists as flat arrays: per rule, where its suffix and replacement are in
+    `chars` (start, length), its condition, and per list its first rule and one past its last."""
+    chars, rows, firsts = [], [], [0]
+    for rule_list in rules:
+        for suffix, replacement, condition in rule_list:
+            rows.append((len(chars), len(suffix), len(chars) + len(suffix), len(replacement),
+                         condition))
+            chars += _porter_digits(suffix) + _porter_digits(replacement)
+        firsts.append(len(rows))
+    return (np.array(chars, dtype=np.uint8), np.array(rows, dtype=np.int64),
+            np.array(firsts, dtype=np.int64))
+
+
+_PORTER_CHARS, _PORTER_ROWS, _PORTER_FIRSTS = _porter_table(_PORTER_RULES)
+
+
+@njit(cache=True)
+def _porter_consonant(w, i):
+    """nltk's _is_consonant(word, i): a 'y' flips the class of the letter before it."""
+    flip = False
+    while i > 0 and w[i] == _PORTER_Y:
+        flip = not flip
+        i -= 1
+    if w[i] == _PORTER_Y:  # a run of 'y's from the start: the first is a consonant
+        return not flip
+    return (_PORTER_VOWEL[w[i]] == 0) != flip
+
+
+@njit(cache=True)
+def _porter_measure(w, n):
+    """m of w[:n]: the number of vowel -> consonant changes."""
+    m = 0
+    prev_consonant = True
+    for i in range(n):
+        if _PORTER_VOWEL[w[i]] != 0:
+            consonant = False
+        elif w[i] == _PORTER_Y:
+            consonant = i == 0 or not prev_consonant
+        else:
+            consonant = True
+        if consonant and not prev_consonant:
+            m += 1
+        prev_consonant = consonant
+    return m
+
+
+@njit(cache=True)
+def _porter_has_vowel(w, n):
+    """*v*: w[:n] has a vowel."""
+    for i in range(n):
+        if not _porter_consonant(w, i):
+            return True
+    return False
+
+
+@njit(cache=True)
+def _porter_cvc(w, n):
+    """*o: w[:n] ends consonant-vowel-consonant, the last not w, x or y (nltk also: a
+    2-letter vowel-consonant)."""
+    if n >= 3:
+        last = w[n - 1]
+        return (_porter_consonant(w, n - 3) and not _porter_consonant(w, n - 2)
+                and _porter_consonant(w, n - 1) and last != 23 and last != 24
+                and last != _PORTER_Y)
+    if n == 2:
+        return not _porter_consonant(w, n - 2) and _porter_consonant(w, n - 1)
+    return False
+
+
+@njit(cache=True)
+def _porter_ends(w, n, chars, start, length):
+    """Whether w[:n] ends with chars[start:start + length]."""
+    if length > n:
+        return False
+    for k in range(length):
+        if w[n - length + k] != chars[start + k]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _porter_rules(w, n, first, last, chars, rows):
+    """Apply the rule list of rows first .. last - 1 of the table (chars, rows: _porter_table)
+    to w[:n] in place; returns the new length. (The bounds come from an array, so numba
+    compiles this once, not once per literal list number.)"""
+    for r in range(first, last):
+        s_start = rows[r, 0]
+        s_len = rows[r, 1]
+        if not _porter_ends(w, n, chars, s_start, s_len):
+            continue
+        stem = n - s_len
+        condition = rows[r, 4]
+        if condition == 1:
+            ok = _porter_measure(w, stem) > 0
+        elif condition == 2:
+            ok = _porter_measure(w, stem) > 1
+        elif condition == 3:
+            ok = (_porter_measure(w, stem) > 1
+                  and (w[stem - 1] == 19 or w[stem - 1] == 20))  # s, t
+        elif condition == 4:
+            ok = _porter_measure(w, stem + 1) > 0
+        elif condition == 5:
+            ok = _porter_measure(w, n - 1) > 1
+        else:
+            ok = True
+        if not ok:
+            return n
+        r_start = rows[r, 2]
+        r_len = rows[r, 3]
+        for k in range(r_len):
+            w[stem + k] = chars[r_start + k]
+        return stem + r_len
+    return n
+
+
+@njit(cache=True, nogil=True)
+def porter_stem_codes(codes):
+    """nltk.stem.porter.PorterStemmer().stem (NLTK_EXTENSIONS) of each packed word code (a
+    word of 1..12 [a-z0-9] characters, base 37, see rouge_text.encode_token): the packed
+    codes of the stems (stems are never longer than their words). Codes <= 0 stay.
+
+    Compiles in ~1.5 s: few helpers, each called with the same argument types everywhere (an
+    int literal such as a global constant would make numba compile one more version)."""
+    out = np.empty(codes.shape[0], dtype=np.int64)
+    w = np.zeros(16, dtype=np.uint8)
+    n_pool = _PORTER_POOL_KEYS.shape[0]
+    chars = _PORTER_CHARS
+    rows = _PORTER_ROWS
+    firsts = _PORTER_FIRSTS
+    for q in range(codes.shape[0]):
+        code = codes[q]
+        out[q] = code
+        if code < 1369:  # at most 2 characters (37 ** 2), or not a word: as it is
+            continue
+        p = 0
+        while p < n_pool and _PORTER_POOL_KEYS[p] != code:
+            p += 1
+        if p < n_pool:  # nltk's irregular forms
+            out[q] = _PORTER_POOL_VALUES[p]
+            continue
+        n = 0
+        rest = code
+        while rest > 0:
+            w[n] = rest % 37
+            rest //= 37
+            n += 1
+        for k in range(n // 2):  # most significant digit first
+            t = w[k]
+            w[k] = w[n - 1 - k]
+            w[n - 1 - k] = t
+        # step 1a (nltk: a 4-letter word in 'ies' -> 'ie')
+        if n == 4 and w[1] == _PORTER_I and w[2] == _PORTER_E and w[3] == 19:
+            n = 3
+        else:
+            n = _porter_rules(w, n, firsts[_PORTER_STEP1A], firsts[_PORTER_STEP1A + 1], chars, rows)
+        # step 1b; nltk first: 'ied' -> 'ie' (4 letters) or 'i'
+        last2 = w[n - 2] if n >= 2 else 0
+        last3 = w[n - 3] if n >= 3 else 0
+        stem = -1
+        if last3 == _PORTER_I and last2 == _PORTER_E and w[n - 1] == 4:  # ied
+            n = 3 if n == 4 else n - 2
+        elif last3 == _PORTER_E and last2 == _PORTER_E and w[n - 1] == 4:  # eed: m > 0 -> ee
+            if _porter_measure(w, n - 3) > 0:
+                n -= 1
+        elif last2 == _PORTER_E and w[n - 1] == 4:  # ed
+            stem = n - 2
+        elif last3 == _PORTER_I and last2 == 14 and w[n - 1] == 7:  # ing
+            stem = n - 3
+        if stem > 0 and _porter_has_vowel(w, stem):
+            n = stem
+            a = w[n - 2] if n >= 2 else 0
+            b = w[n - 1]
+            if (a == 1 and b == 20) or (a == 2 and b == 12) or (a == _PORTER_I and b == 26):
+                w[n] = _PORTER_E  # at, bl, iz -> ate, ble, ize
+                n += 1
+            elif a == b and _porter_consonant(w, n - 1):  # *d: one letter, but ll, ss, zz
+                if b != 12 and b != 19 and b != 26:
+                    n -= 1
+            elif _porter_measure(w, n) == 1 and _porter_cvc(w, n):  # m = 1 and *o -> e
+                w[n] = _PORTER_E
+                n += 1
+        # step 1c (nltk): y -> i after a consonant that is not the whole stem
+        if n > 2 and w[n - 1] == _PORTER_Y and _porter_consonant(w, n - 2):
+            w[n - 1] = _PORTER_I
+        # step 2; nltk first: alli -> al when m > 0, then the list
+        if (n >= 4 and w[n - 4] == 1 and w[n - 3] == 12 and w[n - 2] == 12
+                and w[n - 1] == _PORTER_I and _porter_measure(w, n - 4) > 0):
+            n -= 2
+        n = _porter_rules(w, n, firsts[_PORTER_STEP2], firsts[_PORTER_STEP2 + 1], chars, rows)
+        n = _porter_rules(w, n, firsts[_PORTER_STEP3], firsts[_PORTER_STEP3 + 1], chars, rows)
+        n = _porter_rules(w, n, firsts[_PORTER_STEP4], firsts[_PORTER_STEP4 + 1], chars, rows)
+        # step 5a: e goes when m > 1, or m = 1 and not *o
+        if w[n - 1] == _PORTER_E:
+            m = _porter_measure(w, n - 1)
+            if m > 1 or (m == 1 and not _porter_cvc(w, n - 1)):
+                n -= 1
+        n = _porter_rules(w, n, firsts[_PORTER_STEP5B], firsts[_PORTER_STEP5B + 1], chars, rows)
+        stem_code = np.int64(0)
+        for k in range(n):
+            stem_code = stem_code * 37 + np.int64(w[k])
+        out[q] = stem_code
+    return out
 
 
 # --------------------------------------------------------------------------------------------
