@@ -79,6 +79,7 @@ THREADS = thread_count()
 
 __all__ = [
     "pick",
+    "compiled_or_none",
     "dense_ids",
     "ngram_stats",
     "lcs_stats",
@@ -1662,6 +1663,12 @@ def pick(name: str, small: bool):
     """Kernel `name` for one batch (see rouge_warmup.pick): the compiled one when this process
     has it, else a function that chooses a tier per call."""
     return _warmup.pick(name, small)
+
+
+def compiled_or_none(name: str):
+    """Kernel `name` compiled (or loaded from the cache), else None (see
+    rouge_warmup.compiled_or_none)."""
+    return _warmup.compiled_or_none(name)
 
 
 def warm_up(rouge_types=("rouge1", "rouge2", "rougeL", "rougeLsum"), **kind) -> dict:

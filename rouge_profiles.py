@@ -29,6 +29,7 @@ from .rouge155_lexicon import (
 )
 from .rouge_kernels import (
     THREADS,
+    compiled_or_none,
     pick,
 )
 from .rouge_text import (
@@ -118,7 +119,9 @@ class ByteTokenizer(TokenizerProfile):
             stem_memo=stem_memo(stemmer) if stemmer else None,
             stopwords=SMART_STOPWORDS if stopwords else None,
             dense_ids=kernel("dense_ids"), scan_stem=kernel("scan_stem_tokens"),
-            table_insert=kernel("stem_table_insert"))
+            table_insert=kernel("stem_table_insert"),
+            # nltk's Porter stemmer as a kernel (until it is compiled, nltk itself)
+            code_stemmer=compiled_or_none("porter_stem_codes") if stemmer == "porter" else None)
 
     def tokens(self, text, *, stemmer, stopwords):
         stem = stem_memo(stemmer).stem if stemmer else None

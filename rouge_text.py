@@ -153,15 +153,20 @@ class StemMemo:
             stemmed = self._by_word[word] = self.stem(word)
         return stemmed
 
-    def stem_codes(self, codes: np.ndarray) -> list[int | str]:
-        """Stems of packed codes: a packed code, or the stem string when it does not pack."""
+    def stem_codes(self, codes: np.ndarray, code_stemmer: Callable | None = None
+                   ) -> list[int | str]:
+        """Stems of packed codes: a packed code, or the stem string when it does not pack.
+        code_stemmer: the memo's stemmer on packed codes (whose stems always pack), used
+        instead of the stemmer and the word memo."""
         with self._stem_lock:
-            if len(self._by_code) + len(codes) > self.max_size:
+            if max(len(self._by_code), len(self._in_table)) + len(codes) > self.max_size:
                 self._by_code.clear()
                 with self._table_lock:
                     self.table = (np.zeros(1 << 10, dtype=np.int64),
                                   np.zeros(1 << 10, dtype=np.int64))
                     self._in_table = set()
+            if code_stemmer is not None:
+                return code_stemmer(np.ascontiguousarray(codes, dtype=np.int64)).tolist()
             memo = self._by_code
             out: list[int | str] = []
             for code in codes.tolist():
@@ -222,18 +227,21 @@ def tokenize_ascii_batch(
     dense_ids: Callable | None = None,
     scan_stem: Callable | None = None,
     table_insert: Callable | None = None,
+    code_stemmer: Callable | None = None,
 ) -> TokenizedBatch:
     """Tokenize a batch with the fast byte scanner (``rouge_kernels.scan_ascii_tokens``);
     ``dense_ids`` (``rouge_kernels.dense_ids``) finds the distinct words to stem in O(n).
     Without stopwords, given ``scan_stem`` (``rouge_kernels.scan_stem_tokens``) and
     ``table_insert`` (``rouge_kernels.stem_table_insert``), the scanner also applies the
     stems it finds in the memo's table: Python only sees words it has not stemmed before.
+    ``code_stemmer`` (``rouge_kernels.porter_stem_codes``), when given, stems those new words
+    on packed codes: the same stems as the memo's stemmer, ~50x faster.
 
     Stopwords are removed before stemming (ROUGE-1.5.5 order); only tokens longer than 3
     characters are stemmed (both rouge_score and ROUGE-1.5.5)."""
     if scan_stem is not None and not stopwords and dense_ids is not None:
         return _tokenize_scan_stem(texts, scan_stem, table_insert, unicode_lower, stem_memo,
-                                   dense_ids)
+                                   dense_ids, code_stemmer)
     buf = _ascii_buffer(texts, unicode_lower)
     codes, starts, ends, sent_ends, text_ends = scan(buf, MAX_PACKED_LEN)
     if len(text_ends) != len(texts):  # some text holds NUL: there it separates tokens
@@ -283,7 +291,8 @@ def tokenize_ascii_batch(
 _NO_TABLE = (np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64))
 
 
-def _tokenize_scan_stem(texts, scan_stem, table_insert, unicode_lower, stem_memo, dense_ids):
+def _tokenize_scan_stem(texts, scan_stem, table_insert, unicode_lower, stem_memo, dense_ids,
+                        code_stemmer=None):
     """tokenize_ascii_batch without stopwords: one scan that lowercases, packs and stems."""
     keys, vals = stem_memo.table if stem_memo is not None else _NO_TABLE
     stem = stem_memo is not None
@@ -305,7 +314,7 @@ def _tokenize_scan_stem(texts, scan_stem, table_insert, unicode_lower, stem_memo
         inverse, n_distinct = dense_ids(selected)
         distinct = np.empty(n_distinct, dtype=np.int64)
         distinct[inverse] = selected
-        stems = stem_memo.stem_codes(distinct)
+        stems = stem_memo.stem_codes(distinct, code_stemmer)
         stem_memo.add_to_table(distinct, stems, table_insert)
         stem_ids = np.array([s if isinstance(s, int) else long_ids(s) for s in stems],
                             dtype=np.int64)

@@ -64,7 +64,7 @@ VECTOR_MAX_CELLS = 25_000_000  # prediction x reference tokens of one call (LCS 
 VECTOR_MAX_BYTES = 16_000_000  # bytes scanned by the tokenizer in one call
 
 # What each rouge type needs compiled (beyond the tokenizer kernels)
-_TOKENIZER_KERNELS = ("scan_stem_tokens", "dense_ids", "stem_table_insert")
+_TOKENIZER_KERNELS = ("scan_stem_tokens", "dense_ids", "stem_table_insert", "porter_stem_codes")
 DEFAULT_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 AT_LOAD_EXTRA = ("rougeW", "rougeSU4")  # also compiled (after the defaults) from evaluate.load
 
@@ -332,6 +332,7 @@ def _tiny_calls():
         "dense_ids": lambda: K.dense_ids(tokens),
         "stem_table_insert": lambda: K.stem_table_insert(table.copy(), table.copy(), i64([60000]),
                                                          i64([5])),
+        "porter_stem_codes": lambda: K.porter_stem_codes(i64([60000, 2000000])),
         "ngram_stats": lambda: K.ngram_stats(tokens, offsets, pred, ref, i64([1, 2])),
         "lcs_stats": lambda: K.lcs_stats(tokens, offsets, pred, ref),
         "union_lcs_stats": lambda: K.union_lcs_stats(tokens, sent, text_sent, tokens, offsets,
@@ -714,6 +715,18 @@ def pick(name: str, small: bool):
         return compiled
     start_background_compile(names=[name])
     return functools.partial(_tiered, name, small)
+
+
+def compiled_or_none(name: str):
+    """Kernel `name` when this process has it or can load it from the disk cache, else None
+    (and it is queued for the background compiler): for a kernel whose fallback is not its
+    plain Python twin (porter_stem_codes: nltk's stemmer is faster than the twin)."""
+    if ready(name):
+        return getattr(_K, name)
+    if cached(name) and not _state["forked_midcompile"]:
+        return getattr(_K, name)  # its first call loads it (~0.01 s)
+    start_background_compile(names=[name])
+    return None
 
 
 def tier_of(name: str, small: bool, args) -> str:

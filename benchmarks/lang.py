@@ -78,6 +78,9 @@ def child(contender: str, lang: str, pairs: int, peer_pairs: int, stem: bool) ->
         # warm: the same call once before (segmenter loaded, numba's kernels compiled/loaded)
         metric.compute(predictions=preds, references=refs, rouge_types=TYPES,
                        lang=lang, use_stemmer=stem, use_aggregator=False)
+        # compiled kernels, not the numpy tier the first call may have used while the
+        # background compile ran (a fresh cache: ~30 s)
+        staged("rouge_warmup").warm_up(TYPES)
         tokenizer = staged("rouge_lang").language_tokenizer(lang)
         tokenizer._memo.clear()  # no stem and no word's pre-tokens known: as a first call
         tokenizer._pieces.clear()

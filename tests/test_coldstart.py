@@ -162,7 +162,7 @@ def test_cache_keeps_the_most_recent_folders(tmp_path):
 ])
 def test_kernels_for_types(types, profile, expected):
     assert W.kernels_for(types, profile=profile) == \
-        ["scan_stem_tokens", "dense_ids", "stem_table_insert"] + expected
+        ["scan_stem_tokens", "dense_ids", "stem_table_insert", "porter_stem_codes"] + expected
 
 
 def test_empty_caches_first_call_needs_neither_numba_nor_a_wait(tmp_path):
