@@ -110,17 +110,21 @@ class StemMemo:
         # would stem them all (the loop is pure Python, so it holds the GIL anyway)
         self._stem_lock = threading.Lock()
 
-    def add_to_table(self, codes: np.ndarray, stems: list, insert: Callable) -> None:
-        """Put stem_codes' answers for codes into the table (insert:
-        rouge_kernels.stem_table_insert)."""
+    def add_to_table(self, codes: np.ndarray, stems, insert: Callable) -> None:
+        """Put the stems of codes (stem_codes' list, or stem_packed's array) into the table
+        (insert: rouge_kernels.stem_table_insert). Codes already there are skipped: two
+        threads that found the same new words insert them once."""
+        if not isinstance(stems, np.ndarray):
+            stems = np.array([s if isinstance(s, int) else -1 for s in stems], dtype=np.int64)
         with self._table_lock:  # insert releases the GIL: one writer at a time
-            new = [(c, s if isinstance(s, int) else -1) for c, s in zip(codes.tolist(), stems)
-                   if c not in self._in_table]
+            listed = codes.tolist()
+            new = set(listed) - self._in_table
             if not new:
                 return
-            codes = np.array([c for c, _ in new], dtype=np.int64)
-            new_vals = np.array([s for _, s in new], dtype=np.int64)
-            self._in_table.update(codes.tolist())
+            if len(new) < len(listed):
+                fresh = np.isin(codes, np.fromiter(new, dtype=np.int64, count=len(new)))
+                codes, stems = codes[fresh], stems[fresh]
+            self._in_table.update(new)
             old_keys, old_vals = self.table
             count = len(self._in_table)
             if 2 * count > len(old_keys):
@@ -132,7 +136,8 @@ class StemMemo:
                 insert(keys, vals, old_keys[used], old_vals[used])
             else:
                 keys, vals = old_keys.copy(), old_vals.copy()
-            insert(keys, vals, codes, new_vals)
+            insert(keys, vals, np.ascontiguousarray(codes, dtype=np.int64),
+                   np.ascontiguousarray(stems, dtype=np.int64))
             self.table = (keys, vals)
 
     def long_code(self, word: str) -> int | str:
@@ -153,20 +158,26 @@ class StemMemo:
             stemmed = self._by_word[word] = self.stem(word)
         return stemmed
 
-    def stem_codes(self, codes: np.ndarray, code_stemmer: Callable | None = None
-                   ) -> list[int | str]:
-        """Stems of packed codes: a packed code, or the stem string when it does not pack.
-        code_stemmer: the memo's stemmer on packed codes (whose stems always pack), used
-        instead of the stemmer and the word memo."""
+    def _make_room(self, n: int) -> None:
+        """Empty the memo and the table when n more words would pass max_size."""
+        if max(len(self._by_code), len(self._in_table)) + n > self.max_size:
+            self._by_code.clear()
+            with self._table_lock:
+                self.table = (np.zeros(1 << 10, dtype=np.int64),
+                              np.zeros(1 << 10, dtype=np.int64))
+                self._in_table = set()
+
+    def stem_packed(self, codes: np.ndarray, code_stemmer: Callable) -> np.ndarray:
+        """Stems of packed codes by code_stemmer, the memo's stemmer on packed codes
+        (rouge_kernels.porter_stem_codes), whose stems always pack: no per-word Python."""
         with self._stem_lock:
-            if max(len(self._by_code), len(self._in_table)) + len(codes) > self.max_size:
-                self._by_code.clear()
-                with self._table_lock:
-                    self.table = (np.zeros(1 << 10, dtype=np.int64),
-                                  np.zeros(1 << 10, dtype=np.int64))
-                    self._in_table = set()
-            if code_stemmer is not None:
-                return code_stemmer(np.ascontiguousarray(codes, dtype=np.int64)).tolist()
+            self._make_room(len(codes))
+            return code_stemmer(np.ascontiguousarray(codes, dtype=np.int64))
+
+    def stem_codes(self, codes: np.ndarray) -> list[int | str]:
+        """Stems of packed codes: a packed code, or the stem string when it does not pack."""
+        with self._stem_lock:
+            self._make_room(len(codes))
             memo = self._by_code
             out: list[int | str] = []
             for code in codes.tolist():
@@ -314,10 +325,14 @@ def _tokenize_scan_stem(texts, scan_stem, table_insert, unicode_lower, stem_memo
         inverse, n_distinct = dense_ids(selected)
         distinct = np.empty(n_distinct, dtype=np.int64)
         distinct[inverse] = selected
-        stems = stem_memo.stem_codes(distinct, code_stemmer)
-        stem_memo.add_to_table(distinct, stems, table_insert)
-        stem_ids = np.array([s if isinstance(s, int) else long_ids(s) for s in stems],
-                            dtype=np.int64)
+        if code_stemmer is not None:
+            stem_ids = stem_memo.stem_packed(distinct, code_stemmer)
+            stem_memo.add_to_table(distinct, stem_ids, table_insert)
+        else:
+            stems = stem_memo.stem_codes(distinct)
+            stem_memo.add_to_table(distinct, stems, table_insert)
+            stem_ids = np.array([s if isinstance(s, int) else long_ids(s) for s in stems],
+                                dtype=np.int64)
         codes[pending] = stem_ids[inverse]
         if (stem_ids == _DROPPED).any():
             dropped.append(pending[stem_ids[inverse] == _DROPPED])
