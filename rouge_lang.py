@@ -578,6 +578,8 @@ class LanguageTokenizer(TokenizerProfile):
         pre-tokenizer (multilingual-rouge's quirk). ``cleaned``: the text's clean_text."""
         if cleaned is None:
             cleaned = clean_text(text)
+        if "\n" not in text:
+            return [cleaned.split()] if text else []
         return [clean.split() for line, clean in zip(text.split("\n"), cleaned.split("\n"))
                 if line]
 
