@@ -40,6 +40,16 @@ def _run(script: str, tmp_path: Path, **env) -> dict:
         metric = evaluate.load({str(REPO / "rouge_metric.py")!r})
         package = type(metric).__module__.rpartition(".")[0]
         W = importlib.import_module(package + ".rouge_warmup")
+
+        def worst_vs_rouge_score():
+            # ours (per example, stemming) against rouge_score's F: the largest difference
+            out = metric.compute(predictions=predictions, references=references,
+                                 rouge_types=TYPES, use_stemmer=True, use_aggregator=False)
+            from rouge_score import rouge_scorer
+            scorer = rouge_scorer.RougeScorer(TYPES, use_stemmer=True)
+            theirs = [scorer.score(r, p) for p, r in zip(predictions, references)]
+            return max(abs(out[t][i] - theirs[i][t].fmeasure)
+                       for t in TYPES for i in range(len(theirs)))
     """)
     done = subprocess.run([sys.executable, "-c", prelude + textwrap.dedent(script)],
                           env=environment, capture_output=True, text=True, timeout=TIMEOUT)
@@ -49,18 +59,11 @@ def _run(script: str, tmp_path: Path, **env) -> dict:
 
 FORK_CHILD = textwrap.dedent("""
     import multiprocessing
-    import numpy as np
-    from rouge_score import rouge_scorer
 
     def score_in_child(queue):
         # evaluate's own writer is per process: score through compute() directly
-        ours = metric.compute(predictions=predictions, references=references,
-                              rouge_types=TYPES, use_stemmer=True, use_aggregator=False)
-        scorer = rouge_scorer.RougeScorer(TYPES, use_stemmer=True)
-        theirs = [scorer.score(r, p) for p, r in zip(predictions, references)]
-        worst = max(abs(ours[t][i] - theirs[i][t].fmeasure)
-                    for t in TYPES for i in range(len(theirs)))
-        queue.put({"worst": worst, "forked_midcompile": W._state["forked_midcompile"]})
+        queue.put({"worst": worst_vs_rouge_score(),
+                   "forked_midcompile": W._state["forked_midcompile"]})
 
     context = multiprocessing.get_context("fork")
     queue = context.Queue()
@@ -170,13 +173,7 @@ def test_empty_caches_first_call_needs_neither_numba_nor_a_wait(tmp_path):
     # imported (its import alone costs 0.3-0.7 s); the compile runs in another process
     result = _run("""
         after_load = "numba" in sys.modules
-        out = metric.compute(predictions=predictions, references=references, rouge_types=TYPES,
-                             use_stemmer=True, use_aggregator=False)
-        from rouge_score import rouge_scorer
-        scorer = rouge_scorer.RougeScorer(TYPES, use_stemmer=True)
-        theirs = [scorer.score(r, p) for p, r in zip(predictions, references)]
-        worst = max(abs(out[t][i] - theirs[i][t].fmeasure)
-                    for t in TYPES for i in range(len(theirs)))
+        worst = worst_vs_rouge_score()
         print(json.dumps({"after_load": after_load, "after_compute": "numba" in sys.modules,
                           "worst": worst, "processes": len(W._state["processes"])}))
     """, tmp_path)
@@ -196,14 +193,7 @@ def test_compiled_kernels_arrive_without_a_call(tmp_path):
         while not all(W.ready(n) for n in names) and time.monotonic() < deadline:
             time.sleep(0.05)
         ready = [W.ready(n) for n in names]
-        out = metric.compute(predictions=predictions, references=references, rouge_types=TYPES,
-                             use_stemmer=True, use_aggregator=False)
-        from rouge_score import rouge_scorer
-        scorer = rouge_scorer.RougeScorer(TYPES, use_stemmer=True)
-        theirs = [scorer.score(r, p) for p, r in zip(predictions, references)]
-        worst = max(abs(out[t][i] - theirs[i][t].fmeasure)
-                    for t in TYPES for i in range(len(theirs)))
-        print(json.dumps({"ready": ready, "worst": worst}))
+        print(json.dumps({"ready": ready, "worst": worst_vs_rouge_score()}))
     """, tmp_path)
     assert all(result["ready"])
     assert result["worst"] <= 1e-12
