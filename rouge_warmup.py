@@ -15,11 +15,13 @@ of a process, ~0.01 s for each further one). Four tiers serve a call, chosen per
 
 The numbers are the same on every tier (tests/test_tiers.py, tests/test_coldstart.py).
 
-Compiling: ``evaluate.load`` (``start_at_load``) loads the default types' kernels when the disk
-cache has them, and otherwise starts a compile *process* (``python -c ...`` on this same file,
-``start_new_session``, niced) that fills the disk cache: it shares no GIL with the caller, holds
-nothing across a fork, and finishes even when the caller exits first. A call that finds another
-kernel missing starts one for it. One compile process at a time per cache folder (an flock).
+Compiling: ``evaluate.load`` (``start_at_load``) loads the kernels of the default types and of
+rougeW/rougeSU when the disk cache has them, and otherwise starts a compile *process* (``python
+-c ...`` on this same file, ``start_new_session``, niced) that fills the disk cache: it shares no
+GIL with the caller, holds nothing across a fork, and finishes even when the caller exits first.
+A thread of the caller (``_adopt``) loads each kernel as soon as that process has cached it, so a
+call made after the compile finds it ready. A call that finds another kernel missing starts one
+for it. One compile process at a time per cache folder (an flock).
 Where numba cannot cache, or with ROUGE_METRIC_BACKGROUND_COMPILE=thread, a thread compiles
 instead; =0 turns background compiling off (numba's own behaviour: compile at first use).
 ``warm_up(types)`` compiles or loads what the types need and waits (the Space, at start-up).
