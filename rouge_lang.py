@@ -531,7 +531,7 @@ class LanguageTokenizer(TokenizerProfile):
                 new = distinct
             for word in new:
                 self._learn(word)
-        return [words if changed.isdisjoint(words) else self._pretokenized(words)
+        return [words if changed.isdisjoint(words) else self._joined_pieces(words)
                 for words in word_lists]
 
     def _pretokenized(self, words: list) -> list:
@@ -547,7 +547,12 @@ class LanguageTokenizer(TokenizerProfile):
                 new = set(words)
             for word in new:
                 self._learn(word)
-        pieces = list(map(memo.__getitem__, words))
+        return self._joined_pieces(words)
+
+    def _joined_pieces(self, words: list) -> list:
+        """_pretokenized of words that are all in the memo (no look for new ones: in
+        Persian text half the texts hold a word that pyonmttok splits, and come here)."""
+        pieces = list(map(self._pieces.__getitem__, words))
         if None in pieces:
             return self._pretokenize_text(" ".join(words))
         return list(itertools.chain.from_iterable(pieces))
