@@ -638,13 +638,21 @@ def _compiler_busy() -> bool:
         return False
 
 
+# How long a fork waits for an import on another thread of this process to end. A module half
+# imported at the fork is locked for ever in the child: its first import of it hangs. Under a
+# load average of 50 on 2 cores nltk's import took more than the 5 s this used to be, and every
+# forked child of tests/test_coldstart hung on "import nltk.stem". The imports finish (they
+# wait on nothing the forking thread holds), so the bound is only against the unforeseen.
+FORK_WAIT_SECONDS = 600.0
+
+
 def _before_fork() -> None:
     prefetch = _state["prefetch"]
     if prefetch is not None and prefetch.is_alive():
-        prefetch.join(5.0)  # an import half done on a thread the child will not have
+        prefetch.join(FORK_WAIT_SECONDS)  # nltk's import, on a thread the child will not have
     # nor a kernel half loaded by _adopt (numba's import, its compiler lock): wait for that
     # load to end, and hold the lock so that none starts until the fork is done
-    _state["adopt_held"] = _adopt_lock.acquire(timeout=5.0)
+    _state["adopt_held"] = _adopt_lock.acquire(timeout=FORK_WAIT_SECONDS)
     _state["fork_busy"] = _compiler_busy()
 
 

@@ -197,3 +197,37 @@ def test_compiled_kernels_arrive_without_a_call(tmp_path):
     """, tmp_path)
     assert all(result["ready"])
     assert result["worst"] <= 1e-12
+
+
+def test_fork_waits_for_an_import_in_progress(tmp_path):
+    # a fork while a thread of this process is importing a module (start_at_load's nltk
+    # prefetch; a slow import under load): the child must not inherit the module half imported,
+    # or its own import of it waits for ever. Here the import takes 8 s, more than the 5 s the
+    # fork used to wait.
+    (tmp_path / "slow_module_for_fork.py").write_text("import time\ntime.sleep(8)\nVALUE = 42\n")
+    result = _run(f"""
+        import multiprocessing, threading
+        sys.path.insert(0, {str(tmp_path)!r})
+        importer = threading.Thread(target=importlib.import_module,
+                                    args=("slow_module_for_fork",), daemon=True)
+        importer.start()
+        time.sleep(1.0)  # the import is under way
+        W._state["prefetch"] = importer  # as start_at_load's prefetch thread
+
+        def child(queue):
+            import slow_module_for_fork
+            queue.put(slow_module_for_fork.VALUE)
+
+        context = multiprocessing.get_context("fork")
+        queue = context.Queue()
+        process = context.Process(target=child, args=(queue,))
+        process.start()
+        try:
+            value = queue.get(timeout=120)
+        except Exception:
+            value = None
+            process.kill()
+        process.join(30)
+        print(json.dumps({{"value": value, "exitcode": process.exitcode}}))
+    """, tmp_path)
+    assert result == {"value": 42, "exitcode": 0}
