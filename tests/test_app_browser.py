@@ -26,7 +26,9 @@ from rouge_score import rouge_scorer
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 FIRST_SCORE_MS = 240_000  # the app compiles (or loads) the numba kernels at start
-TIMEOUT_MS = 90_000
+# a wait's bound, not its expected time: with 5 suites at once (load average ~50 on 2 cores)
+# test_long_texts_are_capped failed in all 5 runs with 90 s (the cause was not confirmed)
+TIMEOUT_MS = 300_000
 VIEWPORTS = {"phone": (390, 844), "desktop": (1366, 900)}
 TABS = ("Example", "Corpus", "Compare", "Usage")
 
