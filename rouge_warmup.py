@@ -66,7 +66,8 @@ VECTOR_MAX_CELLS = 25_000_000  # prediction x reference tokens of one call (LCS 
 VECTOR_MAX_BYTES = 16_000_000  # bytes scanned by the tokenizer in one call
 
 # What each rouge type needs compiled (beyond the tokenizer kernels)
-_TOKENIZER_KERNELS = ("scan_stem_tokens", "dense_ids", "stem_table_insert", "porter_stem_codes")
+_TOKENIZER_KERNELS = ("scan_stem_tokens", "dense_ids", "stem_table_insert",
+                      "porter_stem_codes")
 DEFAULT_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 AT_LOAD_EXTRA = ("rougeW", "rougeSU4")  # also compiled (after the defaults) from evaluate.load
 
