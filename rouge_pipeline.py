@@ -731,7 +731,7 @@ def pair_marks(options: RougeOptions, prediction: str, reference: str, rouge_typ
         else:  # one sentence per text: the union LCS of one pair of sentences is an LCS
             sentences = [np.array([offsets[k], offsets[k + 1]]) for k in (0, 1)]
             clip_ids = ids
-        weighted = kind == "W"
+        weight = float(rouge_type.weight) if kind == "W" else None
         marks = []
         for y, x in ((1, 0), (0, 1)):  # marks on text y, traced against text x
             tokens = np.concatenate([ids[x], ids[y]])
@@ -742,8 +742,7 @@ def pair_marks(options: RougeOptions, prediction: str, reference: str, rouge_typ
             n_x = len(sentences[x]) - 1
             _union_pair(tokens.astype(np.int64), sent.astype(np.int64), 0, n_x, n_x,
                         len(sent) - 1, clip_tokens.astype(np.int64), 0, len(clip_ids[x]),
-                        len(clip_ids[x]), len(clip_tokens), weighted,
-                        float(rouge_type.weight or 1.0), mask)
+                        len(clip_ids[x]), len(clip_tokens), weight, mask)
             marks.append(mask)
         marks.reverse()
     return marks[0], marks[1], words[0], words[1]
