@@ -275,6 +275,8 @@ def main():
                         help="rouge_score runs at 100,000 pairs (~7 min each)")
     parser.add_argument("--metric-dir", default=ROOT)
     parser.add_argument("--before-dir", help="a checkout before this change, for 'kernels'")
+    parser.add_argument("--contenders", default="ours,rouge_score,rs",
+                        help="who runs in the empty target (rs: when rouge_score_rs imports)")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--out", default=os.path.join(HERE, "coldstart.json"))
     parser.add_argument("--report", help="print the markdown tables of a results file")
@@ -302,7 +304,8 @@ def main():
 
     metric_dir = os.path.abspath(args.metric_dir)
     if "kernels" in targets:
-        names = ["scan_stem_tokens", "dense_ids", "stem_table_insert", "ngram_stats",
+        names = ["scan_stem_tokens", "dense_ids", "stem_table_insert", "porter_stem_codes",
+                 "ngram_stats",
                  "lcs_stats", "union_lcs_stats", "wlcs_stats", "skip_bigram_stats",
                  "poisson_bootstrap_sums"]
         dirs = [("after", metric_dir)] + ([("before", args.before_dir)] if args.before_dir
@@ -323,12 +326,16 @@ def main():
                 record("gil", mode, 0, run_child(dict(task="gil", metric_dir=metric_dir,
                                                       mode=mode, seconds=8.0)))
     if "empty" in targets:
-        peers = [("rouge_score", "rouge_score")] + ([("rs", "rouge-score-rs")]
-                                                    if _has("rouge_score_rs") else [])
+        contenders = args.contenders.split(",")
+        peers = [(task, label) for task, label in (("rouge_score", "rouge_score"),
+                                                   ("rs", "rouge-score-rs"))
+                 if task in contenders and (task != "rs" or _has("rouge_score_rs"))]
         for n in sizes:
             big = n >= 100_000
             for i in range(args.big_runs if big else args.runs):
                 for types, label in ((DEFAULT_TYPES, "ours default"), (WSU_TYPES, "ours W+S+SU")):
+                    if "ours" not in contenders:
+                        break
                     record("empty", label, n, run_child(dict(task="ours", n=n, types=types,
                                                              metric_dir=metric_dir)))
                 for task, label in peers:

@@ -32,6 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "realsumm.jsonl"
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 CACHE = "/tmp/rouge-bench-lang"  # HF_MODULES_CACHE and NUMBA_CACHE_DIR of the children
+WORKLOAD_ENV = "ROUGE_BENCH_WORKLOAD"  # a JSON file of the pairs, written once per language
 
 
 def workload(lang: str, n: int) -> list:
@@ -69,7 +70,9 @@ def workload(lang: str, n: int) -> list:
 def child(contender: str, lang: str, pairs: int, peer_pairs: int, stem: bool) -> dict:
     sys.path[:0] = [str(ROOT / "tests"), str(ROOT)]
     warnings.simplefilter("ignore")
-    data = workload(lang, pairs)
+    # the parent's copy of the workload (generating it takes 2-4 s a language)
+    data = [tuple(pair) for pair in json.loads(Path(os.environ[WORKLOAD_ENV]).read_text(
+        encoding="utf-8"))] if os.environ.get(WORKLOAD_ENV) else workload(lang, pairs)
     preds, refs = [p for p, _ in data], [r for _, r in data]
     if contender == "ours":
         from conftest import load_metric, staged
@@ -130,9 +133,14 @@ def main() -> int:
         times = {"ours": [], "peer": []}
         cpus = {"ours": [], "peer": []}
         results = {}
+        sys.path[:0] = [str(ROOT / "tests"), str(ROOT)]
+        pairs_file = Path(CACHE) / f"workload-{lang}-{args.pairs}.json"
+        pairs_file.parent.mkdir(parents=True, exist_ok=True)
+        pairs_file.write_text(json.dumps(workload(lang, args.pairs)), encoding="utf-8")
         for _ in range(args.runs):
             for contender in ("ours", "peer"):
-                env = dict(os.environ, ROUGE_TEST_CACHE=CACHE)  # numba compiles once
+                env = dict(os.environ, ROUGE_TEST_CACHE=CACHE,  # numba compiles once
+                           **{WORKLOAD_ENV: str(pairs_file)})
                 run = subprocess.run([sys.executable, __file__, "--child", contender, lang,
                                       str(args.pairs), str(args.peer_pairs),
                                       "0" if args.no_stem else "1"],
