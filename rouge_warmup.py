@@ -1,9 +1,10 @@
 """Cold start: where numba keeps the compiled kernels, how they get compiled without making a
 caller wait, and which tier runs a kernel call until they are there.
 
-numba compiles a kernel on its first call (0.5-6 s each; 15-25 s for the default types on 2
-busy cores), once per machine, then loads it from its disk cache (~0.3 s for the first kernel
-of a process, ~0.01 s for each further one). Four tiers serve a call, chosen per call:
+numba compiles a kernel on its first call (0.1-6.5 s each; ~14 s for the default types on a
+quiet core, 15-25 s on 2 busy cores), once per machine, then loads it from its disk cache
+(~0.3 s for the first kernel of a process, ~0.01 s for each further one). Four tiers serve a
+call, chosen per call:
 
 1. compiled: the numba kernel, once this process has it;
 2. wait: load it from the disk cache when it is there (or, for a batch too big for the tiers

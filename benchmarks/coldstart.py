@@ -129,6 +129,8 @@ def child(spec):
     try:
         if task == "wait":
             out["other_work_loops"] = _busy_python(spec["idle"])
+        # whether the compile process still runs beside the first call (it takes a core)
+        out["compiling_at_first"] = any(p.poll() is None for p in warmup._state["processes"])
         t = time.perf_counter()
         metric.compute(predictions=preds, references=refs, **kwargs)
         out["first"] = time.perf_counter() - t
