@@ -198,6 +198,37 @@ def clean_text(text: str) -> str:
     return text.lower().translate(_CLEAN)
 
 
+_DELETED = 0xFFFFFFFF  # clean_texts' mark of a code point the table removes
+
+
+def clean_texts(texts: list) -> list:
+    """clean_text of each text. A batch with non-ASCII text is mapped in numpy, code point by
+    code point through a lookup table of the code points it holds: str.translate looks the
+    table up as a dict for every character (0.17 s of 0.65 s for 10,000 Hindi pairs). The
+    table maps each code point to one code point or to nothing, so lengths only shrink."""
+    lowered = [text.lower() for text in texts]
+    joined = "".join(lowered)
+    if joined.isascii():  # str.translate caches an ASCII table: fast already
+        return [text.translate(_CLEAN) for text in lowered]
+    # surrogatepass: a lone surrogate is a code point like any other (category Cs: removed)
+    points = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    present = np.zeros(0x110000, dtype=np.bool_)
+    present[points] = True
+    table = np.zeros(0x110000, dtype=np.uint32)
+    for point in np.flatnonzero(present).tolist():
+        value = _CLEAN[point]
+        table[point] = _DELETED if value is None else \
+            (value if isinstance(value, int) else ord(value))
+    mapped = table[points]
+    kept = mapped != _DELETED
+    out = mapped[kept].tobytes().decode("utf-32-le", "surrogatepass")
+    # each text's end in out: the kept code points before its end in joined
+    ends = np.cumsum(np.fromiter(map(len, lowered), dtype=np.int64, count=len(lowered)))
+    kept_before = np.concatenate(([0], np.cumsum(kept, dtype=np.int64)))
+    bounds = [0] + kept_before[ends].tolist()
+    return [out[start:end] for start, end in zip(bounds, bounds[1:])]
+
+
 # BERT's CJK ideograph ranges: the pre-tokenizer's output gets a space around each of them
 _CJK = re.compile("([\u4e00-\u9fff\u3400-\u4dbf\U00020000-\U0002a6df\U0002a700-\U0002b73f"
                   "\U0002b740-\U0002b81f\U0002b820-\U0002ceaf\uf900-\ufaff"
@@ -613,9 +644,8 @@ class LanguageTokenizer(TokenizerProfile):
     def batch(self, texts, *, stemmer, stopwords, small):
         with self._lock:
             # each text cleaned once: sentence_batch (rougeLsum) reuses the last batch's
-            cleaned = self._cleaned.texts = dict.fromkeys(texts)
-            for text in cleaned:
-                cleaned[text] = clean_text(text)
+            distinct = list(dict.fromkeys(texts))
+            cleaned = self._cleaned.texts = dict(zip(distinct, clean_texts(distinct)))
             flat = [self._words(cleaned[text]) for text in texts]
             token_lists = [t for t, _ in flat]
             if self._segment is None:

@@ -599,6 +599,18 @@ def test_everywhere(metric, tmp_path):
 
 
 @settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.text(max_size=30), st.text(st.characters(), max_size=30),
+                          st.text(st.sampled_from("aZ .\n\t\r\x00\x85\u2028\u0130\u03a3"
+                                                  "\u093e\ufffd\ud800\U0001F600\u3000"),
+                                  max_size=30)),
+                max_size=8))
+def test_clean_texts_is_clean_text_of_each(texts):
+    """The batch cleaner (numpy over code points) equals str.translate of each text: every
+    Unicode category, lone surrogates, line ends, case changes that change the length."""
+    assert lang_module.clean_texts(texts) == [lang_module.clean_text(t) for t in texts]
+
+
+@settings(max_examples=300, deadline=None)
 @given(st.text(st.sampled_from("abz09 \x00.-"), max_size=40))
 def test_ascii_fast_path_is_the_pre_tokenizer(text):
     """ASCII words skip pyonmttok: after the punctuation rule only a-z and 0-9 are left, and
