@@ -606,8 +606,16 @@ def test_everywhere(metric, tmp_path):
                 max_size=8))
 def test_clean_texts_is_clean_text_of_each(texts):
     """The batch cleaner (numpy over code points) equals str.translate of each text: every
-    Unicode category, lone surrogates, line ends, case changes that change the length."""
-    assert lang_module.clean_texts(texts) == [lang_module.clean_text(t) for t in texts]
+    Unicode category, lone surrogates, line ends, case changes that change the length; in
+    one group and in groups of a few characters (a long text alone)."""
+    expected = [lang_module.clean_text(t) for t in texts]
+    assert lang_module.clean_texts(texts) == expected
+    whole = lang_module._CLEAN_GROUP_CHARS
+    try:
+        lang_module._CLEAN_GROUP_CHARS = 7
+        assert lang_module.clean_texts(texts) == expected
+    finally:
+        lang_module._CLEAN_GROUP_CHARS = whole
 
 
 @settings(max_examples=300, deadline=None)
