@@ -307,9 +307,8 @@ def main():
     metric_dir = os.path.abspath(args.metric_dir)
     if "kernels" in targets:
         names = ["scan_stem_tokens", "dense_ids", "stem_table_insert", "porter_stem_codes",
-                 "ngram_stats",
-                 "lcs_stats", "union_lcs_stats", "wlcs_stats", "skip_bigram_stats",
-                 "poisson_bootstrap_sums"]
+                 "ngram_stats", "lcs_stats", "union_lcs_stats", "wlcs_stats",
+                 "skip_bigram_stats", "poisson_bootstrap_sums"]
         dirs = [("after", metric_dir)] + ([("before", args.before_dir)] if args.before_dir
                                           else [])
         for _ in range(max(3, args.runs - 2)):
@@ -329,15 +328,15 @@ def main():
                                                       mode=mode, seconds=8.0)))
     if "empty" in targets:
         contenders = args.contenders.split(",")
+        ours = [(DEFAULT_TYPES, "ours default"), (WSU_TYPES, "ours W+S+SU")] \
+            if "ours" in contenders else []
         peers = [(task, label) for task, label in (("rouge_score", "rouge_score"),
                                                    ("rs", "rouge-score-rs"))
                  if task in contenders and (task != "rs" or _has("rouge_score_rs"))]
         for n in sizes:
             big = n >= 100_000
             for i in range(args.big_runs if big else args.runs):
-                for types, label in ((DEFAULT_TYPES, "ours default"), (WSU_TYPES, "ours W+S+SU")):
-                    if "ours" not in contenders:
-                        break
+                for types, label in ours:
                     record("empty", label, n, run_child(dict(task="ours", n=n, types=types,
                                                              metric_dir=metric_dir)))
                 for task, label in peers:

@@ -129,11 +129,13 @@ def main() -> int:
              "| lang | segmenter | ours: wall (CPU) s | multilingual-rouge: wall (CPU) s, "
              "extrapolated | speed-up wall (CPU) | per-example F |", "|---|---|---|---|---|---|"]
     failed = False
+    sys.path[:0] = [str(ROOT / "tests"), str(ROOT)]  # workload()'s test_lang generator
+    import test_lang
+
     for lang in args.langs.split(","):
         times = {"ours": [], "peer": []}
         cpus = {"ours": [], "peer": []}
         results = {}
-        sys.path[:0] = [str(ROOT / "tests"), str(ROOT)]
         pairs_file = Path(CACHE) / f"workload-{lang}-{args.pairs}.json"
         pairs_file.parent.mkdir(parents=True, exist_ok=True)
         pairs_file.write_text(json.dumps(workload(lang, args.pairs)), encoding="utf-8")
@@ -154,9 +156,6 @@ def main() -> int:
                 results[contender] = result["f"]
         agree = all(results["ours"][t] == results["peer"][t] for t in TYPES)
         failed |= not agree
-        sys.path[:0] = [str(ROOT / "tests"), str(ROOT)]
-        import test_lang
-
         segmenter = test_lang.lang_module.resolve_language(lang).segmenter or "-"
         ours, peer = statistics.median(times["ours"]), statistics.median(times["peer"])
         ours_cpu, peer_cpu = statistics.median(cpus["ours"]), statistics.median(cpus["peer"])
