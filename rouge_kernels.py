@@ -80,6 +80,8 @@ THREADS = thread_count()
 __all__ = [
     "pick",
     "compiled_or_none",
+    "compile_paused",
+    "stand_in",
     "dense_ids",
     "ngram_stats",
     "lcs_stats",
@@ -1672,6 +1674,18 @@ def pick(name: str, small: bool):
     """Kernel `name` for one batch (see rouge_warmup.pick): the compiled one when this process
     has it, else a function that chooses a tier per call."""
     return _warmup.pick(name, small)
+
+
+def stand_in(name: str) -> str:
+    """The kernel to run for `name` now: itself, or one that does its work until it is
+    compiled (see rouge_warmup.stand_in)."""
+    return _warmup.stand_in(name)
+
+
+def compile_paused():
+    """A context: background compiles in their low-priority phase wait while it lasts (see
+    rouge_warmup.compile_paused)."""
+    return _warmup.compile_paused()
 
 
 def compiled_or_none(name: str):

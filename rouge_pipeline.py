@@ -44,7 +44,9 @@ from .rouge_aggregate import (
 )
 from .rouge_kernels import (
     THREADS,
+    compile_paused,
     pick,
+    stand_in,
 )
 from .rouge_lang import (
     fallback_warning,
@@ -214,8 +216,14 @@ def _pair_statistics(options: RougeOptions, predictions, references):
         if t.kind == "n":
             values = by_order[:, ngram_orders.index(t.n), :]
         elif t.kind == "L" and options.profile.rouge_l == "lcs":
-            values = _over_pairs(kernel("lcs_stats"), (flat.tokens, flat_offsets), pair_pred,
-                                 pair_ref)
+            if stand_in("lcs_stats") == "lcs_stats":
+                values = _over_pairs(kernel("lcs_stats"), (flat.tokens, flat_offsets),
+                                     pair_pred, pair_ref)
+            else:  # the union LCS over one sentence per text is the LCS (STAND_INS)
+                one_each = np.arange(len(flat_offsets), dtype=np.int64)
+                values = _over_pairs(kernel("union_lcs_stats"), (
+                    flat.tokens, flat_offsets, one_each, flat.tokens, flat_offsets),
+                    pair_pred, pair_ref)
         elif t.kind in ("L", "Lsum"):
             values = _over_pairs(kernel("union_lcs_stats"), (sent.tokens, sent.sent_offsets,
                                  sent.text_sent_offsets, *_clip_view(options, flat, sent)),
@@ -514,7 +522,7 @@ class Scorer:
             return example_scores(self.options, predictions[span[0]:span[1]],
                                   references[span[0]:span[1]])
 
-        with _collector_paused():
+        with _collector_paused(), compile_paused():
             if len(spans) == 1:
                 chunks = [score(spans[0])]
             else:

@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -109,6 +110,7 @@ def test_a_new_copy_of_the_same_version_finds_the_compiled_kernels(tmp_path):
     # first process: compile the default types' kernels (into the user cache directory)
     first = _run("""
         W.warm_up(TYPES)
+        W.wait()  # and the rest evaluate.load started (rougeW/SU, at nice 19)
         K = importlib.import_module(package + ".rouge_kernels")
         print(json.dumps({"cache_dir": K.CACHE_DIR}))
     """, tmp_path)
@@ -197,6 +199,89 @@ def test_compiled_kernels_arrive_without_a_call(tmp_path):
     """, tmp_path)
     assert all(result["ready"])
     assert result["worst"] <= 1e-12
+
+
+def test_a_call_that_needs_a_nice_19_kernel_hands_it_to_a_nice_5_process(tmp_path):
+    # evaluate.load compiles the default types' kernels at nice 5, then lcs_stats, rougeW's and
+    # rougeSU's at nice 19. A call that must wait for one of the latter does not wait for a
+    # process a busy machine may starve: it stops it and compiles the rest at nice 5.
+    result = _run("""
+        import os
+        process, = W._state["processes"]
+        while not all(W.cached(n) for n in process.urgent):  # its nice-5 phase
+            time.sleep(0.05)
+        time.sleep(0.5)
+        nice = os.getpriority(os.PRIO_PROCESS, process.pid)
+        W.warm_up(["rougeW-1.2", "rougeSU4"])  # waits for wlcs_stats and skip_bigram_stats
+        print(json.dumps({"urgent": process.urgent, "nice": nice,
+                          "returncode": process.wait(), "processes": len(W._state["processes"]),
+                          "ready": [W.ready(n) for n in ("wlcs_stats", "skip_bigram_stats")],
+                          "low_priority": sorted(W._state["low_priority"]),
+                          "worst": worst_vs_rouge_score()}))
+    """, tmp_path)
+    assert "lcs_stats" not in result["urgent"] and "union_lcs_stats" in result["urgent"]
+    assert result["nice"] == 19
+    assert result["returncode"] == -9 and result["processes"] == 2  # stopped, and replaced
+    assert result["ready"] == [True, True] and result["low_priority"] == []
+    assert result["worst"] <= 1e-12
+
+
+WAIT_FOR_LOW_PRIORITY_PHASE = """
+    import os
+    process, = W._state["processes"]
+    while not all(W.cached(n) for n in process.urgent):  # its nice-5 phase
+        time.sleep(0.05)
+    time.sleep(0.5)
+
+    def state(pid):  # R running, S sleeping, T stopped, Z ended
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                return f.read().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            return "gone"
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_calls_stop_a_nice_19_compile_while_they_score(tmp_path):
+    # beside a call, a compile process in its nice-19 phase made the call ~1.8x slower: it is
+    # stopped while calls score (nested and overlapping calls: until the last one ends)
+    result = _run(WAIT_FOR_LOW_PRIORITY_PHASE + """
+    seen = [state(process.pid)]
+    with W.compile_paused():
+        seen.append(state(process.pid))
+        with W.compile_paused():
+            worst = worst_vs_rouge_score()  # a call inside: compute() pauses it too
+        seen.append(state(process.pid))
+    time.sleep(0.2)
+    seen.append(state(process.pid))
+    print(json.dumps({"seen": seen, "worst": worst}))
+    """, tmp_path)
+    before, inside, after_inner, after = result["seen"]
+    assert before in "RS" and inside == "T" and after_inner == "T" and after in "RS"
+    assert result["worst"] <= 1e-12
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_caller_that_dies_mid_call_leaves_no_stopped_compile(tmp_path):
+    # the caller ends (os._exit: no atexit) while it holds the compile process stopped: the
+    # kernel sends that process SIGCONT (its parent-death signal), and it goes on compiling
+    result = _run(WAIT_FOR_LOW_PRIORITY_PHASE + """
+    print(json.dumps({"pid": process.pid}), flush=True)
+    with W.compile_paused():
+        assert state(process.pid) == "T"
+        os._exit(0)
+    """, tmp_path)
+    pid = result["pid"]
+    time.sleep(1.0)
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            state = f.read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        state = "gone"  # it finished compiling already
+    if state != "gone":
+        os.kill(pid, 9)
+    assert state in ("R", "S", "D", "gone")
 
 
 def test_fork_waits_for_an_import_in_progress(tmp_path):

@@ -150,6 +150,61 @@ def test_metric_on_every_tier_equals_compiled(metric, metric_module, realsumm, m
                     metric.compute(use_aggregator=False, **kwargs)] == compiled, tier
 
 
+@settings(max_examples=200, deadline=None)
+@given(texts=many_texts, data=st.data())
+def test_union_lcs_over_one_sentence_per_text_is_the_lcs(texts, data):
+    """lcs_stats' stand-in (rouge_warmup.STAND_INS): the union LCS of texts that are one
+    sentence each, clipped by the same tokens, has the LCS's counts, for any pairs."""
+    tokens, _, _, offsets = batch(*texts)
+    n = len(texts)
+    pred = np.array(data.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=6)),
+                    dtype=np.int64)
+    ref = np.array(data.draw(st.lists(st.integers(0, n - 1), min_size=len(pred),
+                                      max_size=len(pred))), dtype=np.int64)
+    one_each = np.arange(n + 1, dtype=np.int64)
+    assert np.array_equal(K.union_lcs_stats(tokens, offsets, one_each, tokens, offsets, pred, ref),
+                          K.lcs_stats(tokens, offsets, pred, ref))
+
+
+@pytest.mark.parametrize("use_stemmer", [False, True])
+def test_rouge_l_by_its_stand_in_equals_rouge_score(metric, realsumm, monkeypatch, use_stemmer):
+    from rouge_score import rouge_scorer
+
+    rows = realsumm[::9]
+    predictions = [r["prediction"] for r in rows]
+    references = [r["references"][0] for r in rows]
+    staged("rouge_kernels").warm_up(["rougeLsum"])
+    pipeline = staged("rouge_pipeline")
+    asked = []
+    monkeypatch.setattr(pipeline, "stand_in", lambda name: asked.append(name) or
+                        W.STAND_INS.get(name, name))  # as before lcs_stats is compiled
+    ours = metric.compute(predictions=predictions, references=references, rouge_types=["rougeL"],
+                          use_stemmer=use_stemmer, use_aggregator=False)["rougeL"]
+    assert asked == ["lcs_stats"]
+    scorer = rouge_scorer.RougeScorer(["rougeL"], use_stemmer=use_stemmer)
+    assert ours == [scorer.score(r, p)["rougeL"].fmeasure for p, r in zip(predictions, references)]
+
+
+def test_stand_in_only_until_the_kernel_is_there(monkeypatch):
+    monkeypatch.setattr(W, "start_background_compile", lambda **kind: [])
+    monkeypatch.setattr(W, "background_mode", lambda: "process")
+    have = set()
+    monkeypatch.setattr(W, "ready", lambda name: name in have)
+    monkeypatch.setattr(W, "cached", lambda name: False)
+    assert W.stand_in("lcs_stats") == "lcs_stats"  # neither: the tiers of lcs_stats itself
+    have.add("union_lcs_stats")
+    assert W.stand_in("lcs_stats") == "union_lcs_stats"
+    assert W.stand_in("ngram_stats") == "ngram_stats"  # no stand-in
+    have.add("lcs_stats")
+    assert W.stand_in("lcs_stats") == "lcs_stats"
+    have.discard("lcs_stats")
+    monkeypatch.setattr(W, "cached", lambda name: name == "lcs_stats")
+    assert W.stand_in("lcs_stats") == "lcs_stats"  # loading it takes ~0.01 s
+    monkeypatch.setattr(W, "background_mode", lambda: "off")  # numba's behaviour: compile it
+    monkeypatch.setattr(W, "cached", lambda name: False)
+    assert W.stand_in("lcs_stats") == "lcs_stats"
+
+
 def test_pick_per_call(monkeypatch):
     not_compiled = types.SimpleNamespace(signatures=[])
     tokens, sent_offsets, text_sent_offsets, offsets = batch([[1, 2, 3]], [[1, 3]])
