@@ -858,11 +858,16 @@ def wlcs_stats(tokens, sent_offsets, text_sent_offsets, clip_tokens, clip_offset
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _union_stats(tokens, sent_offsets, text_sent_offsets, clip_tokens, clip_offsets, pair_pred,
                  pair_ref, weight, out):
     """Fill out[k] = (hit, pred_len, sum over reference sentences of len**weight) for
-    union_lcs_stats (weight None: integers, exact in float64) and wlcs_stats (a float)."""
+    union_lcs_stats (weight None: integers, exact in float64) and wlcs_stats (a float).
+
+    Inlined into both (numba's IR inliner): as a function of its own, numba optimised and
+    generated machine code for it and all it calls once more; union_lcs_stats compiled ~8%
+    faster without it (7.9-8.1 s against 8.5-9.0 s). Inlining the small helpers too, or
+    _union_pair, made the compile slower."""
     no_mask = np.zeros(0, dtype=np.bool_)
     for k in range(pair_pred.shape[0]):
         p = pair_pred[k]

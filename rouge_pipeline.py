@@ -212,7 +212,9 @@ def _pair_statistics(options: RougeOptions, predictions, references):
     if ngram_orders:  # only the requested orders are built
         by_order = _over_pairs(kernel("ngram_stats"), (flat.tokens, flat_offsets), pair_pred,
                                pair_ref, (np.array(ngram_orders, dtype=np.int64),))
-    for t in options.rouge_types:
+    # rougeLsum before rougeL: once a first call has union_lcs_stats, it can stand in for
+    # lcs_stats (STAND_INS) instead of waiting for its compile
+    for t in sorted(options.rouge_types, key=lambda t: t.kind != "Lsum"):
         if t.kind == "n":
             values = by_order[:, ngram_orders.index(t.n), :]
         elif t.kind == "L" and options.profile.rouge_l == "lcs":

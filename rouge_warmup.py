@@ -581,13 +581,14 @@ def _wait_for_process(name: str, deadline: float | None = None) -> None:
             return
         process = _state["low_priority"].get(name)
         if process is not None and all(cached(n) for n in process.urgent):
-            _hurry(process)  # it is in its nice-19 phase
+            _hurry(process, name)  # it is in its nice-19 phase
         time.sleep(0.02)
 
 
-def _hurry(process) -> None:
+def _hurry(process, name: str) -> None:
     """Stop a compile process in its nice-19 phase (its partial compile is lost; numba writes
-    a cache file whole or not at all), and compile what it had left in a new nice-5 one."""
+    a cache file whole or not at all), and start a new one: kernel `name` at nice 5, what
+    else it had left at nice 19."""
     with _lock:
         left = [n for n, p in _state["low_priority"].items() if p is process]
         for name in left:
@@ -603,7 +604,7 @@ def _hurry(process) -> None:
     left = [n for n in left if not cached(n)]
     with _lock:
         _state["started"].difference_update(left)
-    start_background_compile(names=left)
+    start_background_compile(names=[name], later=[n for n in left if n != name])
 
 
 # -- on a thread of this process (no usable disk cache, or ROUGE_METRIC_BACKGROUND_COMPILE=thread)

