@@ -1,8 +1,8 @@
 """Cold start: where numba keeps the compiled kernels, how they get compiled without making a
 caller wait, and which tier runs a kernel call until they are there.
 
-numba compiles a kernel on its first call (0.1-6.5 s each; ~14 s for the default types on a
-quiet core, 15-25 s on 2 busy cores), once per machine, then loads it from its disk cache
+numba compiles a kernel on its first call (0.2-9 s each; 14-18 s for the default types on a
+quiet core, depending on the machine), once per machine, then loads it from its disk cache
 (~0.3 s for the first kernel of a process, ~0.01 s for each further one). Four tiers serve a
 call, chosen per call:
 
@@ -18,11 +18,16 @@ The numbers are the same on every tier (tests/test_tiers.py, tests/test_coldstar
 
 Compiling: ``evaluate.load`` (``start_at_load``) loads the kernels of the default types and of
 rougeW/rougeSU when the disk cache has them, and otherwise starts a compile *process* (``python
--c ...`` on this same file, ``start_new_session``, niced) that fills the disk cache: it shares no
-GIL with the caller, holds nothing across a fork, and finishes even when the caller exits first.
-A thread of the caller (``_adopt``) loads each kernel as soon as that process has cached it, so a
-call made after the compile finds it ready. A call that finds another kernel missing starts one
-for it. One compile process at a time per cache folder (an flock).
+-c ...`` on this same file, ``start_new_session``) that fills the disk cache: it shares no GIL
+with the caller, holds nothing across a fork, and finishes even when the caller exits first.
+It compiles in two phases: at nice 5 what a first call of the default types needs (lcs_stats
+excepted: union_lcs_stats stands in for it, STAND_INS), then at nice 19 lcs_stats and rougeW's
+and rougeSU's kernels. Calls stop a process in its nice-19 phase while they score
+(``compile_paused``); a call that must wait for one of its kernels hands that kernel to a new
+nice-5 process (``_hurry``). A thread of the caller (``_adopt``) loads each kernel as soon as a
+process has cached it, so a call made after the compile finds it ready. A call that finds
+another kernel missing starts a process for it. One nice-5 phase at a time per cache folder (an
+flock).
 Where numba cannot cache, or with ROUGE_METRIC_BACKGROUND_COMPILE=thread, a thread compiles
 instead; =0 turns background compiling off (numba's own behaviour: compile at first use).
 ``warm_up(types)`` compiles or loads what the types need and waits (the Space, at start-up).
@@ -480,8 +485,8 @@ def _collect_garbage() -> None:
 def compile_in_child(names: list, folder: str, later: list = ()) -> None:
     """The compile process: every kernel of `names` that the cache does not have yet, one
     such process at a time per cache folder (an flock), at nice 5; then those of `later` at
-    nice 19, without the lock, so that they only take a core nothing else wants. (At nice 5
-    the compile beside a first call took one of its two threads' cores: 1.6x -> 1.9-2.3x.)"""
+    nice 19, without the lock: kernels no call is known to need yet, compiled on what the
+    caller's own work leaves (and stopped while calls score: compile_paused)."""
     try:
         os.nice(5)  # background work: the caller's own work first
     except (AttributeError, OSError):
