@@ -569,7 +569,7 @@ def compile_paused():
 
 def _signal(process, signum) -> None:
     try:
-        os.kill(process.pid, signum)
+        process.send_signal(signum)  # nothing once it has been reaped (its pid may be reused)
     except OSError:
         pass  # it has ended
 
@@ -585,8 +585,9 @@ def _wait_for_process(name: str, deadline: float | None = None) -> None:
         if deadline is not None and time.monotonic() >= deadline:
             return
         process = _state["low_priority"].get(name)
-        if process is not None and all(cached(n) for n in process.urgent):
-            _hurry(process, name)  # it is in its nice-19 phase
+        if process is not None and (process.poll() is not None
+                                    or all(cached(n) for n in process.urgent)):
+            _hurry(process, name)  # it is in its nice-19 phase (or ended without `name`)
         time.sleep(0.02)
 
 
@@ -596,13 +597,15 @@ def _hurry(process, name: str) -> None:
     else it had left at nice 19."""
     with _lock:
         left = [n for n, p in _state["low_priority"].items() if p is process]
-        for name in left:
-            del _state["low_priority"][name]
+        for other in left:
+            del _state["low_priority"][other]
+        if process in _pause["stopped"]:
+            _pause["stopped"].remove(process)
     try:
-        if hasattr(os, "killpg"):
+        if process.poll() is None and hasattr(os, "killpg"):
             os.killpg(process.pid, signal.SIGKILL)  # its own session: it and nothing else
             # (stopped by compile_paused or not: SIGKILL ends a stopped process too)
-        else:
+        elif process.poll() is None:
             process.kill()
     except OSError:
         pass
