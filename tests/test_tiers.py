@@ -47,15 +47,21 @@ def test_twin_kernels_equal_compiled(pred, ref):
             assert np.array_equal(getattr(TWIN, name)(*args), getattr(K, name)(*args)), name
 
 
+def _draw_pairs(data, n):
+    """Up to 6 (prediction, reference) text indices among n texts, repeats allowed."""
+    pred = np.array(data.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=6)),
+                    dtype=np.int64)
+    ref = np.array(data.draw(st.lists(st.integers(0, n - 1), min_size=len(pred),
+                                      max_size=len(pred))), dtype=np.int64)
+    return pred, ref
+
+
 @settings(max_examples=150, deadline=None)
 @given(texts=many_texts, data=st.data())
 def test_vectorized_kernels_equal_compiled_on_batches(texts, data):
     tokens, sent_offsets, text_sent_offsets, offsets = batch(*texts)
     n = len(texts)
-    pred = np.array(data.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=6)),
-                    dtype=np.int64)
-    ref = np.array(data.draw(st.lists(st.integers(0, n - 1), min_size=len(pred),
-                                      max_size=len(pred))), dtype=np.int64)
+    pred, ref = _draw_pairs(data, n)
     for name, args in _calls(tokens, sent_offsets, text_sent_offsets, offsets, pred, ref):
         if not hasattr(V, name):
             continue
@@ -157,10 +163,7 @@ def test_union_lcs_over_one_sentence_per_text_is_the_lcs(texts, data):
     sentence each, clipped by the same tokens, has the LCS's counts, for any pairs."""
     tokens, _, _, offsets = batch(*texts)
     n = len(texts)
-    pred = np.array(data.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=6)),
-                    dtype=np.int64)
-    ref = np.array(data.draw(st.lists(st.integers(0, n - 1), min_size=len(pred),
-                                      max_size=len(pred))), dtype=np.int64)
+    pred, ref = _draw_pairs(data, n)
     one_each = np.arange(n + 1, dtype=np.int64)
     assert np.array_equal(K.union_lcs_stats(tokens, offsets, one_each, tokens, offsets, pred, ref),
                           K.lcs_stats(tokens, offsets, pred, ref))
