@@ -586,7 +586,7 @@ def _wait_for_process(name: str, deadline: float | None = None) -> None:
             return
         process = _state["low_priority"].get(name)
         if process is not None and (process.poll() is not None
-                                    or all(cached(n) for n in process.urgent)):
+                                    or _in_low_priority_phase(process)):
             _hurry(process, name)  # it is in its nice-19 phase (or ended without `name`)
         time.sleep(0.02)
 
