@@ -46,7 +46,8 @@ from .rouge_kernels import (
 )
 # the language profiles: imported here so that evaluate stages them beside this script
 from .rouge_lang import (
-    LANGUAGE_CODES,
+    LANGUAGES,
+    language_tokenizer,
 )
 from .rouge_lang_data import (
     BENGALI_RULES_SHA256,
@@ -70,9 +71,14 @@ from .rouge_options import (
 )
 from .rouge_pipeline import (
     Scorer,
-    example_scores,
-    input_warnings,
+    pair_marks,
+    reference_scores,
+    skip_bigram_matches,
     tokens_of,
+)
+from .rouge_registry import (
+    estimate_cost,
+    text_sizes,
 )
 from .rouge_significance import (
     DEFAULT_SAMPLES,
@@ -403,6 +409,42 @@ class RougeMetric(evaluate.Metric):
         for message in state.warnings():
             warnings.warn(message, RougeWarning, stacklevel=2)
         return state.result()
+
+    # -- for front ends (the Space, the CLI): options, costs and explanations --------------
+    # They reach the metric's modules through these names only, so that evaluate's staging
+    # (a hashed package) stays the metric's business.
+
+    RougeWarning = RougeWarning
+    check_inputs = staticmethod(check_inputs)
+    parse_rouge_type = staticmethod(parse_rouge_type)
+    PROFILES = PROFILES
+    TOKENIZERS = TOKENIZERS
+    LANGUAGES = LANGUAGES
+    version = __version__
+
+    @staticmethod
+    def options(**options) -> RougeOptions:
+        """The checked options of a call (ValueError / TypeError naming the argument)."""
+        return RougeOptions.build(**options)
+
+    @staticmethod
+    def text_sizes(options: RougeOptions, texts: list) -> dict:
+        """Sizes per text (tokens, sentences, ...) under these options: rouge_registry."""
+        return text_sizes(options, texts)
+
+    @staticmethod
+    def estimate_cost(options: RougeOptions, sizes: dict, pair_pred, pair_ref, repeats=1,
+                      traceback=False) -> tuple:
+        """(seconds, bytes) of scoring these pairs, before scoring: rouge_registry."""
+        return estimate_cost(options, sizes, pair_pred, pair_ref, repeats, traceback)
+
+    tokens = staticmethod(tokens_of)
+    reference_scores = staticmethod(reference_scores)
+    pair_marks = staticmethod(pair_marks)
+    skip_bigram_matches = staticmethod(skip_bigram_matches)
+    split_sentences = staticmethod(split_sentences_rule_based)
+    language_tokenizer = staticmethod(language_tokenizer)
+    Scorer = Scorer
 
     def score_spark(self, df, prediction_col="prediction", references_col="references",
                     **options):
