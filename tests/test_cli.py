@@ -383,6 +383,14 @@ def test_metric_options_are_the_options_schema(env):
         assert ("--" + name.replace("_", "-") in flags) == cli, name
 
 
+def test_compile_exits_after_compiling_every_kernel(env):
+    """--compile (for a Dockerfile or a Space's build step) calls the metric's
+    compile_kernels(wait=True), says so on one line and exits 0, reading no input."""
+    proc = run_cli(env, "--compile")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "every kernel is compiled and cached\n"
+
+
 def test_metric_errors_name_the_row_and_line():
     sys.path.insert(0, str(ROOT))
     import rouge_cli
