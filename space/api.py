@@ -71,5 +71,3 @@ def rouge_compare(predictions: dict, references: list[Union[str, list[str]]],
     result, _ = compare_lists(predictions, references, options, baseline, test, n_samples,
                               seed, confidence)
     return result
-
-

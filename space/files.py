@@ -181,4 +181,3 @@ def write_scores_csv(state: dict) -> str:
             writer.writerow([k + 1, safe_cell(p), " ||| ".join(safe_cell(r) for r in refs)]
                             + [repr(float(v)) for t in types for v in state["scores"][t][k]])
     return path
-

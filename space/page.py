@@ -122,4 +122,3 @@ COMPARE_INPUTS = (
     ('Systems file (.jsonl: {"references": …, "<system>": …, …})', [".jsonl", ".ndjson"],
      "systems-file"),
     ("or: one file per system (.txt)", "multiple", "system-files"), "compare-ref-files")
-

@@ -527,5 +527,3 @@ def comparison_html(result: dict, baseline: str, confidence: float) -> str:
             f"{confidence:.0%} interval; p is two-sided, corrected by Holm's method over the "
             f"systems (the raw p below it); * : significant at {1 - confidence:.2f}.</p>"
             f'{"".join(blocks)}')
-
-
