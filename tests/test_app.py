@@ -521,3 +521,16 @@ def test_the_metric_installs_without_gradio():
         encoding="utf-8"), re.M)
     assert card and f"gradio=={card.group(1)}" in space_requirements
     assert "-r requirements-space.txt" in requirements("requirements-dev.txt")
+
+
+def test_start_up_asks_the_metric_to_compile_without_waiting(space, monkeypatch):
+    """python app.py starts the kernels' compile through the metric's public compile_kernels
+    (once, in the background: wait=False), not through the metric's modules."""
+    import space.startup as startup
+
+    calls = []
+    monkeypatch.setattr(startup.metric, "compile_kernels",
+                        lambda wait=False: calls.append(wait), raising=False)
+    monkeypatch.setattr(startup, "warm_up_segmenters", lambda: None)
+    startup.warm_up()
+    assert calls == [False]
