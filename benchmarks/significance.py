@@ -1,8 +1,16 @@
-"""Time of rouge_significance.paired_test (issue 14), warm, in fresh processes.
+"""rouge_significance.paired_test: its calibration and power (issue 26), and its time (issue 14).
 
+    /work/main/.venv/bin/python benchmarks/significance.py --calibration  # docs/significance.md
     /work/main/.venv/bin/python benchmarks/significance.py            # the issue's workloads
     /work/main/.venv/bin/python benchmarks/significance.py --runs 7 --sacrebleu
     /work/main/.venv/bin/python benchmarks/significance.py --rows 1000000 --runs 1 --types 1
+
+--calibration: rejection rates of every test (at its default number of samples), macro and
+micro, rouge1 F, on NULLS true nulls from realsumm (two real systems, each document's pair
+of rows swapped at random: tests/test_significance.py's null_pairs) at 0.01, 0.05 and 0.10;
+then the power at 0.05 against a system's degraded copy 0.5, 1 and 2 points worse
+(degraded_pairs). The per-example statistics are rouge_score 0.1.2's (load_realsumm_stats).
+Seeded: the same command prints the same table.
 
 Workload: 3 systems (realsumm's abs/bart, abs/t5/out_11B, ext/matchsumm) x ROWS pairs made by
 resampling realsumm's 100 documents with replacement (seeded), 4 ROUGE types; the
@@ -111,7 +119,7 @@ def child(spec: dict) -> None:
         info = {key: (stats[SYSTEMS[0]][key[0]], significance.Result(
             metric._aggregate_and_compute(stats[SYSTEMS[0]][key[0]]).score))
             for key, metric in metrics.items()}
-        function = significance._paired_bs_test if spec["test"] == "bootstrap" \
+        function = significance._paired_bs_test if spec["test"] == "sacrebleu-bootstrap" \
             else significance._paired_ar_test
         samples = rs.DEFAULT_SAMPLES[spec["test"]]
 
@@ -137,14 +145,24 @@ def main() -> None:
     parser.add_argument("--types", type=int, default=4, choices=range(1, 5))
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--sacrebleu", action="store_true", help="time sacrebleu as a peer")
+    parser.add_argument("--calibration", action="store_true",
+                        help="rejection rates under true nulls, and power (no timing)")
+    parser.add_argument("--nulls", type=int, default=2000,
+                        help="--calibration: nulls per aggregation (default 2,000)")
+    parser.add_argument("--power-pairs", type=int, default=1000,
+                        help="--calibration: degraded copies per difference (default 1,000)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         child(json.loads(args.child))
         return
-    contenders = [("ours", "bootstrap"), ("ours", "randomization")]
+    if args.calibration:
+        calibration(args.nulls, args.power_pairs)
+        return
+    contenders = [("ours", "randomization"), ("ours", "bootstrap"),
+                  ("ours", "sacrebleu-bootstrap")]
     if args.sacrebleu:
-        contenders += [("sacrebleu", "bootstrap"), ("sacrebleu", "randomization")]
+        contenders += [("sacrebleu", "sacrebleu-bootstrap"), ("sacrebleu", "randomization")]
     print(f"{len(SYSTEMS)} systems x {args.rows:,} rows x {args.types} types; "
           f"{args.runs} fresh processes each; warm call timed\n")
     print("| code | test (samples) | aggregation | median | min-max | peak RSS |\n"
@@ -167,7 +185,68 @@ def main() -> None:
 
 
 def _samples(test: str) -> str:
-    return "1,000" if test == "bootstrap" else "10,000"
+    return "10,000" if test == "randomization" else "1,000"
+
+
+ALPHAS = (0.01, 0.05, 0.10)
+POINTS = (0.5, 1.0, 2.0)
+
+
+def calibration(nulls: int, power_pairs: int) -> None:
+    """Markdown tables: rejections under nulls at ALPHAS, and power at 0.05 at POINTS."""
+    import numpy as np
+
+    sys.path[:0] = [str(REPO), str(REPO / "tests")]
+    import rouge_significance as rs
+    from test_significance import (batched_p_values, degraded_pairs, load_realsumm_stats,
+                                   null_pairs)
+
+    start = time.perf_counter()
+    stats = load_realsumm_stats()
+    aggregations = {"macro": rs.mean_scores, "micro": rs.pooled_scores}
+    print(f"realsumm, rouge1 F, {len(stats['macro'])} systems x "
+          f"{len(next(iter(stats['macro'].values()))['rouge1'])} documents; each test at its "
+          f"default samples ({', '.join(f'{t} {rs.DEFAULT_SAMPLES[t]:,}' for t in rs.TESTS)})"
+          "\n")
+    print(f"Rejections under {nulls:,} true nulls per aggregation (count; 95% Wilson interval "
+          "of the rate)\n")
+    print("| test | aggregation | " + " | ".join(f"α = {a:.2f}" for a in ALPHAS) + " |")
+    print("|---|---|" + "---|" * len(ALPHAS))
+    for test in rs.TESTS:
+        for name, score_of in aggregations.items():
+            of_type = {system: s["rouge1"] for system, s in stats[name].items()}
+            first, second = null_pairs(np.random.default_rng(2026), of_type, nulls)
+            p = batched_p_values(first, second, score_of, test, rs.DEFAULT_SAMPLES[test],
+                                 seed=26)
+            print(f"| {test} | {name} | " + " | ".join(_rate(int((p < a).sum()), nulls)
+                                                       for a in ALPHAS) + " |", flush=True)
+    print(f"\nPower at α = 0.05 against a degraded copy ({power_pairs:,} pairs per "
+          "difference; the median of the realised differences in brackets)\n")
+    print("| test | aggregation | " + " | ".join(f"{x:g} point{'s' * (x != 1)}"
+                                                 for x in POINTS) + " |")
+    print("|---|---|" + "---|" * len(POINTS))
+    for test in rs.TESTS:
+        for name, score_of in aggregations.items():
+            of_type = {system: s["rouge1"] for system, s in stats[name].items()}
+            cells = []
+            for points in POINTS:
+                first, second = degraded_pairs(np.random.default_rng(int(points * 10)),
+                                               of_type, power_pairs, points, score_of)
+                p = batched_p_values(first, second, score_of, test, rs.DEFAULT_SAMPLES[test],
+                                     seed=27)
+                n = first.shape[1]
+                gaps = 100 * (score_of(first.sum(1), n)[:, 2] - score_of(second.sum(1), n)[:, 2])
+                cells.append(f"{np.mean(p < 0.05):.3f} ({np.median(gaps):.2f})")
+            print(f"| {test} | {name} | " + " | ".join(cells) + " |", flush=True)
+    print(f"\n({time.perf_counter() - start:.0f} s)")
+
+
+def _rate(count: int, total: int) -> str:
+    """count/total as a rate with its 95% Wilson interval."""
+    z, rate = 1.959964, count / total
+    centre = (rate + z * z / (2 * total)) / (1 + z * z / total)
+    half = z / (1 + z * z / total) * (rate * (1 - rate) / total + z * z / (4 * total ** 2)) ** 0.5
+    return f"{rate:.3f} ({count}; {centre - half:.3f}-{centre + half:.3f})"
 
 
 if __name__ == "__main__":
