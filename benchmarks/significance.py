@@ -1,6 +1,7 @@
 """rouge_significance.paired_test: its calibration and power (issue 26), and its time (issue 14).
 
     /work/main/.venv/bin/python benchmarks/significance.py --calibration  # docs/significance.md
+    /work/main/.venv/bin/python benchmarks/significance.py --ties --nulls 500   # few rows differ
     /work/main/.venv/bin/python benchmarks/significance.py            # the issue's workloads
     /work/main/.venv/bin/python benchmarks/significance.py --runs 7 --sacrebleu
     /work/main/.venv/bin/python benchmarks/significance.py --rows 1000000 --runs 1 --types 1
@@ -148,13 +149,19 @@ def main() -> None:
     parser.add_argument("--calibration", action="store_true",
                         help="rejection rates under true nulls, and power (no timing)")
     parser.add_argument("--nulls", type=int, default=2000,
-                        help="--calibration: nulls per aggregation (default 2,000)")
+                        help="--calibration: nulls per aggregation; --ties: per k (default 2,000)")
     parser.add_argument("--power-pairs", type=int, default=1000,
                         help="--calibration: degraded copies per difference (default 1,000)")
+    parser.add_argument("--ties", action="store_true",
+                        help="rejection rates under nulls where the systems differ on only "
+                             "a few documents (no timing)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         child(json.loads(args.child))
+        return
+    if args.ties:
+        ties(args.nulls)
         return
     if args.calibration:
         calibration(args.nulls, args.power_pairs)
@@ -239,6 +246,45 @@ def calibration(nulls: int, power_pairs: int) -> None:
                 cells.append(f"{np.mean(p < 0.05):.3f} ({np.median(gaps):.2f})")
             print(f"| {test} | {name} | " + " | ".join(cells) + " |", flush=True)
     print(f"\n({time.perf_counter() - start:.0f} s)")
+
+
+DIFFERING = (1, 2, 3, 5, 8, 20)
+
+
+def ties(count: int) -> None:
+    """Rejections at 0.05 under nulls of two near-identical systems: a real system A, and
+    in its place on k random documents (k in DIFFERING) the outputs of A and of another real
+    system C, swapped with probability 1/2 between the two. Macro rouge1 F, each test at its
+    default samples, `count` nulls per k."""
+    import numpy as np
+
+    sys.path[:0] = [str(REPO), str(REPO / "tests")]
+    import rouge_significance as rs
+    from test_significance import batched_p_values, load_realsumm_stats
+
+    of_type = {system: s["rouge1"] for system, s in load_realsumm_stats()["macro"].items()}
+    names = sorted(of_type)
+    rng = np.random.default_rng(1)
+    print(f"Rejections at α = 0.05, {count:,} nulls per k (count)\n")
+    print("| documents that differ (k) | " + " | ".join(rs.TESTS) + " |")
+    print("|---|" + "---|" * len(rs.TESTS))
+    for k in DIFFERING:
+        firsts, seconds = [], []
+        for _ in range(count):
+            a, c = rng.choice(len(names), 2, replace=False)
+            x, y = of_type[names[a]], of_type[names[c]]
+            differs = np.zeros((len(x), 1), dtype=bool)
+            differs[rng.choice(len(x), k, replace=False)] = True
+            swap = rng.integers(2, size=(len(x), 1), dtype=bool)
+            firsts.append(np.where(differs & swap, y, x))
+            seconds.append(np.where(differs & ~swap, y, x))
+        first, second = np.stack(firsts), np.stack(seconds)
+        cells = []
+        for test in rs.TESTS:
+            p = batched_p_values(first, second, rs.mean_scores, test, rs.DEFAULT_SAMPLES[test],
+                                 seed=28)
+            cells.append(f"{np.mean(p < 0.05):.3f} ({int((p < 0.05).sum())})")
+        print(f"| {k} | " + " | ".join(cells) + " |", flush=True)
 
 
 def _rate(count: int, total: int) -> str:
