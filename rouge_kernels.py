@@ -29,74 +29,41 @@ Also the byte scanner that tokenizes (and, from a table, stems) a whole batch, a
 bootstraps: the default profile's Poisson bootstrap (integer sums that do not depend on row
 order) and ROUGE-1.5.5's (Perl's drand48, seeds 0..B-1) for ``rouge155``.
 
-``pick`` (at the end) chooses, per batch, between the compiled kernels and this same file run
-as plain Python, which small batches use while numba has not compiled them yet.
+Each kernel has an example call (``EXAMPLES``, at the end), which compiles it; its numpy twin
+of the same name is in ``rouge_vectorized``; ``rouge_backend`` chooses which one runs.
 """
 
 from __future__ import annotations
 
-import importlib.util
-import os
-import sys
-import threading
-
 import numpy as np
 
-if globals().get("PURE_PYTHON"):  # set by pure_python_twin() before it runs this file again
 
-    def njit(*args, **kwargs):
-        """No compilation: the decorated function stays the Python function it is."""
-        return (lambda function: function) if kwargs or not args else args[0]
+# numba is imported only when rouge_backend compiles this file (use_numba): importing it takes
+# 0.3-0.7 s, which a first call served by the numpy twins does without. Until then @njit leaves
+# each function as it is, so this file also runs as plain Python (rouge_backend._python).
 
-else:
-    try:
-        from . import rouge_warmup as _warmup
-    except ImportError:  # imported as a top-level module (tests, scripts)
-        import rouge_warmup as _warmup
-    # numba itself is imported at the first use of a kernel (0.3-0.7 s, which a first call
-    # served by the numpy tier does without): rouge_warmup.lazy_njit
-    njit = _warmup.lazy_njit
-    # numba's cache folder for this file (rouge_warmup.use_cache_dir)
-    CACHE_DIR = _warmup.use_cache_dir(__file__, __name__)
+def njit(*args, **options):
+    """numba.njit, applied later by use_numba(): marks the function with its options."""
+    def mark(function):
+        function.njit_options = options
+        return function
+    return mark(args[0]) if args and callable(args[0]) and not options else mark
 
 
-def thread_count() -> int:
-    """Threads the kernels run on (they release the GIL): the CPUs this process may use
-    (os.sched_getaffinity, so taskset and container CPU sets count), at most 8, and at most
-    OMP_NUM_THREADS or NUMBA_NUM_THREADS when either is set to a positive integer."""
-    try:
-        usable = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # not on Linux
-        usable = os.cpu_count() or 1
-    for name in ("NUMBA_NUM_THREADS", "OMP_NUM_THREADS"):
-        value = os.environ.get(name, "").strip()
-        if value.isdigit() and int(value) > 0:
-            usable = min(usable, int(value))
-    return max(1, min(8, usable))
+def use_numba() -> None:
+    """Replace every @njit function of this module by its numba dispatcher, all at once: the
+    kernels find each other as module globals, so all must be dispatchers before one compiles.
+    Run only on the copy rouge_backend imports from its cache folder."""
+    if globals().get("_NUMBA"):
+        return
+    import numba
 
-
-THREADS = thread_count()
-
-__all__ = [
-    "pick",
-    "compiled_or_none",
-    "compile_paused",
-    "stand_in",
-    "dense_ids",
-    "ngram_stats",
-    "lcs_stats",
-    "union_lcs_stats",
-    "wlcs_stats",
-    "skip_bigram_stats",
-    "poisson_bootstrap_sums",
-    "perl_bootstrap_means",
-    "scan_ascii_tokens",
-    "scan_stem_tokens",
-    "stem_table_insert",
-    "porter_stem_codes",
-    "pure_python_twin",
-    "warm_up",
-]
+    for name, value in list(globals().items()):
+        if callable(value) and hasattr(value, "njit_options"):
+            # no C-callable wrapper: nothing calls the kernels through ctypes, and making one
+            # for each function was ~13% of their compile time (measured)
+            globals()[name] = numba.njit(no_cfunc_wrapper=True, **value.njit_options)(value)
+    globals()["_NUMBA"] = True
 
 
 # --------------------------------------------------------------------------------------------
@@ -1648,62 +1615,39 @@ def porter_stem_codes(codes):
 
 
 # --------------------------------------------------------------------------------------------
-# Tiers: compiled when this process has it; until then a numpy tier or plain Python
-#
-# numba compiles a kernel on its first call: 0.3-6 s each, once per machine (then it loads
-# from its disk cache, ~0.3 s for the first, ~0.01 s for each further one, once per process).
-# rouge_warmup compiles them on a background thread (from evaluate.load, or from the first call
-# that needs one) while calls run on rouge_vectorized's numpy twins or on this file run as
-# plain Python. The numbers are the same either way (tests/test_tiers.py runs all tiers).
+# One example call per kernel, on a tiny input with the argument types the scorer uses (one
+# compiled signature each: readonly uint8 buffers, C-contiguous int64 arrays). rouge_backend
+# compiles a kernel by calling its example; the order is the compile order (what a first call
+# of the default types needs first).
 
-_pure = {"twin": None}  # the plain Python twin module
-_pure_lock = threading.Lock()
-# the compiled function behind each plain-Python wrapper: its signatures say if numba has it
-_COMPILED_BY = {"dense_ids": "_dense_ids", "scan_ascii_tokens": "_scan_stem",
-                "scan_stem_tokens": "_scan_stem"}
-
-
-def pure_python_twin():
-    """This file run once more with PURE_PYTHON set: every kernel as plain Python."""
-    with _pure_lock:
-        if _pure["twin"] is None:
-            spec = importlib.util.spec_from_file_location(__name__ + "_pure_python", __file__)
-            twin = importlib.util.module_from_spec(spec)
-            twin.PURE_PYTHON = True
-            spec.loader.exec_module(twin)
-            _pure["twin"] = twin
-    return _pure["twin"]
-
-
-def pick(name: str, small: bool):
-    """Kernel `name` for one batch (see rouge_warmup.pick): the compiled one when this process
-    has it, else a function that chooses a tier per call."""
-    return _warmup.pick(name, small)
-
-
-def stand_in(name: str) -> str:
-    """The kernel to run for `name` now: itself, or one that does its work until it is
-    compiled (see rouge_warmup.stand_in)."""
-    return _warmup.stand_in(name)
+def _examples():
+    i64 = lambda values: np.array(values, dtype=np.int64)  # noqa: E731
+    tokens, offsets = i64([1, 2, 3, 4, 1, 3, 2]), i64([0, 4, 7])
+    sent, text_sent = i64([0, 2, 4, 7]), i64([0, 2, 3])
+    pred, ref = i64([0]), i64([1])
+    buf = np.frombuffer(b"The cats sat\nthe mat\x00a dog", dtype=np.uint8)
+    table = np.zeros(64, dtype=np.int64)
+    cdf = (np.array([0.36787944, 0.73575888, 0.9196986, 0.98101184, 0.99634015, 0.99940582,
+                     0.99991676, 0.99998975, 0.99999887, 1.0]) * 2.0 ** 32).astype(np.uint64)
+    return {
+        "scan_stem_tokens": lambda K: K.scan_stem_tokens(buf, 12, table, table.copy(), True),
+        "scan_ascii_tokens": lambda K: K.scan_ascii_tokens(buf, 12),
+        "dense_ids": lambda K: K.dense_ids(tokens),
+        "stem_table_insert": lambda K: K.stem_table_insert(table.copy(), table.copy(),
+                                                           i64([60000]), i64([5])),
+        "ngram_stats": lambda K: K.ngram_stats(tokens, offsets, pred, ref, i64([1, 2])),
+        "union_lcs_stats": lambda K: K.union_lcs_stats(tokens, sent, text_sent, tokens,
+                                                       offsets, pred, ref),
+        "lcs_stats": lambda K: K.lcs_stats(tokens, offsets, pred, ref),
+        "poisson_bootstrap_sums": lambda K: K.poisson_bootstrap_sums(
+            np.ones((3, 3)), np.arange(3, dtype=np.uint64), i64([0, 0, 0]), np.uint64(1), 4,
+            cdf),
+        "porter_stem_codes": lambda K: K.porter_stem_codes(i64([60000, 2000000])),
+        "wlcs_stats": lambda K: K.wlcs_stats(tokens, sent, text_sent, tokens, offsets, pred,
+                                             ref, 1.2),
+        "skip_bigram_stats": lambda K: K.skip_bigram_stats(tokens, offsets, pred, ref, 4, True),
+        "perl_bootstrap_means": lambda K: K.perl_bootstrap_means(np.ones((3, 3)), 4, True, 0),
+    }
 
 
-def compile_paused():
-    """A context: background compiles in their low-priority phase wait while it lasts (see
-    rouge_warmup.compile_paused)."""
-    return _warmup.compile_paused()
-
-
-def compiled_or_none(name: str):
-    """Kernel `name` compiled (or loaded from the cache), else None (see
-    rouge_warmup.compiled_or_none)."""
-    return _warmup.compiled_or_none(name)
-
-
-def warm_up(rouge_types=("rouge1", "rouge2", "rougeL", "rougeLsum"), **kind) -> dict:
-    """Compile (or load from the cache) the kernels `rouge_types` need, and wait: see
-    rouge_warmup.warm_up."""
-    return _warmup.warm_up(rouge_types, **kind)
-
-
-if not globals().get("PURE_PYTHON"):
-    _warmup.attach(sys.modules[__name__])
+EXAMPLES = _examples()

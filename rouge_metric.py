@@ -21,60 +21,69 @@ import warnings
 import datasets
 import evaluate
 import importlib.util
-import numpy as np
 
-# numba compiles the kernels; it is imported at their first use (rouge_warmup.lazy_njit), not
-# here: evaluate.load imports every library the script imports, and a first call served by the
-# numpy tier does without numba's 0.3-0.7 s import. Still named at load when missing:
+# numba compiles the kernels; it is imported when they are compiled (rouge_backend), not here:
+# evaluate.load imports every library the script imports, and a first call served by the numpy
+# twins does without numba's 0.3-0.7 s import. Still named at load when missing:
 if importlib.util.find_spec("numba") is None:
     raise ImportError("rouge_metric needs numba: pip install numba")
 
-from .rouge155_lexicon import (
-    SMART_STOPWORDS,
-)
-from .rouge_aggregate import (
-    Aggregate,
-    InputNotes,
-    ScoredExamples,
+# -- Staging. evaluate's loader copies beside this script only the helper modules that it imports
+#    relatively, one `from .module import` line each (shared/design/EVALUATE.md). Every helper is
+#    named here once, in data-flow order, whether or not this script uses a name from it.
+from .rouge155_lexicon import __name__ as _staged_rouge155_lexicon
+from .rouge_options import __name__ as _staged_rouge_options
+from .rouge_profiles import __name__ as _staged_rouge_profiles
+from .rouge_text import __name__ as _staged_rouge_text
+from .rouge_lang import __name__ as _staged_rouge_lang
+from .rouge_lang_data import __name__ as _staged_rouge_lang_data
+from .rouge_kernels import __name__ as _staged_rouge_kernels
+from .rouge_vectorized import __name__ as _staged_rouge_vectorized
+from .rouge_backend import __name__ as _staged_rouge_backend
+from .rouge_registry import __name__ as _staged_rouge_registry
+from .rouge_pipeline import __name__ as _staged_rouge_pipeline
+from .rouge_aggregate import __name__ as _staged_rouge_aggregate
+from .rouge_significance import __name__ as _staged_rouge_significance
+from .rouge_engines import __name__ as _staged_rouge_engines
+
+HELPER_MODULES = (
+    _staged_rouge155_lexicon, _staged_rouge_options, _staged_rouge_profiles, _staged_rouge_text,
+    _staged_rouge_lang, _staged_rouge_lang_data, _staged_rouge_kernels, _staged_rouge_vectorized,
+    _staged_rouge_backend, _staged_rouge_registry, _staged_rouge_pipeline,
+    _staged_rouge_aggregate, _staged_rouge_significance, _staged_rouge_engines)
+
+# -- What this adapter uses.
+from .rouge_backend import (
+    ForkSafeLock,
+    compile_all,
+    start,
 )
 from .rouge_engines import (
     score_ray as _score_ray,
     score_spark as _score_spark,
 )
-from .rouge_kernels import (
-    THREADS,
-)
-# the language profiles: imported here so that evaluate stages them beside this script
 from .rouge_lang import (
     LANGUAGES,
     language_tokenizer,
 )
-from .rouge_lang_data import (
-    BENGALI_RULES_SHA256,
-)
-# rouge_warmup runs rouge_vectorized (the numpy tier); named here so that evaluate stages it
-from .rouge_vectorized import (
-    lcs_stats as _first_call_lcs_stats,
-)
-from .rouge_warmup import (
-    start_at_load,
-)
 from .rouge_options import (
-    DEFAULT_ROUGE_TYPES,
     DEFAULT_SEED,
-    ROUGE_TYPE_GRAMMAR,
     RougeOptions,
-    RougeType,
     RougeWarning,
     __version__,
     parse_rouge_type,
 )
 from .rouge_pipeline import (
     Scorer,
+    example_scores,
     pair_marks,
     reference_scores,
     skip_bigram_matches,
     tokens_of,
+)
+from .rouge_profiles import (
+    PROFILES,
+    TOKENIZERS,
 )
 from .rouge_registry import (
     estimate_cost,
@@ -88,13 +97,8 @@ from .rouge_significance import (
     paired_test,
     pooled_scores,
 )
-from .rouge_profiles import (
-    PROFILES,
-    TOKENIZERS,
-)
 from .rouge_text import (
     split_sentences as split_sentences_rule_based,
-    unicode_tokenize,
 )
 
 _CITATION = """\
@@ -236,14 +240,21 @@ class RougeMetric(evaluate.Metric):
 
     def __init__(self, *args, **kwargs):
         # add/add_batch/compute from several threads: one at a time, so no row is lost
-        # (evaluate's writer is not thread-safe); reentrant: compute() calls add_batch
-        self._lock = threading.RLock()
+        # (evaluate's writer is not thread-safe); reentrant: compute() calls add_batch. Fresh
+        # in a forked child and in a copy (ForkSafeLock), so the metric pickles.
+        self._lock = ForkSafeLock(threading.RLock)
         super().__init__(*args, **kwargs)
 
     def _download_and_prepare(self, dl_manager):
-        # evaluate.load calls this: compile the default types' kernels on a background thread
-        # (the first compute() does not wait for numba), or load them from the disk cache
-        start_at_load()
+        # evaluate.load calls this: load the compiled kernels from the disk cache, or start the
+        # one compile process (the first compute() runs on the numpy twins meanwhile)
+        start()
+
+    @staticmethod
+    def compile_kernels(wait: bool = False) -> None:
+        """Compile every kernel into the disk cache (a Docker build step, a Space's start);
+        wait=False starts the compile process and returns at once."""
+        compile_all() if wait else start()
 
     def _info(self):
         return evaluate.MetricInfo(
@@ -439,6 +450,8 @@ class RougeMetric(evaluate.Metric):
         return estimate_cost(options, sizes, pair_pred, pair_ref, repeats, traceback)
 
     tokens = staticmethod(tokens_of)
+    example_scores = staticmethod(example_scores)
+    format_comparison = staticmethod(format_comparison)
     reference_scores = staticmethod(reference_scores)
     pair_marks = staticmethod(pair_marks)
     skip_bigram_matches = staticmethod(skip_bigram_matches)

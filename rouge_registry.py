@@ -18,7 +18,7 @@ from typing import Callable
 
 import numpy as np
 
-from .rouge_kernels import (
+from .rouge_backend import (
     THREADS,
 )
 from .rouge_text import (
@@ -130,7 +130,7 @@ def text_sizes(options, texts: list) -> dict:
     if options.split_sentences:
         texts = [split_sentences_rule_based(t) for t in texts]
     token_options = dict(stemmer=options.stemmer, stopwords=options.remove_stopwords)
-    flat = options.tokenizer.batch(texts, small=False, **token_options)
+    flat = options.tokenizer.batch(texts, **token_options)
     sent = options.tokenizer.sentence_batch(texts, **token_options) or flat
     lengths = np.diff(sent.sent_offsets)
     owner = np.repeat(np.arange(len(texts)), np.diff(sent.text_sent_offsets))

@@ -17,12 +17,15 @@ No numba and no relative imports here: ``rouge_metric.py`` passes the scanner in
 from __future__ import annotations
 
 import re
-import threading
 import unicodedata
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
 import numpy as np
+
+from .rouge_backend import (
+    ForkSafeLock,
+)
 
 __all__ = [
     "TokenizedBatch",
@@ -105,10 +108,10 @@ class StemMemo:
         # codes in the table: a word two threads both found new is inserted once (a second
         # insert of 5,000 words took 0.09 s, resizing for entries it did not add)
         self._in_table: set[int] = set()
-        self._table_lock = threading.Lock()
+        self._table_lock = ForkSafeLock()
         # held while stemming: chunks scored on two threads share most new words, and each
         # would stem them all (the loop is pure Python, so it holds the GIL anyway)
-        self._stem_lock = threading.Lock()
+        self._stem_lock = ForkSafeLock()
 
     def add_to_table(self, codes: np.ndarray, stems, insert: Callable) -> None:
         """Put the stems of codes (stem_codes' list, or stem_packed's array) into the table

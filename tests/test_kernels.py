@@ -5,7 +5,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import naive_rouge
-import rouge_kernels as K
+from conftest import compiled_kernels
+
+K = compiled_kernels()
 
 # small alphabets make repeats, ties and partial matches likely
 sentence = st.lists(st.integers(0, 5), max_size=9)

@@ -11,16 +11,18 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from nltk.stem.porter import PorterStemmer
 
-import rouge_kernels as K
-from conftest import DATA
-from rouge_text import decode_token, encode_token
+import rouge_kernels as PY  # imported directly: plain Python (rouge_backend compiles a copy)
+from conftest import DATA, compiled_kernels, staged
+
+K = compiled_kernels()
+decode_token, encode_token = staged("rouge_text").decode_token, staged("rouge_text").encode_token
 
 STEMMER = PorterStemmer()
 ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789"
 
 IMPLEMENTATIONS = {
     "compiled": lambda codes: K.porter_stem_codes(codes),
-    "python": lambda codes: K.pure_python_twin().porter_stem_codes(codes),
+    "python": lambda codes: PY.porter_stem_codes(codes),
 }
 
 # every suffix and replacement of nltk's rules (steps 1a .. 5b, with the NLTK extensions)

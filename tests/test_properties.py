@@ -4,7 +4,9 @@ import warnings
 from hypothesis import given, settings, strategies as st
 
 from conftest import staged
-import rouge_kernels as K
+from conftest import compiled_kernels
+
+K = compiled_kernels()
 
 TYPES = ["rouge1", "rouge2", "rouge3", "rougeL", "rougeLsum", "rougeW", "rougeW-2.0",
          "rougeS4", "rougeSU4", "rougeS", "rougeSU", "rougeS0"]
