@@ -3,6 +3,7 @@
     python rouge_cli.py PREDICTIONS REFERENCES [REFERENCES ...]
     python rouge_cli.py --input PAIRS.{jsonl,json,csv,tsv} [--format FORMAT]
     python rouge_cli.py --jsonl PAIRS.jsonl
+    python rouge_cli.py --compile
 
 Every file is read by ``rouge_io.py`` (the reader the Space uses too; its docstring defines the
 formats): text files hold one text per line, aligned line by line, several reference files
@@ -12,8 +13,12 @@ hold a newline, so it has no sentence breaks: rougeLsum and rougeW need JSONL/JS
 ("\\n" inside a text separates sentences) or ``--split-sentences``. A record over
 ``--max-record-bytes`` (16 MiB) is refused before it is read whole.
 
-The metric options are the fields of the metric's options schema (``RougeOptions``), spelled
-with dashes (``METRIC_OPTIONS``; a test checks the two lists are the same).
+The metric options are made from the metric's options schema (``rouge_options.OPTIONS``):
+one flag per option, spelled with dashes, with its help, choices and default
+(tests/test_schema.py checks them against the schema).
+
+``--compile`` compiles every kernel into the kernel cache and exits, for a Dockerfile or a
+Space's build step: later runs then load the kernels instead of compiling them.
 
 The input is read in chunks (``--chunk-size`` rows) and scored by ``score_rows``, the one
 function that calls the metric: each chunk is scored and added to an aggregate that keeps
@@ -31,10 +36,13 @@ input file gives a traceback); 2 with the usage on stdout when called without ar
 """
 
 import argparse
+import importlib
 import json
 import os
 import re
 import sys
+import textwrap
+import types
 import warnings
 from itertools import chain, islice
 from pathlib import Path
@@ -88,37 +96,48 @@ def _positive_int(text: str) -> int:
     return value
 
 
-_FLAG = dict(action="store_true")
-# The metric's options schema (the fields of RougeOptions but use_aggregator and detailed:
-# the CLI always aggregates, in detail) as flags: --name-with-dashes. "default" is what the
-# help shows; tests/test_cli.py checks both the names and those defaults against the schema.
-METRIC_OPTIONS = {
-    "rouge_types": dict(metavar="TYPES", help="comma or space separated: rouge<N>, rougeL, "
-                        "rougeLsum,\nrougeW[-<weight>], rougeS[<d>], rougeSU[<d>]\n(default "
-                        "rouge1,rouge2,rougeL,rougeLsum)"),
-    "use_stemmer": dict(_FLAG, help="Porter stemming of tokens longer than 3 characters"),
-    "tokenizer": dict(metavar="NAME", help="default, unicode or whitespace"),
-    "alpha": dict(type=_number, metavar="X", default=0.5,
-                  help="F = 1 / (alpha / P + (1 - alpha) / R); 0.5 is F1"),
-    "multi_ref": dict(metavar="MODE", help="max, average or best (default max; average with\n"
-                                           "the rouge155 profile)"),
-    "remove_stopwords": dict(_FLAG, help="drop ROUGE-1.5.5's SMART stopwords"),
-    "n_samples": dict(type=_number, metavar="N", default=1000, help="bootstrap samples"),
-    "confidence": dict(type=_number, metavar="X", default=0.95,
-                       help="confidence of the bootstrap interval"),
-    "seed": dict(type=_number, metavar="N", default=12345, help="bootstrap seed"),
-    "profile": dict(metavar="NAME", default="rouge_score", help="rouge_score or rouge155"),
-    "aggregation": dict(metavar="MODE", default="macro",
-                        help="macro (mean of the examples' scores) or micro\n(scores of the "
-                             "summed counts)"),
-    "length_limit_words": dict(type=_number, metavar="N",
-                               help="keep the first N words of each text (ROUGE-1.5.5 -l)"),
-    "length_limit_bytes": dict(type=_number, metavar="N",
-                               help="keep the first N bytes of each text (ROUGE-1.5.5 -b)"),
-    "split_sentences": dict(_FLAG, help="split sentences with a rule-based splitter first"),
-    "lang": dict(metavar="CODE", help="XL-Sum's multilingual ROUGE of a language: an ISO code\n"
-                                      "or XL-Sum's name (zh, ja, th, hi, bn, chinese, ...)"),
-}
+def schema():
+    """rouge_options, the module of the options schema, read from the files beside this script
+    without evaluate: --help and a bad flag need not wait for evaluate.load (about 3 s). It
+    imports its siblings relatively, so it is imported as a module of a package made of this
+    folder, as evaluate imports it once it has staged the files."""
+    package = "_rouge_cli_files"
+    if package not in sys.modules:
+        module = types.ModuleType(package)
+        module.__path__ = [str(METRIC_SCRIPT.parent)]
+        sys.modules[package] = module
+    return importlib.import_module(package + ".rouge_options")
+
+
+def metric_options() -> tuple:
+    """The schema's options that are flags: all but use_aggregator and detailed (the CLI always
+    aggregates, in detail)."""
+    return tuple(option for option in schema().OPTIONS if option.cli)
+
+
+def flag_spec(option) -> dict:
+    """argparse's keywords for one option of the schema. The default stays None, so that an
+    option not given keeps the metric's default, some of which depend on others (multi_ref on
+    profile; compare()'s n_samples on its test); the help shows the schema's default."""
+    if option.type is bool:
+        spec = dict(action="store_true")
+    elif option.type in (int, float):
+        # _number, not the option's type: the metric's own check then names the option and
+        # what it allows (e.g. "n_samples: got 2.5 (float); allowed: an integer ...")
+        spec = dict(type=_number, metavar="N" if option.type is int else "X")
+    elif option.choices:
+        spec = dict(choices=option.choices)
+    else:
+        spec = dict(metavar=option.name.upper())
+    text = option.help
+    if option.type is list:
+        text += ", separated by commas"
+    if option.type is not bool and not option.choices:
+        text += f"; allowed: {option.allowed}"
+    if option.type is not bool:
+        text += f" (default {option.none if option.default is None else option.default})"
+    spec["help"] = "\n".join(textwrap.wrap(text, 56))
+    return spec
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -130,6 +149,7 @@ def build_parser() -> argparse.ArgumentParser:
                "  python rouge_cli.py preds.txt refs_a.txt refs_b.txt --use-stemmer\n"
                "  python rouge_cli.py --input pairs.csv --rouge-types rouge1,rougeLsum\n"
                "  python rouge_cli.py --jsonl pairs.jsonl --json --per-example scores.jsonl\n"
+               "  python rouge_cli.py --compile\n"
                "exit status: 0; 2 with one line 'rouge_cli: error: ...' on bad files or "
                "options;\n2 with this help when called without arguments")
     p.add_argument("files", nargs="*", metavar="PREDICTIONS REFERENCES",
@@ -149,6 +169,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the format of --input (default: from its suffix)")
     p.add_argument("--jsonl", metavar="PAIRS.jsonl", help="the same as --input PAIRS.jsonl "
                    "--format jsonl")
+    p.add_argument("--compile", action="store_true",
+                   help="compile every kernel into the kernel cache and exit (for a\n"
+                        "Dockerfile or a Space's build step); takes no input")
     p.add_argument("--max-record-bytes", type=_positive_int, default=DEFAULT_MAX_RECORD_BYTES,
                    metavar="N", help="refuse a record (a line of JSONL or text, a CSV record,\n"
                                      "a whole JSON file) over N bytes (default "
@@ -166,12 +189,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="paired bootstrap (default; 1,000 samples) or approximate\n"
                         "randomization (10,000 trials); --n-samples sets either")
     m = p.add_argument_group("metric options (rouge_metric.py's, with dashes)")
-    for name, spec in METRIC_OPTIONS.items():
-        spec = dict(spec)
-        shown = spec.pop("default", None)
-        if shown is not None:
-            spec["help"] += f" (default {shown})"
-        m.add_argument("--" + name.replace("_", "-"), dest=name, default=None, **spec)
+    for option in metric_options():
+        m.add_argument("--" + option.name.replace("_", "-"), dest=option.name, default=None,
+                       **flag_spec(option))
     o = p.add_argument_group("output")
     o.add_argument("--json", action="store_true",
                    help="print the detailed result dict as one line of JSON")
@@ -188,8 +208,8 @@ def build_parser() -> argparse.ArgumentParser:
 def metric_kwargs(args) -> dict:
     """The options the user gave, as the metric's keyword arguments (the rest keep the
     metric's defaults, some of which depend on others, e.g. multi_ref on profile)."""
-    kwargs = {name: getattr(args, name) for name in METRIC_OPTIONS
-              if getattr(args, name) is not None}
+    kwargs = {option.name: getattr(args, option.name) for option in metric_options()
+              if getattr(args, option.name) is not None}
     if "rouge_types" in kwargs:
         kwargs["rouge_types"] = [t for t in re.split(r"[,\s]+", kwargs["rouge_types"]) if t]
     return kwargs
@@ -415,7 +435,22 @@ def run_compare(args, stdout, stderr) -> None:
     stdout.flush()
 
 
+def run_compile(args, stdout) -> None:
+    """--compile: every kernel compiled into the cache (or found there) before this returns."""
+    if args.input or args.jsonl or args.files or args.compare:
+        raise CliError("--compile takes no input; run it alone: python rouge_cli.py --compile")
+    metric = load_metric()
+    compile_kernels = getattr(metric, "compile_kernels", None)
+    if compile_kernels is None:
+        raise CliError("--compile: this version of rouge_metric.py has no compile_kernels()")
+    compile_kernels(wait=True)
+    stdout.write("every kernel is compiled and cached\n")
+    stdout.flush()
+
+
 def run(args, stdout, stderr) -> None:
+    if args.compile:
+        return run_compile(args, stdout)
     if args.compare:
         return run_compare(args, stdout, stderr)
     rows = open_rows(args)

@@ -1,22 +1,27 @@
 """The options schema: every setting that changes a number, its default, its bound, and the
 signature that records it.
 
-``RougeOptions`` is the schema: its fields and their defaults are the options of
-``compute()``, ``add``/``add_batch`` + ``compute()``, the CLI and the Space (the tests check
-``_compute``'s parameter list and the CLI against these fields). ``RougeOptions.build`` checks
-every value against its bound before any work, and resolves names to objects: the rouge types
-to ``RougeType``, the profile to a ``Profile``, the tokenizer to a ``TokenizerProfile``.
+``OPTIONS`` declares each option of ``compute()`` once: its type, default, allowed values or
+bounds and a one-line help. The compute() docs (``options_doc``), the CLI's flags
+(rouge_cli.py), the README's options table (``options_table``) and the Space's controls are
+made from it; tests/test_schema.py holds them equal. ``RougeOptions`` holds one call's options
+once checked: ``RougeOptions.build`` checks every value against the schema's bounds before any
+work, and resolves names to objects: the rouge types to ``RougeType``, the profile to a
+``Profile``, the tokenizer to a ``TokenizerProfile``.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
+import textwrap
 from dataclasses import dataclass
 from typing import Callable, Optional, Union
 
 import numpy as np
 
 from .rouge_lang import (
+    LANGUAGE_CODES,
     LanguageTokenizer,
     language_tokenizer,
     resolve_language,
@@ -49,12 +54,139 @@ MAX_SKIP = 2 ** 40  # d of rougeS<d>/rougeSU<d> at or above this is the unlimite
 MAX_W_WEIGHT = 5.0
 MAX_SAMPLES = 100_000  # n_samples: memory grows with it (not with n_samples x examples)
 MAX_SEED = 2 ** 64 - 1
+MAX_LENGTH_LIMIT = 2 ** 62  # length_limit_*: fits an int64, and no text is longer
 
 ROUGE_TYPE_GRAMMAR = (
     f"rouge<N> (1 <= N <= {MAX_NGRAM}), rougeL, rougeLsum, rougeW or rougeW-<weight> "
     f"(1 < weight <= {MAX_W_WEIGHT:g}, e.g. rougeW-1.5), rougeS<d> / rougeSU<d> (d >= 0 tokens "
     "may lie between the two words) or rougeS / rougeSU (no distance limit)"
 )
+
+
+# --------------------------------------------------------------------------------------------
+# The schema: each option of compute() declared once
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of compute(), with what a front end needs to show and check it.
+
+    ``type``: what a caller passes (``list``: a list of str). ``choices``: the closed list of
+    allowed values (besides None when that is the default); ``examples``: common values of an
+    open option, for a menu. ``low``/``high``: the bounds of a number, included unless
+    ``strict``. ``none``: what the default None means. ``rule``: what is allowed, in words,
+    where choices and bounds do not say it all. ``cli``: False for the options the CLI sets
+    itself (it always aggregates, in detail)."""
+
+    name: str
+    type: type
+    default: object
+    help: str
+    choices: tuple = ()
+    examples: tuple = ()
+    low: Union[int, float, None] = None
+    high: Union[int, float, None] = None
+    strict: bool = False
+    none: str = ""
+    rule: str = ""
+    cli: bool = True
+
+    @property
+    def allowed(self) -> str:
+        """What is allowed, in words: the end of this option's error messages and of its doc."""
+        if self.rule:
+            return self.rule
+        if self.type is bool:
+            return "True or False"
+        return ", ".join(([] if self.default is not None else ["None"]) + list(self.choices))
+
+    def default_text(self) -> str:
+        """The default as the docs show it: what None means, or the Python literal."""
+        if self.default is None:
+            return f"None: {self.none}" if self.none else "None"
+        return repr(self.default)
+
+
+_LIMIT_RULE = "None or an integer >= 1; at most one of the two limits"
+OPTIONS = (
+    Option("rouge_types", list, None, "the ROUGE types to score",
+           examples=("rouge1", "rouge2", "rouge3", "rouge4", "rougeL", "rougeLsum", "rougeW",
+                     "rougeS4", "rougeSU4", "rougeS", "rougeSU"),
+           none=", ".join(DEFAULT_ROUGE_TYPES), rule=f"a list of {ROUGE_TYPE_GRAMMAR}"),
+    Option("use_aggregator", bool, True, "True: one score per type, over all examples; False: "
+           "a list of per-example scores", cli=False),
+    Option("use_stemmer", bool, False, "stem tokens longer than 3 characters: Porter (nltk's, "
+           "as rouge_score; rouge155: Lin's variant with WordNet's exceptions), or the "
+           "stemmer of lang"),
+    Option("tokenizer", str, None, "how text becomes tokens: default (rouge_score's: "
+           "lowercase runs of [a-z0-9]), unicode (letters and digits of every script), "
+           "whitespace, or a callable str -> list[str]", choices=tuple(TOKENIZERS),
+           none="the profile's: default, or rouge155's own",
+           rule=f"None, a callable str -> list[str] or one of {', '.join(TOKENIZERS)}"),
+    Option("alpha", float, 0.5, "the weight of precision in F = 1 / (alpha / P + "
+           "(1 - alpha) / R); 0.5 is F1", low=0.0, high=1.0,
+           rule="a number with 0 <= alpha <= 1"),
+    Option("multi_ref", str, None, "several references: max (per type, the reference with "
+           "the best F), average (counts pooled, ROUGE-1.5.5's -f A) or best (-f B)",
+           choices=MULTI_REF_MODES, none="max; average with profile rouge155"),
+    Option("remove_stopwords", bool, False, "drop ROUGE-1.5.5's SMART stopwords (English) "
+           "before scoring"),
+    Option("n_samples", int, 1000, "bootstrap samples of the interval (memory grows with "
+           "it, not with the examples)", low=1, high=MAX_SAMPLES,
+           rule=f"an integer with 1 <= n_samples <= {MAX_SAMPLES:,}"),
+    Option("confidence", float, 0.95, "the confidence level of the bootstrap interval",
+           low=0.0, high=1.0, strict=True, rule="a number with 0 < confidence < 1"),
+    Option("seed", int, DEFAULT_SEED, "the bootstrap's seed (profile rouge155 seeds as the "
+           "Perl script does)", low=0, high=MAX_SEED, rule="an integer with 0 <= seed < 2**64"),
+    Option("detailed", bool, False, "also return precision, recall, the interval, the "
+           "signature and the count", cli=False),
+    Option("profile", str, "rouge_score", "whose numbers: rouge_score 0.1.2's (evaluate's "
+           "rouge) or the ROUGE-1.5.5 Perl script's (rouge155)", choices=tuple(PROFILES)),
+    Option("aggregation", str, "macro", "macro: the mean of the examples' scores; micro: the "
+           "scores of the counts summed over all examples", choices=AGGREGATIONS),
+    Option("length_limit_words", int, None, "keep the first N words of every text "
+           "(ROUGE-1.5.5's -l)", low=1, high=MAX_LENGTH_LIMIT, none="no limit",
+           rule=_LIMIT_RULE),
+    Option("length_limit_bytes", int, None, "keep the first N bytes of every text "
+           "(ROUGE-1.5.5's -b)", low=1, high=MAX_LENGTH_LIMIT, none="no limit",
+           rule=_LIMIT_RULE),
+    Option("split_sentences", bool, False, "split sentences with a rule-based splitter "
+           "before rougeLsum and rougeW (which compare sentence by sentence)"),
+    Option("lang", str, None, "XL-Sum's multilingual ROUGE of a language: its tokenizer, "
+           "segmenter and stemmer", examples=LANGUAGE_CODES, none="the tokenizer option "
+           "applies", rule="None, an ISO 639-1 code (zh, hi, ar, ...) or XL-Sum's language "
+           "name (chinese_simplified, ...); with profile rouge_score and no tokenizer"),
+)
+OPTION = {option.name: option for option in OPTIONS}
+
+
+def options_doc(indent: int = 4, width: int = 100) -> str:
+    """The options' part of compute()'s Args docs: one entry per option, in signature order."""
+    lines = []
+    for option in OPTIONS:
+        text = (f"{option.name} ({option.type.__name__}, default {option.default_text()}): "
+                f"{option.help}. Allowed: {option.allowed}.")
+        lines += textwrap.wrap(text, width, initial_indent=" " * indent,
+                               subsequent_indent=" " * (indent + 4))
+    return "\n".join(lines) + "\n"
+
+
+def options_table() -> str:
+    """The README's options table, in markdown."""
+    rows = ["| option | default | allowed | what it does |", "|---|---|---|---|"]
+    for option in OPTIONS:
+        default = f"`{option.default!r}`" + (f" ({_markdown(option.none)})" if option.none
+                                              else "")
+        rows.append(f"| `{option.name}` | {default} | {_markdown(option.allowed)} | "
+                    f"{_markdown(option.help)} |")
+    return "\n".join(rows) + "\n"
+
+
+def _markdown(text: str) -> str:
+    """Plain text as it reads in a markdown table cell: "|" does not end the cell, "2**64"
+    starts no bold, and "rouge<N>" is not an HTML tag (only a "<" before a letter starts one)."""
+    text = text.replace("|", "\\|").replace("*", "\\*")
+    return re.sub(r"<(?=[A-Za-z])", r"\\<", text)
 
 
 class RougeWarning(UserWarning):
@@ -111,66 +243,64 @@ def parse_rouge_type(name: object) -> RougeType:
     raise bad
 
 
-def _real(name, value, lo, hi, allowed) -> float:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
-                                                                     np.floating)):
-        raise TypeError(f"{name}: got {value!r} ({type(value).__name__}); allowed: {allowed}")
-    value = float(value)
-    if not (lo <= value <= hi):  # also rejects NaN
-        raise ValueError(f"{name}: got {value!r}; allowed: {allowed}")
+def _number(option: Option, value):
+    """value as the option's int or float, within its bounds; TypeError/ValueError otherwise."""
+    kinds = (int, np.integer) if option.type is int else (int, float, np.integer, np.floating)
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, kinds):
+        raise TypeError(f"{option.name}: got {value!r} ({type(value).__name__}); allowed: "
+                        f"{option.allowed}")
+    value = option.type(value)
+    inside = (option.low < value < option.high) if option.strict else \
+        (option.low <= value <= option.high)
+    if not inside:  # also rejects NaN
+        raise ValueError(f"{option.name}: got {value!r}; allowed: {option.allowed}")
     return value
 
 
-def _integer(name, value, lo, hi, allowed) -> int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name}: got {value!r} ({type(value).__name__}); allowed: {allowed}")
-    if not lo <= value <= hi:
-        raise ValueError(f"{name}: got {value!r}; allowed: {allowed}")
-    return int(value)
-
-
-def _flag(name, value) -> bool:
+def _flag(option: Option, value) -> bool:
     if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name}: got {value!r} ({type(value).__name__}); allowed: True or False")
+        raise TypeError(f"{option.name}: got {value!r} ({type(value).__name__}); allowed: "
+                        f"{option.allowed}")
     return bool(value)
 
 
-def _choice(name, value, allowed) -> str:
-    if not isinstance(value, str) or value not in allowed:
-        raise ValueError(f"{name}: got {value!r}; allowed: {', '.join(allowed)}")
+def _choice(option: Option, value) -> str:
+    if not isinstance(value, str) or value not in option.choices:
+        raise ValueError(f"{option.name}: got {value!r}; allowed: {', '.join(option.choices)}")
     return value
 
 
 @dataclass(frozen=True)
 class RougeOptions:
-    """The options and their defaults (the schema); ``build`` validates and resolves them."""
+    """One call's options, checked (``build``): the fields are OPTIONS' names, in order, and
+    hold the resolved objects: RougeType tuples, a Profile, a TokenizerProfile."""
 
-    rouge_types: Optional[tuple] = None  # None: DEFAULT_ROUGE_TYPES, as evaluate's rouge
-    use_aggregator: bool = True
-    use_stemmer: bool = False
-    tokenizer: Union[None, str, Callable, TokenizerProfile] = None
-    alpha: float = 0.5
-    multi_ref: Optional[str] = None  # None: the profile's default ("max"; rouge155: "average")
-    remove_stopwords: bool = False
-    n_samples: int = 1000
-    confidence: float = 0.95
-    seed: int = DEFAULT_SEED
-    detailed: bool = False
-    profile: Union[str, Profile] = "rouge_score"
-    aggregation: str = "macro"
-    length_limit_words: Optional[int] = None
-    length_limit_bytes: Optional[int] = None
-    split_sentences: bool = False
-    lang: Optional[str] = None  # XL-Sum's multilingual ROUGE of a language (rouge_lang)
+    rouge_types: tuple
+    use_aggregator: bool
+    use_stemmer: bool
+    tokenizer: TokenizerProfile
+    alpha: float
+    multi_ref: str
+    remove_stopwords: bool
+    n_samples: int
+    confidence: float
+    seed: int
+    detailed: bool
+    profile: Profile
+    aggregation: str
+    length_limit_words: Optional[int]
+    length_limit_bytes: Optional[int]
+    split_sentences: bool
+    lang: Optional[str]  # the ISO code of XL-Sum's multilingual ROUGE (rouge_lang)
 
     @classmethod
     def names(cls) -> tuple:
         """The option names, in the order of compute()'s parameters."""
-        return tuple(f.name for f in dataclasses.fields(cls))
+        return tuple(OPTION)
 
     @classmethod
     def defaults(cls) -> dict:
-        return {f.name: f.default for f in dataclasses.fields(cls)}
+        return {option.name: option.default for option in OPTIONS}
 
     @classmethod
     def build(cls, **given) -> "RougeOptions":
@@ -200,8 +330,8 @@ class RougeOptions:
         if len(set(names)) != len(names):
             raise ValueError(f"rouge_types: got duplicates in {names!r}")
 
-        flags = {name: _flag(name, raw[name]) for name in (
-            "use_aggregator", "use_stemmer", "remove_stopwords", "detailed", "split_sentences")}
+        flags = {option.name: _flag(option, raw[option.name]) for option in OPTIONS
+                 if option.type is bool}
 
         lang = None
         if raw["lang"] is not None:
@@ -220,24 +350,20 @@ class RougeOptions:
             tokenizer = _tokenizer_profile(raw["tokenizer"], profile)
             if isinstance(tokenizer, LanguageTokenizer):
                 lang = tokenizer.language.code
-        alpha = _real("alpha", raw["alpha"], 0.0, 1.0, "a number with 0 <= alpha <= 1")
+        alpha = _number(OPTION["alpha"], raw["alpha"])
         multi_ref = raw["multi_ref"] if raw["multi_ref"] is not None else profile.multi_ref_default
-        _choice("multi_ref", multi_ref, MULTI_REF_MODES)
+        _choice(OPTION["multi_ref"], multi_ref)
         if multi_ref not in profile.multi_ref_allowed:
             raise ValueError(f"multi_ref: got {multi_ref!r}; the {profile.name} profile allows "
                              f"{', '.join(profile.multi_ref_allowed)}")
-        n_samples = _integer("n_samples", raw["n_samples"], 1, MAX_SAMPLES,
-                             f"an integer with 1 <= n_samples <= {MAX_SAMPLES:,}")
-        confidence = _real("confidence", raw["confidence"], 0.0, 1.0,
-                           "a number with 0 < confidence < 1")
-        if not 0.0 < confidence < 1.0:
-            raise ValueError(f"confidence: got {confidence!r}; allowed: 0 < confidence < 1")
-        seed = _integer("seed", raw["seed"], 0, MAX_SEED, "an integer with 0 <= seed < 2**64")
-        aggregation = _choice("aggregation", raw["aggregation"], AGGREGATIONS)
+        n_samples = _number(OPTION["n_samples"], raw["n_samples"])
+        confidence = _number(OPTION["confidence"], raw["confidence"])
+        seed = _number(OPTION["seed"], raw["seed"])
+        aggregation = _choice(OPTION["aggregation"], raw["aggregation"])
         limits = {}
         for name in ("length_limit_words", "length_limit_bytes"):
             if raw[name] is not None:
-                limits[name] = _integer(name, raw[name], 1, 2 ** 62, "None or an integer >= 1")
+                limits[name] = _number(OPTION[name], raw[name])
         if len(limits) == 2:
             raise ValueError("length_limit_words and length_limit_bytes: got both; allowed: "
                              "at most one (as ROUGE-1.5.5's -l and -b)")

@@ -1,18 +1,25 @@
 """Paired significance tests for ROUGE: is a system better than a baseline?
 
-sacrebleu's two paired tests (``sacrebleu.significance``, 2.6.0), run on ROUGE's per-example
-sufficient statistics, plus what sacrebleu lacks: the percentile interval of each system's
-difference from the baseline and Holm's correction over the systems compared with it.
+Three tests, run on ROUGE's per-example sufficient statistics, with what sacrebleu lacks: the
+percentile interval of each system's difference from the baseline, per comparison and
+family-wise (Bonferroni), Holm's correction over the systems compared with the baseline, and
+a verdict per system, type and measure. docs/significance.md gives their measured
+calibration and power.
 
-- ``test="bootstrap"``: Koehn's paired bootstrap as in ``_paired_bs_test``. The row indices
-  ``numpy.random.default_rng(seed).choice(n, (n_samples, n))`` are shared by all systems; the
-  p-value counts the samples whose absolute difference, shifted by its mean, exceeds the
-  observed absolute difference: (c + 1) / (n_samples + 1).
-- ``test="randomization"``: approximate randomization as in ``_paired_ar_test``: each trial
-  swaps each row between the two systems where ``rng.integers(2, (n_samples, n), dtype=bool)``
-  is true; p = (c + 1) / (n_samples + 1) over the trials whose absolute difference exceeds the
-  observed one. The intervals come from ``INTERVAL_SAMPLES`` bootstrap resamples drawn next
-  from the same generator, as sacrebleu draws its ``n_ar_confidence`` resamples.
+- ``test="randomization"`` (``DEFAULT_TEST``): approximate randomization as in sacrebleu
+  2.6.0's ``_paired_ar_test``: each trial swaps each row between the two systems where
+  ``rng.integers(2, (n_samples, n), dtype=bool)`` is true; p = (c + 1) / (n_samples + 1)
+  over the trials whose absolute difference exceeds the observed one. The intervals come
+  from ``INTERVAL_SAMPLES`` bootstrap resamples drawn next from the same generator, as
+  sacrebleu draws its ``n_ar_confidence`` resamples.
+- ``test="bootstrap"``: the centred paired bootstrap. The row indices
+  ``numpy.random.default_rng(seed).choice(n, (n_samples, n))`` are shared by all systems;
+  with D the observed difference and D* the resampled ones, p = (1 + #{|D* - mean D*| >=
+  |D|}) / (n_samples + 1), on the same resamples that give the intervals.
+- ``test="sacrebleu-bootstrap"``: sacrebleu 2.6.0's ``_paired_bs_test`` (Moses' rule), for
+  reproducing published sacrebleu-style numbers: the same draws, p = (c + 1) /
+  (n_samples + 1) over the resamples where |D*| - mean |D*| > |D|. It is not calibrated:
+  it rejects about 10% of true nulls at 0.05 (docs/significance.md).
 
 What is resampled is a float64[n, k] matrix of statistics per system and ROUGE type: macro
 aggregation resamples each example's (P, R, F) and scores their mean (``mean_scores``); micro
@@ -31,8 +38,16 @@ from typing import Callable, Iterator, Mapping, Optional
 import numpy as np
 
 MEASURES = ("precision", "recall", "fmeasure")
-TESTS = ("bootstrap", "randomization")
-DEFAULT_SAMPLES = {"bootstrap": 1000, "randomization": 10000}
+TESTS = ("randomization", "bootstrap", "sacrebleu-bootstrap")
+# The one place the default lives (compare(), the CLI and the Space take it from here): the
+# calibrated test that needs no resampling assumption. sacrebleu's bootstrap rule rejects
+# about twice as many true nulls as it claims (docs/significance.md).
+DEFAULT_TEST = "randomization"
+DEFAULT_SAMPLES = {"randomization": 10000, "bootstrap": 1000, "sacrebleu-bootstrap": 1000}
+# how each test is named in verdicts
+TEST_NAMES = {"randomization": "approximate randomization",
+              "bootstrap": "centred paired bootstrap",
+              "sacrebleu-bootstrap": "sacrebleu's paired bootstrap (not calibrated)"}
 # randomization: bootstrap resamples for the intervals (sacrebleu's n_ar_confidence default)
 INTERVAL_SAMPLES = 1000
 # elements of one block of the index or swap matrix (32 MB as int64)
@@ -88,7 +103,7 @@ def holm(p_values) -> list:
 
 
 def paired_test(stats: Mapping[str, Mapping[str, np.ndarray]], baseline: str,
-                score_of: ScoreOf = mean_scores, *, test: str = "bootstrap",
+                score_of: ScoreOf = mean_scores, *, test: str = DEFAULT_TEST,
                 n_samples: Optional[int] = None, seed: Optional[int] = 12345,
                 confidence: float = 0.95) -> dict:
     """Compare every system with the baseline, per ROUGE type and measure.
@@ -97,16 +112,20 @@ def paired_test(stats: Mapping[str, Mapping[str, np.ndarray]], baseline: str,
         across systems, the same types for every system. score_of(sums[..., k], n) gives
         (P, R, F) in its last axis: ``mean_scores`` (macro) or ``pooled_scores`` (micro).
     baseline: the system the others are compared with.
-    test: "bootstrap" or "randomization"; n_samples: resamples or trials (default
-        ``DEFAULT_SAMPLES[test]``); seed: for ``numpy.random.default_rng`` (None: fresh
-        entropy); confidence: of the percentile intervals.
+    test: one of ``TESTS`` (default ``DEFAULT_TEST``); n_samples: resamples or trials
+        (default ``DEFAULT_SAMPLES[test]``); seed: for ``numpy.random.default_rng`` (None:
+        fresh entropy); confidence: of the percentile intervals; 1 - confidence is the level
+        of the verdicts.
 
-    Returns {system: {rouge_type: {measure: {...}}}} with plain floats: "score", "low",
-    "high" (the system's percentile interval) for every system; the others also get
-    "delta", "delta_low", "delta_high" (system minus baseline, with its interval), "p_value"
-    (two-sided, sacrebleu's) and "p_value_holm" (Holm over the non-baseline systems, per type
-    and measure). A comparison whose every resampled difference is 0 (a system equal to the
-    baseline on every row) gets p = 1: sacrebleu's strict count would give 1 / (n_samples + 1).
+    Returns {system: {rouge_type: {measure: {...}}}}: "score", "low", "high" (the system's
+    percentile interval) for every system; the m others also get, as plain floats, "delta",
+    "delta_low", "delta_high" (system minus baseline, with its per-comparison interval),
+    "delta_low_familywise", "delta_high_familywise" (its Bonferroni interval: percentiles
+    (1 - confidence) / (2 m) and 1 - (1 - confidence) / (2 m)), "p_value" (raw, two-sided)
+    and "p_value_holm" (Holm over the m systems, per type and measure); and, as str,
+    "decision" ("better", "worse" or "no significant difference": Holm's p against
+    1 - confidence, the sign of delta) and "verdict" (one readable line: the decision, the
+    difference in points with its family-wise interval, the test and Holm's p).
     """
     systems, types, n, k = _check_stats(stats)
     if not isinstance(baseline, str) or baseline not in stats:
@@ -143,24 +162,38 @@ def paired_test(stats: Mapping[str, Mapping[str, np.ndarray]], baseline: str,
                          f"{len(types)} types")
     observed_delta = observed - observed[b]
     rng = np.random.default_rng(seed)
-    if test == "bootstrap":
-        samples = scores(_resampled_sums(split.parts, _bootstrap_weights(rng, n, n_samples)))
-        sample_gaps = np.abs(samples - samples[:, b:b + 1])
-        exceed = sample_gaps - sample_gaps.mean(axis=0) > np.abs(observed_delta)
-    else:
+    if test == "randomization":
         from_baseline = _resampled_sums(split.parts, _swap_weights(rng, n, n_samples))
         sample_gaps = _swapped_gaps(scores, totals, from_baseline, len(systems), b)
         exceed = sample_gaps > np.abs(observed_delta)
         samples = scores(_resampled_sums(split.parts,
                                          _bootstrap_weights(rng, n, INTERVAL_SAMPLES)))
+        deltas = samples - samples[:, b:b + 1]
+    else:
+        samples = scores(_resampled_sums(split.parts, _bootstrap_weights(rng, n, n_samples)))
+        deltas = samples - samples[:, b:b + 1]
+        if test == "bootstrap":
+            # centred at the resamples' own mean, so that D* - mean D* mimics D under the
+            # null; '>=' counts an identical system's every resample (p = 1)
+            sample_gaps = np.abs(deltas - deltas.mean(axis=0))
+            exceed = sample_gaps >= np.abs(observed_delta)
+        else:
+            # sacrebleu's (Moses') rule: the absolute differences shifted by their mean
+            sample_gaps = np.abs(deltas)
+            exceed = sample_gaps - sample_gaps.mean(axis=0) > np.abs(observed_delta)
     p_values = (exceed.sum(axis=0) + 1.0) / (len(exceed) + 1.0)
-    # no evidence at all (every resampled difference is 0): p = 1, not 1 / (n_samples + 1)
-    p_values[~(sample_gaps != 0).any(axis=0)] = 1.0
+    if test != "bootstrap":
+        # no evidence at all (every resampled difference is 0): p = 1, where the strict
+        # count of sacrebleu's two rules would give 1 / (n_samples + 1)
+        p_values[~(sample_gaps != 0).any(axis=0)] = 1.0
+    others = [i for i in range(len(systems)) if i != b]
     tail = 50.0 * (1.0 - confidence)
     low, high = np.percentile(samples, [tail, 100.0 - tail], axis=0)
-    delta_low, delta_high = np.percentile(samples - samples[:, b:b + 1], [tail, 100.0 - tail],
-                                          axis=0)
-    others = [i for i in range(len(systems)) if i != b]
+    delta_low, delta_high = np.percentile(deltas, [tail, 100.0 - tail], axis=0)
+    # Bonferroni: each of the m intervals at 1 - (1 - confidence) / m, so that all m cover
+    # their differences together with probability >= confidence
+    family_tail = tail / len(others)
+    family_low, family_high = np.percentile(deltas, [family_tail, 100.0 - family_tail], axis=0)
     p_holm = np.ones_like(p_values)
     for t in range(len(types)):
         for m in range(3):
@@ -175,11 +208,55 @@ def paired_test(stats: Mapping[str, Mapping[str, np.ndarray]], baseline: str,
                 cell = {"score": observed[i, t, m], "low": low[i, t, m], "high": high[i, t, m]}
                 if i != b:
                     cell.update(delta=observed_delta[i, t, m], delta_low=delta_low[i, t, m],
-                                delta_high=delta_high[i, t, m], p_value=p_values[i, t, m],
-                                p_value_holm=p_holm[i, t, m])
-                entry[measure] = {key: float(value) for key, value in cell.items()}
+                                delta_high=delta_high[i, t, m],
+                                delta_low_familywise=family_low[i, t, m],
+                                delta_high_familywise=family_high[i, t, m],
+                                p_value=p_values[i, t, m], p_value_holm=p_holm[i, t, m])
+                cell = {key: float(value) for key, value in cell.items()}
+                if i != b:
+                    cell["decision"] = decision(cell, confidence)
+                    cell["verdict"] = verdict(cell, system=system, baseline=baseline,
+                                              rouge_type=rouge_type, measure=measure,
+                                              test=test, confidence=confidence,
+                                              comparisons=len(others))
+                entry[measure] = cell
             result[system][rouge_type] = entry
     return result
+
+
+def level(confidence: float) -> float:
+    """The significance level 1 - confidence, rounded to 12 decimals: 1 - 0.95 is
+    0.050000000000000044 in float64, which would call p = 0.05 significant."""
+    return round(1.0 - confidence, 12)
+
+
+def decision(cell: Mapping, confidence: float = 0.95) -> str:
+    """"better", "worse" or "no significant difference": Holm's p below 1 - confidence (the
+    family of all systems compared with the baseline), then the sign of the difference."""
+    if cell["p_value_holm"] < level(confidence) and cell["delta"] != 0:
+        return "better" if cell["delta"] > 0 else "worse"
+    return "no significant difference"
+
+
+def verdict(cell: Mapping, *, system: str, baseline: str, rouge_type: str, measure: str,
+            test: str, confidence: float, comparisons: int) -> str:
+    """One line a person can read, e.g. "t5: better than bart on rouge1 F-measure: +1.23
+    points (95% family-wise CI [+0.41, +2.05]; approximate randomization, Holm p = 0.0040
+    over 2 comparisons)". The interval is the family-wise one, as the decision is Holm's;
+    where it and the decision disagree (Holm is less strict than Bonferroni, and the
+    randomization test's p does not come from the bootstrap's resamples), the line says so."""
+    outcome = decision(cell, confidence)
+    phrase = f"{outcome} than {baseline}" if outcome != "no significant difference" \
+        else f"no significant difference from {baseline}"
+    low, high = cell["delta_low_familywise"], cell["delta_high_familywise"]
+    line = (f"{system}: {phrase} on {rouge_type} {_MEASURE_NAMES[measure]}: "
+            f"{100 * cell['delta']:+.2f} points ({confidence * 100:g}% family-wise CI "
+            f"[{100 * low:+.2f}, {100 * high:+.2f}]; {TEST_NAMES[test]}, Holm p = "
+            f"{cell['p_value_holm']:.4f} over {comparisons} "
+            f"comparison{'s' if comparisons != 1 else ''})")
+    if (outcome != "no significant difference") != (not low <= 0.0 <= high):
+        line += "; borderline: the interval and the test disagree"
+    return line
 
 
 def _check_stats(stats) -> tuple:
@@ -315,40 +392,54 @@ _MEASURE_NAMES = {"precision": "precision", "recall": "recall", "fmeasure": "F-m
 
 def format_comparison(result: Mapping, *, measure: str = "fmeasure",
                       confidence: float = 0.95) -> str:
-    """One table per ROUGE type in sacrebleu's grid style: each system's score with its
-    interval, its difference from the baseline with the difference's interval, p and Holm's
-    p, '*' marking p < 0.05; scores x 100. result: paired_test's output, or compare()'s
-    (entries that are not systems, such as "signature", are printed under the tables)."""
+    """One table per ROUGE type in sacrebleu's grid style, then the verdict of each system:
+    each system's score with its interval, its difference from the baseline with the
+    difference's per-comparison and family-wise intervals, the raw and the Holm p ('*' below
+    1 - confidence); scores x 100. result: paired_test's output, or compare()'s (entries that
+    are not systems, such as "signature", are printed under the tables)."""
     if measure not in MEASURES:
         raise ValueError(f"measure must be one of {MEASURES}; got {measure!r}")
     systems = [name for name, value in result.items() if isinstance(value, Mapping)]
     if not systems:
         raise ValueError("result holds no systems")
     percent = f"{confidence * 100:g}%"
-    header = ["System", f"Score [{percent} CI]", f"Delta [{percent} CI]", "p", "Holm p"]
+    header = ["System", f"Score [{percent} CI]", "Delta", "per-comparison CI",
+              "family-wise CI", "raw p", "Holm p"]
+    compared = len(systems) - 1
     blocks = []
     for rouge_type in result[systems[0]]:
-        rows = []
+        rows, verdicts = [], []
         for name in systems:
             cell = result[name][rouge_type][measure]
             score = f"{100 * cell['score']:.2f} [{100 * cell['low']:.2f}, " \
                     f"{100 * cell['high']:.2f}]"
             if "delta" not in cell:
-                rows.append([f"Baseline: {name}", score, "", "", ""])
+                rows.append([f"Baseline: {name}", score, "", "", "", "", ""])
                 continue
-            delta = f"{100 * cell['delta']:+.2f} [{100 * cell['delta_low']:+.2f}, " \
-                    f"{100 * cell['delta_high']:+.2f}]"
-            rows.append([name, score, delta, _marked(cell["p_value"]),
-                         _marked(cell["p_value_holm"])])
-        title = f"{rouge_type} {_MEASURE_NAMES[measure]} x 100, {percent} percentile intervals"
-        blocks.append(title + "\n" + _grid(header, rows))
+            rows.append([name, score, f"{100 * cell['delta']:+.2f}",
+                         _interval(cell["delta_low"], cell["delta_high"]),
+                         _interval(cell["delta_low_familywise"],
+                                   cell["delta_high_familywise"]),
+                         _marked(cell["p_value"], confidence),
+                         _marked(cell["p_value_holm"], confidence)])
+            verdicts.append(cell["verdict"])
+        title = (f"{rouge_type} {_MEASURE_NAMES[measure]} x 100, {percent} percentile "
+                 f"intervals; family-wise: Bonferroni over {compared} comparison"
+                 f"{'s' if compared != 1 else ''}; Holm p: adjusted over them")
+        blocks.append(title + "\n" + _grid(header, rows) + "".join(
+            "\n" + line for line in verdicts))
     notes = [f"{key}: {value}" for key, value in result.items()
              if not isinstance(value, Mapping)]
-    return "\n\n".join(blocks) + "\n* p < 0.05" + "".join("\n" + line for line in notes)
+    return "\n\n".join(blocks) + f"\n* p < {level(confidence):g}" + "".join(
+        "\n" + line for line in notes)
 
 
-def _marked(p: float) -> str:
-    return f"{p:.4f}" + ("*" if p < 0.05 else " ")
+def _interval(low: float, high: float) -> str:
+    return f"[{100 * low:+.2f}, {100 * high:+.2f}]"
+
+
+def _marked(p: float, confidence: float) -> str:
+    return f"{p:.4f}" + ("*" if p < level(confidence) else " ")
 
 
 def _grid(header: list, rows: list) -> str:

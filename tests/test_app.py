@@ -1,6 +1,6 @@
-"""app.py without a browser: its handlers and API functions called directly (the page and
-the API share them), the numbers checked against rouge_score 0.1.2, the files against Python's
-csv module and pandas, and every limit of the Space on the API path.
+"""The Space without a browser: its handlers and API functions (the space package) called
+directly (the page and the API share them), the numbers checked against rouge_score 0.1.2, the
+files against Python's csv module and pandas, and every limit of the Space on the API path.
 
 The browser tests (layout, right to left, stale results, caps) are in test_app_browser.py.
 """
@@ -10,21 +10,25 @@ import json
 import os
 import random
 import re
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 from rouge_score import rouge_scorer, scoring
 
-from conftest import needed
+from conftest import REPO, needed, staged
 
 gr = needed("gradio")
 
 
 @pytest.fixture(scope="module")
-def app():
-    import app as module
+def space():
+    """The Space's modules (app.py lays them out; importing them loads the metric as app.py
+    does)."""
+    import importlib
 
-    return module
+    return SimpleNamespace(**{name: importlib.import_module(f"space.{name}") for name in (
+        "api", "files", "handlers", "limits", "metric", "options", "render", "scoring")})
 
 
 def _scorer(types, stem=False):
@@ -39,14 +43,14 @@ def _text(rng, sentences=3):
                      for _ in range(rng.randint(1, sentences)))
 
 
-def test_api_scores_match_rouge_score(app):
+def test_api_scores_match_rouge_score(space):
     rng = random.Random(7)
     types = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
     for _ in range(25):
         prediction = _text(rng)
         references = [_text(rng) for _ in range(rng.randint(1, 3))]
         stem = rng.random() < 0.5
-        got = app.rouge(prediction, references, types, use_stemmer=stem)
+        got = space.api.rouge(prediction, references, types, use_stemmer=stem)
         want = _scorer(types, stem).score_multi(references, prediction)
         for name in types:
             for key, attr in (("precision", "precision"), ("recall", "recall"),
@@ -55,7 +59,7 @@ def test_api_scores_match_rouge_score(app):
         assert got["warnings"] == []
 
 
-def test_per_reference_scores_and_the_chosen_reference(app):
+def test_per_reference_scores_and_the_chosen_reference(space):
     """Each reference's own F is rouge_score's score against it alone; max mode marks the
     reference with the best F (the first on ties)."""
     rng = random.Random(11)
@@ -63,8 +67,8 @@ def test_per_reference_scores_and_the_chosen_reference(app):
     for _ in range(20):
         prediction = _text(rng)
         references = [_text(rng) for _ in range(rng.randint(2, 4))]
-        scored = app.score_example(prediction, references,
-                                   dict(rouge_types=types, multi_ref="max"))
+        scored = space.scoring.score_example(prediction, references,
+                                             dict(rouge_types=types, multi_ref="max"))
         for name in types:
             alone, chosen = scored["per_reference"][name]
             want = [_scorer([name]).score(r, prediction)[name] for r in references]
@@ -73,12 +77,12 @@ def test_per_reference_scores_and_the_chosen_reference(app):
                                                           abs=1e-12)
             best_f = max(w.fmeasure for w in want)
             assert chosen == next(k for k, w in enumerate(want) if w.fmeasure == best_f)
-    html = app.scores_table_html(scored)
+    html = space.render.scores_table_html(scored)
     assert html.count(" ★<") == len(types) and 'id="per-reference"' in html
 
 
-def test_highlight_marks_count_what_rouge_score_counts(app):
-    """The marks come from the kernels' traceback (rouge_pipeline.pair_marks): the marked
+def test_highlight_marks_count_what_rouge_score_counts(space):
+    """The marks come from the kernels' traceback (the metric's pair_marks): the marked
     reference tokens are rouge_score's hits (recall x reference length) for ROUGE-1, L and
     Lsum, and the marked prediction tokens its hits for ROUGE-1 and L."""
     rng = random.Random(3)
@@ -86,10 +90,10 @@ def test_highlight_marks_count_what_rouge_score_counts(app):
     for _ in range(40):
         prediction, reference = _text(rng), _text(rng)
         stem = rng.random() < 0.5
-        opts = app.build_options(types, use_stemmer=stem)
+        opts = space.options.build_options(types, use_stemmer=stem)
         want = _scorer(types, stem).score(reference, prediction)
         for t in opts.rouge_types:
-            marks_p, marks_r, words_p, words_r = app.pipeline.pair_marks(
+            marks_p, marks_r, words_p, words_r = space.metric.metric.pair_marks(
                 opts, prediction, reference, t)
             hits = want[t.name].recall * len(words_r)
             assert int(marks_r.sum()) == round(hits), (t.name, prediction, reference)
@@ -97,58 +101,62 @@ def test_highlight_marks_count_what_rouge_score_counts(app):
                 assert int(marks_p.sum()) == round(want[t.name].precision * len(words_p))
 
 
-def test_highlights_cap_the_tokens_drawn_and_keep_the_text_direction(app):
+def test_highlights_cap_the_tokens_drawn_and_keep_the_text_direction(space):
     words = [f"w{k % 50}" for k in range(5_000)]
     prediction = " ".join(words)
     reference = " ".join(reversed(words))
     options = dict(rouge_types=["rouge1", "rougeL"])
-    panel = app.highlights(prediction, [reference], options, "rouge1")
-    assert panel.count('class="m"') + panel.count('class="u"') == 2 * app.HIGHLIGHT_TOKENS
+    panel = space.scoring.highlights(prediction, [reference], options, "rouge1")
+    assert panel.count('class="m"') + panel.count('class="u"') == \
+        2 * space.limits.HIGHLIGHT_TOKENS
     assert "3,000 more tokens not drawn" in panel
-    full = app.highlights(prediction, [reference], options, "rouge1", show_all=True)
+    full = space.scoring.highlights(prediction, [reference], options, "rouge1", show_all=True)
     assert full.count('class="m"') + full.count('class="u"') == 10_000
     # Show all tokens draws progressively: 2,000 then 8,000 tokens a text (saying that more is
     # coming), then all 5,000; every step marks the same tokens as the full drawing
-    steps = list(app.highlight_panels(prediction, [reference], options, "rouge1", True))
+    steps = list(space.scoring.highlight_panels(prediction, [reference], options, "rouge1",
+                                                True))
     assert [s.count('class="m"') + s.count('class="u"') for s in steps] == [4_000, 10_000]
     assert "drawing 3,000 more tokens" in steps[0] and "more tokens" not in steps[-1]
     assert steps[-1] == full
     spans = [re.findall(r'<span class="([mu])">([^<]*)</span>', step) for step in steps]
     assert spans[0] == spans[1][:2_000] + spans[1][5_000:7_000]
-    arabic = app.highlights("عاد الأطفال إلى المدرسة", ["رجع الأطفال إلى المدرسة"],
-                            dict(rouge_types=["rouge1"], tokenizer="unicode"), "rouge1")
+    arabic = space.scoring.highlights("عاد الأطفال إلى المدرسة", ["رجع الأطفال إلى المدرسة"],
+                                      dict(rouge_types=["rouge1"], tokenizer="unicode"),
+                                      "rouge1")
     assert arabic.count('dir="auto"') == 2
     assert '<span class="m">الأطفال</span>' in arabic
-    cjk = app.highlights("日本語のテキスト", ["日本語"], dict(rouge_types=["rouge1"],
-                                                   tokenizer="unicode"), "rouge1")
+    cjk = space.scoring.highlights("日本語のテキスト", ["日本語"],
+                                   dict(rouge_types=["rouge1"], tokenizer="unicode"), "rouge1")
     assert '<span class="m">本</span>' in cjk and '<span class="u">テ</span>' in cjk
 
 
-def test_every_type_has_highlights(app):
+def test_every_type_has_highlights(space):
     options = dict(rouge_types=["rouge1", "rouge3", "rougeL", "rougeLsum", "rougeW", "rougeS4",
                                 "rougeSU"])
     pred, refs = "the cat sat on the mat\nthe dog ran", ["the cat lay on the mat", "a dog ran"]
     for kind in options["rouge_types"]:
-        panel = app.highlights(pred, refs, options, kind)
+        panel = space.scoring.highlights(pred, refs, options, kind)
         assert f"<b>{kind}</b>" in panel and 'class="m' in panel, kind
-    assert 'class="m run"' in app.highlights(pred, refs, options, "rougeW")
-    assert 'id="skip-pairs"' in app.highlights(pred, refs, options, "rougeS4")
-    long_text = " ".join(f"w{k % 97}" for k in range(app.MAX_TEXT_TOKENS))
-    panel = app.highlights(long_text, [long_text], options, "rougeSU")  # no quadratic listing
+    assert 'class="m run"' in space.scoring.highlights(pred, refs, options, "rougeW")
+    assert 'id="skip-pairs"' in space.scoring.highlights(pred, refs, options, "rougeS4")
+    long_text = " ".join(f"w{k % 97}" for k in range(space.limits.MAX_TEXT_TOKENS))
+    # no quadratic listing
+    panel = space.scoring.highlights(long_text, [long_text], options, "rougeSU")
     assert "showing the ROUGE-1 matches instead" in panel
 
 
-def test_rows_in_type_order_with_four_decimals(app):
-    scored = app.score_example("a b c d", ["a b c e"],
-                               dict(rouge_types=app.parse_types(
-                                   ["rougeSU4", "rougeL", "rouge2", "rouge1"], "rougeW rouge3")))
+def test_rows_in_type_order_with_four_decimals(space):
+    types = space.options.parse_types(["rougeSU4", "rougeL", "rouge2", "rouge1"],
+                                      "rougeW rouge3")
+    scored = space.scoring.score_example("a b c d", ["a b c e"], dict(rouge_types=types))
     assert list(scored["scores"]) == ["rouge1", "rouge2", "rouge3", "rougeL", "rougeW",
                                       "rougeSU4"]
-    html = app.scores_table_html(scored)
+    html = space.render.scores_table_html(scored)
     import re
 
     assert all(len(n.split(".")[1]) == 4 for n in re.findall(r'class="num">([\d.]+)<', html))
-    markdown = app.table_markdown(scored["scores"])
+    markdown = space.render.table_markdown(scored["scores"])
     assert markdown.splitlines()[2] == "| rouge1 | 0.7500 | 0.7500 | 0.7500 |"  # 3 of 4
 
 
@@ -161,29 +169,29 @@ ROWS = [("It's the cat's mat, isn't it?", ["The cat's mat, it's said.", "a \"quo
         ("=HYPERLINK(\"http://x\")", ["+1 and -2", "@sum"])]
 
 
-def test_corpus_reader_reads_csv_module_and_pandas_files(app, tmp_path):
+def test_corpus_reader_reads_csv_module_and_pandas_files(space, tmp_path):
     path = tmp_path / "pairs.csv"
     with open(path, "w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
         writer.writerow(["prediction", "references"])
         for p, refs in ROWS:
             writer.writerow([p, json.dumps(refs)])
-    preds, refs, _ = app.load_corpus(str(path), None, None)
+    preds, refs, _ = space.files.load_corpus(str(path), None, None)
     assert list(zip(preds, refs)) == ROWS
     pandas = needed("pandas")
     frame = pandas.DataFrame({"prediction": [p for p, _ in ROWS],
                               "reference_1": [r[0] for _, r in ROWS],
                               "reference_2": [r[1] if len(r) > 1 else "" for _, r in ROWS]})
     frame.to_csv(tmp_path / "pandas.csv", index=False)
-    preds, refs, _ = app.load_corpus(str(tmp_path / "pandas.csv"), None, None)
+    preds, refs, _ = space.files.load_corpus(str(tmp_path / "pandas.csv"), None, None)
     assert list(zip(preds, refs)) == ROWS
 
 
-def test_corpus_reader_jsonl_with_u2028_and_errors(app, tmp_path):
+def test_corpus_reader_jsonl_with_u2028_and_errors(space, tmp_path):
     path = tmp_path / "a.jsonl"
     path.write_text(json.dumps({"prediction": "a\u2028b", "references": "a b"},
                                ensure_ascii=False) + "\n", encoding="utf-8")
-    assert app.load_corpus(str(path), None, None)[:2] == (["a\u2028b"], [["a b"]])
+    assert space.files.load_corpus(str(path), None, None)[:2] == (["a\u2028b"], [["a b"]])
     cases = [("bad.jsonl", '{"prediction": "a", "references": "b"}\n{"prediction": \n',
               "bad.jsonl:2"),
              ("deep.json", "[" * 100_000 + "]" * 100_000, "deep.json"),
@@ -191,13 +199,13 @@ def test_corpus_reader_jsonl_with_u2028_and_errors(app, tmp_path):
     for name, text, where in cases:
         (tmp_path / name).write_text(text, encoding="utf-8")
         with pytest.raises(gr.Error) as caught:
-            app.load_corpus(str(tmp_path / name), None, None)
+            space.files.load_corpus(str(tmp_path / name), None, None)
         assert where in caught.value.message and str(tmp_path) not in caught.value.message
     with pytest.raises(gr.Error, match="Upload a corpus"):
-        app.load_corpus(None, None, None)
+        space.files.load_corpus(None, None, None)
 
 
-def test_corpus_numbers_and_warnings_are_the_metrics(app, metric):
+def test_corpus_numbers_and_warnings_are_the_metrics(space, metric):
     """Macro mid = the mean of rouge_score's per-example F; the warnings are exactly those
     of compute() on the same rows (2,500 rows, scored in chunks, whose first 500 hold
     newlines and 5 of which are in a script the default tokenizer drops)."""
@@ -208,7 +216,8 @@ def test_corpus_numbers_and_warnings_are_the_metrics(app, metric):
         preds[k] = "日本語のテキスト"
     refs = [[_text(rng, 1)] for _ in preds]
     types = ["rouge1", "rougeLsum"]
-    result, per_example, notes = app.score_corpus_lists(preds, refs, dict(rouge_types=types))
+    result, per_example, notes = space.scoring.score_corpus_lists(preds, refs,
+                                                                  dict(rouge_types=types))
     scorer = _scorer(types)
     for name in types:
         f = [scorer.score(r[0], p)[name].fmeasure for p, r in zip(preds, refs)]
@@ -221,31 +230,31 @@ def test_corpus_numbers_and_warnings_are_the_metrics(app, metric):
     assert any("5 of 5000 texts" in n for n in notes) and len(notes) == 1
 
 
-def test_download_neutralises_formulas_and_cleans_up(app):
+def test_download_neutralises_formulas_and_cleans_up(space):
     state = {"predictions": [p for p, _ in ROWS], "references": [r for _, r in ROWS],
              "scores": {"rouge1": np.array([[0.5, 0.5, 0.5]] * len(ROWS))}}
-    path = app.write_scores_csv(state)
+    path = space.files.write_scores_csv(state)
     rows = list(csv.reader(open(path, encoding="utf-8")))
     assert rows[3][1] == "'=HYPERLINK(\"http://x\")"
     assert rows[3][2] == "'+1 and -2 ||| '@sum"
     assert rows[1][1] == ROWS[0][0]
-    paths = [app.write_scores_csv(state) for _ in range(app.DOWNLOADS_KEPT + 3)]
+    paths = [space.files.write_scores_csv(state) for _ in range(space.limits.DOWNLOADS_KEPT + 3)]
     folder = os.path.dirname(os.path.dirname(paths[-1]))
-    assert len(os.listdir(folder)) == app.DOWNLOADS_KEPT
+    assert len(os.listdir(folder)) == space.limits.DOWNLOADS_KEPT
     assert not os.path.exists(path) and os.path.exists(paths[-1])
 
 
-def test_compare_matches_rouge_score_means(app):
+def test_compare_matches_rouge_score_means(space):
     rng = random.Random(9)
     refs = [[_text(rng)] for _ in range(60)]
     systems = {"base": [_text(rng) for _ in refs], "new": [r[0] for r in refs]}
-    result = app.rouge_compare(systems, refs, rouge_types=["rouge1"], n_samples=200)
+    result = space.api.rouge_compare(systems, refs, rouge_types=["rouge1"], n_samples=200)
     for name, preds in systems.items():
         f = [_scorer(["rouge1"]).score(r[0], p)["rouge1"].fmeasure for p, r in zip(preds, refs)]
         assert result[name]["rouge1"]["fmeasure"]["score"] == pytest.approx(np.mean(f),
                                                                             abs=1e-12)
     assert result["new"]["rouge1"]["fmeasure"]["p_value"] < 0.05
-    html = app.comparison_html(result, "base", 0.95)
+    html = space.render.comparison_html(result, "base", 0.95)
     assert "baseline" in html and 'data-system="new"' in html
 
 
@@ -253,68 +262,74 @@ def test_compare_matches_rouge_score_means(app):
 # The Space's limits on the API path (the page calls the same functions)
 
 
-LIMIT_CASES = {
-    "references": lambda app: app.rouge("a b", ["a"] * (app.MAX_REFERENCES + 1)),
-    "characters": lambda app: app.rouge("a" * (app.MAX_TEXT_CHARS + 1), ["a"]),
-    "tokens": lambda app: app.rouge("\u3316" * 5_000, ["a"], tokenizer="unicode"),
-    "rouge10": lambda app: app.rouge("a b", ["a b"], ["rouge10"]),
-    "rougeS9223372036854775000": lambda app: app.rouge("a b", ["a b"],
-                                                       ["rougeS9223372036854775000"]),
-    "rougeSU101": lambda app: app.rouge("a b", ["a b"], ["rougeSU101"]),
-    "characters of text": lambda app: app.rouge_corpus(["a" * 90_000] * 240, ["a"] * 240),
-    "n_samples": lambda app: app.rouge_corpus(["a"], ["a"], n_samples=10 ** 9),
-    "examples": lambda app: app.rouge_corpus(["a"] * (app.MAX_ROWS + 1),
-                                             ["a"] * (app.MAX_ROWS + 1)),
-    "CPU": lambda app: app.rouge(" ".join(["w"] * 19_000), [" ".join(["w"] * 19_000)] * 5,
-                                 ["rougeW", "rougeLsum"]),
-    "systems": lambda app: app.rouge_compare({str(k): ["a"] for k in range(9)}, ["a"]),
-    "comparison samples": lambda app: app.rouge_compare({"a": ["a"], "b": ["b"]}, ["a"],
-                                                        n_samples=10 ** 6),
+LIMIT_CASES = {  # (the API's functions, the Space's limits) -> a request over one limit
+    "references": lambda api, limits: api.rouge("a b", ["a"] * (limits.MAX_REFERENCES + 1)),
+    "characters": lambda api, limits: api.rouge("a" * (limits.MAX_TEXT_CHARS + 1), ["a"]),
+    "tokens": lambda api, limits: api.rouge("\u3316" * 5_000, ["a"], tokenizer="unicode"),
+    "rouge10": lambda api, limits: api.rouge("a b", ["a b"], ["rouge10"]),
+    "rougeS9223372036854775000": lambda api, limits: api.rouge("a b", ["a b"],
+                                                               ["rougeS9223372036854775000"]),
+    "rougeSU101": lambda api, limits: api.rouge("a b", ["a b"], ["rougeSU101"]),
+    "characters of text": lambda api, limits: api.rouge_corpus(["a" * 90_000] * 240,
+                                                               ["a"] * 240),
+    "n_samples": lambda api, limits: api.rouge_corpus(["a"], ["a"], n_samples=10 ** 9),
+    "examples": lambda api, limits: api.rouge_corpus(["a"] * (limits.MAX_ROWS + 1),
+                                                     ["a"] * (limits.MAX_ROWS + 1)),
+    "CPU": lambda api, limits: api.rouge(" ".join(["w"] * 19_000),
+                                         [" ".join(["w"] * 19_000)] * 5, ["rougeW", "rougeLsum"]),
+    "systems": lambda api, limits: api.rouge_compare({str(k): ["a"] for k in range(9)}, ["a"]),
+    "comparison samples": lambda api, limits: api.rouge_compare({"a": ["a"], "b": ["b"]}, ["a"],
+                                                                n_samples=10 ** 6),
 }
 
 
 @pytest.mark.parametrize("case", list(LIMIT_CASES))
-def test_limits_refuse_up_front_with_the_cli_command(app, case):
+def test_limits_refuse_up_front_with_the_cli_command(space, case):
     with pytest.raises(gr.Error) as caught:
-        LIMIT_CASES[case](app)
+        LIMIT_CASES[case](space.api, space.limits)
     message = caught.value.message
     assert "the Space's limit" in message and "python rouge_cli.py" in message, message
 
 
-def test_within_the_limits_is_accepted(app):
-    text = " ".join(f"w{k % 300}" for k in range(app.MAX_TEXT_TOKENS))
-    got = app.rouge(text, [text], ["rouge1", "rougeL", "rougeLsum", "rougeS"])
+def test_within_the_limits_is_accepted(space):
+    text = " ".join(f"w{k % 300}" for k in range(space.limits.MAX_TEXT_TOKENS))
+    got = space.api.rouge(text, [text], ["rouge1", "rougeL", "rougeLsum", "rougeS"])
     assert got["rouge1"]["fmeasure"] == 1.0 and got["rougeS"]["fmeasure"] == 1.0
-    assert app.rouge("a b", ["a b"], ["rouge9", "rougeSU100", "rougeW-1.5"])["rouge9"]
+    assert space.api.rouge("a b", ["a b"], ["rouge9", "rougeSU100", "rougeW-1.5"])["rouge9"]
 
 
-def test_a_long_run_of_sentence_marks_is_scored(app):
+def test_a_long_run_of_sentence_marks_is_scored(space):
     """The splitter is linear: 99,990 dots with Split sentences are no reason to refuse."""
-    got = app.rouge("." * 99_990 + " a", ["a"], ["rouge1"], split_sentences=True)
+    got = space.api.rouge("." * 99_990 + " a", ["a"], ["rouge1"], split_sentences=True)
     assert got["rouge1"]["fmeasure"] == 1.0  # prediction "a", reference "a": hand-computed
 
 
-def test_invalid_options_name_the_option(app):
+def test_invalid_options_name_the_option(space):
     with pytest.raises(gr.Error, match="multi_ref"):
-        app.rouge("a", ["a"], profile="rouge155", multi_ref="max")
+        space.api.rouge("a", ["a"], profile="rouge155", multi_ref="max")
     with pytest.raises(gr.Error, match="rouge_types"):
-        app.rouge("a", ["a"], ["rougeX"])
+        space.api.rouge("a", ["a"], ["rougeX"])
 
 
-def test_page_errors_replace_the_results(app):
+def _page_options(**changes) -> dict:
+    """The Options panel's values as the page sends them (the defaults, then the changes)."""
+    return dict(dict(rouge_types=["rouge1"], extra_types="", use_stemmer=False,
+                     remove_stopwords=False, profile="rouge_score", alpha=0.5, multi_ref="max",
+                     tokenizer="default", split_sentences=False, lang="none"), **changes)
+
+
+def test_page_errors_replace_the_results(space):
     """The Score handler returns an error panel in place of the table and clears the rest
     (no stale numbers beside an error)."""
-    args = ["", 1, "a b", "", "", "", "", ["rouge1"], "", False, False, "rouge_score", 0.5,
-            "max", "default", False, "none", "rouge1", False]
-    updates = list(app.score_single(*args))  # a generator: one update for an error
+    updates = list(space.handlers.score_single(  # a generator: one update for an error
+        prediction="", n_refs=1, boxes=["a b", "", "", "", ""], options=_page_options(),
+        kind="rouge1", show_all=False))
     assert len(updates) == 1
     table, signature, markdown, latex, kind, panel = updates[0]
     assert 'class="error-panel"' in table and "Prediction" in table
     assert signature["visible"] is False and markdown == "" and kind["choices"] == []
-    outputs = app.score_corpus(None, None, None, ["rouge1"], "", False, False, "rouge_score",
-                               0.5, "max", "default", False, "none", "macro", 1000, 0.95,
-                               12345,
-                               progress=lambda *a, **k: None)
+    outputs = space.handlers.score_corpus(None, None, None, _page_options(), "macro", 1000,
+                                          0.95, 12345, progress=lambda *a, **k: None)
     assert 'class="error-panel"' in outputs[0] and outputs[-1] is None
     assert outputs[5]["visible"] is False and outputs[6]["visible"] is False
 
@@ -346,94 +361,163 @@ def xlsum_peer():
     return prepare_peer()
 
 
-def _peer_scores(app, xlsum_peer, code, stem):
+def _peer_scores(xlsum_peer, code, stem):
     import warnings
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         peer = xlsum_peer.RougeScorer(LANG_TYPES, use_stemmer=stem,
-                                      lang=app.rouge_lang.resolve_language(code).name)
+                                      lang=staged("rouge_lang").resolve_language(code).name)
         return [peer.score(ref, pred) for pred, ref in LANG_PAIRS[code]]
 
 
 @pytest.mark.parametrize("stem", [False, True])
 @pytest.mark.parametrize("code", list(LANG_PAIRS))
-def test_language_menu_scores_equal_multilingual_rouge(app, xlsum_peer, tmp_path, code, stem):
+def test_language_menu_scores_equal_multilingual_rouge(space, xlsum_peer, tmp_path, code, stem):
     """Every path that builds options (the API endpoints, the Example, Corpus and Compare
     handlers with the menu's value) scores as RougeScorer(types, use_stemmer, lang=...)."""
     pairs = LANG_PAIRS[code]
-    want = _peer_scores(app, xlsum_peer, code, stem)
+    want = _peer_scores(xlsum_peer, code, stem)
     want_f = {t: [w[t].fmeasure for w in want] for t in LANG_TYPES}
     assert any(f > 0 for f in want_f["rouge1"])  # the texts have tokens in common
     for (pred, ref), w in zip(pairs, want):
-        got = app.rouge(pred, [ref], LANG_TYPES, use_stemmer=stem, lang=code)
-        assert [[got[t][k] for k in app.MEASURES] for t in LANG_TYPES] == \
+        got = space.api.rouge(pred, [ref], LANG_TYPES, use_stemmer=stem, lang=code)
+        assert [[got[t][k] for k in space.render.MEASURES] for t in LANG_TYPES] == \
             [[w[t].precision, w[t].recall, w[t].fmeasure] for t in LANG_TYPES]
         assert f"lang:{code}" in got["signature"]
         if stem and code == "zh":  # Chinese has no stemmer: said once, with the control
             assert len(got["warnings"]) == 1 and "has no stemmer" in got["warnings"][0]
-            assert "Options → Language" in app.warnings_html(got["warnings"])
+            assert "Options → Language" in space.render.warnings_html(got["warnings"])
     preds, refs = [p for p, _ in pairs], [[r] for _, r in pairs]
-    corpus = app.rouge_corpus(preds, refs, LANG_TYPES, use_stemmer=stem, n_samples=100,
-                              lang=code)
-    compared = app.rouge_compare({"a": preds, "b": [r[0] for r in refs]}, refs,
-                                 rouge_types=LANG_TYPES, use_stemmer=stem, n_samples=100,
-                                 lang=code)
+    corpus = space.api.rouge_corpus(preds, refs, LANG_TYPES, use_stemmer=stem, n_samples=100,
+                                    lang=code)
+    compared = space.api.rouge_compare({"a": preds, "b": [r[0] for r in refs]}, refs,
+                                       rouge_types=LANG_TYPES, use_stemmer=stem, n_samples=100,
+                                       lang=code)
     for t in LANG_TYPES:
         assert corpus[t]["fmeasure"]["mid"] == pytest.approx(np.mean(want_f[t]), abs=1e-12)
         assert compared["a"][t]["fmeasure"]["score"] == pytest.approx(np.mean(want_f[t]),
                                                                        abs=1e-12)
-    # the page: the Options panel's values, the menu's last
-    page_options = [LANG_TYPES, "", stem, False, "rouge_score", 0.5, "max", "default", False,
-                    code]
-    assert len(page_options) == app.N_OPTIONS
-    args = [pairs[0][0], 1, pairs[0][1], "", "", "", "", *page_options, "rouge1", False]
-    prediction, references, options, _, _ = app._single_args(args)
+    # the page: the Options panel's values, by name, with the menu's
+    page_options = _page_options(rouge_types=LANG_TYPES, use_stemmer=stem, lang=code)
+    assert set(page_options) == set(space.options.OPTION_NAMES)
+    example = dict(prediction=pairs[0][0], n_refs=1, boxes=[pairs[0][1], "", "", "", ""],
+                   options=page_options)
+    prediction, references, options = space.handlers.example_inputs(**example)
     assert options["lang"] == code
-    scored = app.score_example(prediction, references, options)
+    scored = space.scoring.score_example(prediction, references, options)
     assert scored["scores"]["rouge1"] == (want[0]["rouge1"].precision,
                                           want[0]["rouge1"].recall, want[0]["rouge1"].fmeasure)
-    table, signature = next(app.score_single(*args))[:2]
+    table, signature = next(space.handlers.score_single(**example, kind="rouge1",
+                                                          show_all=False))[:2]
     assert 'class="error-panel"' not in table and f"lang:{code}" in signature["value"]
     path = tmp_path / "corpus.jsonl"
     path.write_text("".join(json.dumps({"prediction": p, "references": r}, ensure_ascii=False)
                             + "\n" for p, r in pairs), encoding="utf-8")
-    outputs = app.score_corpus(str(path), None, None, *page_options, "macro", 100, 0.95, 1,
-                               progress=lambda *a, **k: None)
+    outputs = space.handlers.score_corpus(str(path), None, None, page_options, "macro", 100,
+                                          0.95, 1, progress=lambda *a, **k: None)
     assert outputs[-1]["scores"]["rougeL"][:, 2].tolist() == want_f["rougeL"]
     assert f"lang:{code}" in outputs[6]["value"]
     systems = tmp_path / "systems.jsonl"
     systems.write_text("".join(json.dumps({"references": [r], "a": p, "b": r},
                                           ensure_ascii=False) + "\n" for p, r in pairs),
                        encoding="utf-8")
-    html, signature = app.compare_page(str(systems), None, None, *page_options, "a",
-                                       "bootstrap", 100, 0.95, 1)
+    html, signature = space.handlers.compare_page(str(systems), None, None, page_options, "a",
+                                                  "bootstrap", 100, 0.95, 1)
     assert 'class="error-panel"' not in html and f"lang:{code}" in signature["value"]
 
 
-def test_language_limits_count_the_language_tokens(app):
+def test_language_limits_count_the_language_tokens(space):
     """The token limit counts the segmenter's tokens: 50,000 Chinese characters are no token
     of the default tokenizer but 25,000 of jieba's (one per 我们), over the 20,000 limit."""
     text = "我们" * 25_000
-    assert len(text) <= app.MAX_TEXT_CHARS and 25_000 > app.MAX_TEXT_TOKENS
-    assert app.rouge(text, ["我们"], ["rouge1"])["rouge1"]["fmeasure"] == 0.0
+    assert len(text) <= space.limits.MAX_TEXT_CHARS and 25_000 > space.limits.MAX_TEXT_TOKENS
+    assert space.api.rouge(text, ["我们"], ["rouge1"])["rouge1"]["fmeasure"] == 0.0
     with pytest.raises(gr.Error) as caught:
-        app.rouge(text, ["我们"], ["rouge1"], lang="zh")
+        space.api.rouge(text, ["我们"], ["rouge1"], lang="zh")
     message = caught.value.message
     assert "25,000 tokens" in message and "--lang zh" in message, message
 
 
-def test_language_with_rouge155_or_a_tokenizer_is_a_clear_error(app):
+def test_language_with_rouge155_or_a_tokenizer_is_a_clear_error(space):
     with pytest.raises(gr.Error, match="lang: got 'zh' with profile='rouge155'"):
-        app.rouge("我们", ["我们"], lang="zh", profile="rouge155", multi_ref="average")
+        space.api.rouge("我们", ["我们"], lang="zh", profile="rouge155", multi_ref="average")
     with pytest.raises(gr.Error, match="lang: got 'ar' with profile='rouge155'"):
-        app.rouge_corpus(["a"], ["a"], lang="ar", profile="rouge155", multi_ref="average")
+        space.api.rouge_corpus(["a"], ["a"], lang="ar", profile="rouge155", multi_ref="average")
     with pytest.raises(gr.Error, match="tokenizer: got 'unicode' with lang='zh'"):
-        app.rouge("我们", ["我们"], lang="zh", tokenizer="unicode")
-    args = ["我们", 1, "我们", "", "", "", "", ["rouge1"], "", False, False, "rouge155", 0.5,
-            "average", "default", False, "zh", "rouge1", False]
-    table = next(app.score_single(*args))[0]
+        space.api.rouge("我们", ["我们"], lang="zh", tokenizer="unicode")
+    table = next(space.handlers.score_single(
+        prediction="我们", n_refs=1, boxes=["我们", "", "", "", ""],
+        options=_page_options(profile="rouge155", multi_ref="average", lang="zh"),
+        kind="rouge1", show_all=False))[0]
     assert 'class="error-panel"' in table and "rouge155" in table
-    labels = dict((value, label) for label, value in app.LANGUAGE_CHOICES)
+    labels = dict((value, label) for label, value in space.options.LANGUAGE_CHOICES)
     assert labels["none"].startswith("none") and labels["ar"] == "ar — arabic (right to left)"
-    assert len(labels) == 1 + len(app.rouge_lang.LANGUAGE_CODES)
+    assert len(labels) == 1 + len(staged("rouge_lang").LANGUAGE_CODES)
+
+
+# --------------------------------------------------------------------------------------------
+# The Space's shape (issue 25): a layout, a package, the metric's public names, a light install
+
+
+def test_bind_passes_each_value_by_name(space):
+    """app.py wires the handlers with wiring.bind: each parameter gets its component's value
+    (a list of boxes as a list, the Options panel as a dict), whatever order Gradio gives the
+    values in; a generator handler stays one (Gradio streams it) and gets no progress; one with
+    a progress parameter gets Gradio's tracker."""
+    import inspect
+
+    from space.wiring import bind
+
+    a, b, c, d = (gr.Textbox(render=False) for _ in range(4))
+    fn, inputs = bind(lambda x, boxes, options: (x, boxes, options), x=a, boxes=[b, c],
+                      options={"lang": d})
+    assert inputs == {a, b, c, d}
+    assert fn({d: "zh", c: "2", b: "1", a: "p"}) == ("p", ["1", "2"], {"lang": "zh"})
+
+    def stream(x):
+        yield x
+        yield x * 2
+
+    fn, _ = bind(stream, x=a)
+    assert inspect.isgeneratorfunction(fn) and list(fn({a: "p"})) == ["p", "pp"]
+    fn, _ = bind(lambda x, progress=None: (x, progress), x=a)
+    assert isinstance(inspect.signature(fn).parameters["progress"].default, gr.Progress)
+    assert fn({a: 1}, progress="tracker") == (1, "tracker")
+    for name in ("score_single", "rehighlight", "score_corpus", "compare_page"):
+        parameters = inspect.signature(getattr(space.handlers, name)).parameters.values()
+        assert all(p.kind != p.VAR_POSITIONAL for p in parameters), name
+    options = inspect.signature(space.options.page_options).parameters
+    assert tuple(options) == space.options.OPTION_NAMES
+
+
+def test_app_lays_out_and_the_space_asks_the_metric_by_public_names():
+    """app.py is at most 300 lines of layout; neither it nor the space package reaches into the
+    metric's modules (sys.modules, importlib, a rouge_* module other than rouge_io, the CLI's
+    file reader), and none keeps a copy of the metric's cost model."""
+    app_py = (REPO / "app.py").read_text(encoding="utf-8")
+    assert len(app_py.splitlines()) <= 300
+    for path in [REPO / "app.py", *sorted((REPO / "space").glob("*.py"))]:
+        text = path.read_text(encoding="utf-8")
+        for banned in ("sys.modules", "importlib", "def estimate_cost", "def _text_sizes",
+                       "_cell_seconds", "_dp_bytes"):
+            assert banned not in text, (path.name, banned)
+        imported = re.findall(r"^\s*(?:from|import)\s+(rouge_\w+)", text, re.M)
+        assert set(imported) <= {"rouge_io"}, (path.name, imported)
+
+
+def test_the_metric_installs_without_gradio():
+    """requirements.txt is the metric's alone; the Space's gradio is in requirements-space.txt
+    (which the tests install through requirements-dev.txt), pinned to the version a Hub Space
+    gets from the card's sdk_version."""
+    def requirements(name):
+        lines = (REPO / name).read_text(encoding="utf-8").splitlines()
+        return [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+
+    assert not any(line.startswith("gradio") for line in requirements("requirements.txt"))
+    space_requirements = requirements("requirements-space.txt")
+    assert space_requirements[0] == "-r requirements.txt"
+    card = re.search(r"^sdk_version:\s*(\S+)\s*$", (REPO / "README.md").read_text(
+        encoding="utf-8"), re.M)
+    assert card and f"gradio=={card.group(1)}" in space_requirements
+    assert "-r requirements-space.txt" in requirements("requirements-dev.txt")

@@ -359,43 +359,36 @@ def test_no_arguments_prints_the_usage(env):
 
 
 _SCHEMA = textwrap.dedent("""
-    import dataclasses, inspect, json, sys
+    import importlib, json, sys
     import evaluate
     metric = evaluate.load(sys.argv[1])
-    options = sys.modules[type(metric).__module__].RougeOptions
-    build = inspect.signature(options.build).parameters
-    out = {}
-    for field in dataclasses.fields(options):
-        if field.default is not dataclasses.MISSING:
-            out[field.name] = field.default
-        else:  # the defaults are build()'s until they move onto the fields
-            out[field.name] = build[field.name].default if field.name in build else None
-    print(json.dumps(out, default=repr))
+    package = type(metric).__module__.rpartition(".")[0]
+    options = importlib.import_module(package + ".rouge_options").OPTIONS
+    print(json.dumps({option.name: option.cli for option in options}))
 """)
 
 
 def test_metric_options_are_the_options_schema(env):
-    """The CLI's metric options are the metric's options schema (RougeOptions' fields), read
-    from the metric, but use_aggregator and detailed; each default the help shows is the
-    schema's."""
+    """The help lists a flag for each option of the schema the metric loads with (as evaluate
+    stages it), but use_aggregator and detailed (tests/test_schema.py checks each flag's
+    default and choices)."""
     script = Path(env["ROUGE_CLI_TEST_SNAPSHOT"])
     proc = subprocess.run([sys.executable, "-c", _SCHEMA, str(script / "rouge_metric.py")],
                           env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     schema = json.loads(proc.stdout)
-    sys.path.insert(0, str(script))
-    try:
-        import rouge_cli
-    finally:
-        sys.path.remove(str(script))
-    assert set(rouge_cli.METRIC_OPTIONS) == set(schema) - {"use_aggregator", "detailed"}
-    shown = {name: spec["default"] for name, spec in rouge_cli.METRIC_OPTIONS.items()
-             if "default" in spec}
-    assert shown and all(schema[name] == value for name, value in shown.items()), \
-        (shown, schema)
-    help_text = run_cli(env).stdout
-    for name in schema.keys() - {"use_aggregator", "detailed"}:
-        assert "--" + name.replace("_", "-") in help_text
+    assert {name for name, cli in schema.items() if not cli} == {"use_aggregator", "detailed"}
+    flags = set(re.findall(r"^  (--[a-z-]+)", run_cli(env).stdout, flags=re.M))
+    for name, cli in schema.items():
+        assert ("--" + name.replace("_", "-") in flags) == cli, name
+
+
+def test_compile_exits_after_compiling_every_kernel(env):
+    """--compile (for a Dockerfile or a Space's build step) calls the metric's
+    compile_kernels(wait=True), says so on one line and exits 0, reading no input."""
+    proc = run_cli(env, "--compile")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "every kernel is compiled and cached\n"
 
 
 def test_metric_errors_name_the_row_and_line():
@@ -542,6 +535,9 @@ BAD = {
     "jsonl-and-files": (["--jsonl", "badjson.jsonl", "p.txt"], "not both --jsonl and "
                         "PREDICTIONS"),
     "unknown-option": (["p.txt", "r3.txt", "--stemmer"], "unrecognized arguments: --stemmer"),
+    "compile-with-input": (["--compile", "p.txt", "r3.txt"], "--compile takes no input"),
+    "choice": (["p.txt", "r3.txt", "--aggregation", "mean"],
+               "argument --aggregation: invalid choice: 'mean'"),
     "types-by-space-last": (["p.txt", "r3.txt", "--rouge-types", "rouge1", "rougeL"],
                             "separated by commas"),
     "types-by-space-first": (["--rouge-types", "rouge1", "rougeL", "p.txt", "r3.txt"],

@@ -31,11 +31,11 @@ def aligned():
 
 
 @pytest.mark.parametrize("aggregation", ["macro", "micro"])
-@pytest.mark.parametrize("test", ["bootstrap", "randomization"])
+@pytest.mark.parametrize("test", rs.TESTS)
 def test_compare_equals_the_tests_on_rouge_scores_statistics(metric, aligned, realsumm_stats,
                                                              aggregation, test):
     predictions, references = aligned
-    n_samples = 1000 if test == "bootstrap" else 2000
+    n_samples = 2000 if test == "randomization" else 1000
     out = metric.compare(predictions=predictions, references=references,
                          rouge_types=list(TYPES), aggregation=aggregation, test=test,
                          n_samples=n_samples, seed=7)
@@ -47,15 +47,24 @@ def test_compare_equals_the_tests_on_rouge_scores_statistics(metric, aligned, re
     assert out["count"] == len(references)
     assert f"|test:{test}|" in out["signature"] and f"bs:{n_samples}" in out["signature"]
     assert "seed:7" in out["signature"]
+    # the verdicts travel with the result, and the table prints them under each type
+    table = rs.format_comparison(out)
+    for system in SYSTEMS[1:]:
+        for t in TYPES:
+            line = out[system][t]["fmeasure"]["verdict"]
+            assert line.startswith(f"{system}: ") and f"\n{line}\n" in table
 
 
-def test_identical_system_has_delta_0_and_p_1(metric, aligned):
+@pytest.mark.parametrize("test", rs.TESTS)
+def test_identical_system_has_delta_0_and_p_1(metric, aligned, test):
     predictions, references = aligned
     first = next(iter(predictions))
     out = metric.compare(predictions={"a": predictions[first], "b": list(predictions[first])},
-                         references=references, rouge_types=["rouge1"])
+                         references=references, rouge_types=["rouge1"], test=test)
     cell = out["b"]["rouge1"]["fmeasure"]
-    assert (cell["delta"], cell["delta_low"], cell["delta_high"], cell["p_value"]) == (0, 0, 0, 1)
+    assert (cell["delta"], cell["delta_low"], cell["delta_high"], cell["delta_low_familywise"],
+            cell["delta_high_familywise"], cell["p_value"]) == (0, 0, 0, 0, 0, 1)
+    assert cell["decision"] == "no significant difference"
     assert set(out["a"]["rouge1"]["fmeasure"]) == {"score", "low", "high"}
 
 

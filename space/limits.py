@@ -1,0 +1,123 @@
+"""The Space's own limits, the same on the page and the API, and the check made before any
+scoring. A request over a limit is refused with a message that names the limit and the CLI
+command that runs the job locally, with no limit.
+
+The cost of a request (seconds, bytes) is the metric's own estimate (``metric.estimate_cost``,
+the model of its kernels): the Space keeps no copy of a kernel's threshold, only its budget.
+"""
+
+import gradio as gr
+import numpy as np
+
+from .metric import metric
+
+MAX_UPLOAD_BYTES = 20 * 1024 * 1024  # per uploaded file
+MAX_RECORD_BYTES = 4 * 1024 * 1024  # one JSONL line / CSV record / text line (rouge_io)
+MAX_TEXT_CHARS = 100_000  # per text, before tokenizing
+MAX_TEXT_TOKENS = 20_000  # per text, after normalisation (what ROUGE compares)
+MAX_REFERENCES = 5  # per example
+MAX_ROWS = 20_000  # examples per corpus (and per compared system)
+MAX_TOTAL_CHARS = 20_000_000  # characters of all texts of one request (as an upload)
+MAX_NGRAM = 9  # N of rouge<N>
+MAX_SKIP = 100  # d of rougeS<d> / rougeSU<d> (rougeS / rougeSU: any distance)
+MAX_TYPES = 12
+MAX_SAMPLES = 5_000  # bootstrap samples of the corpus interval
+MAX_COMPARE_SAMPLES = 10_000  # resamples or trials of a comparison
+MAX_SYSTEMS = 8
+CPU_BUDGET_SECONDS = 10.0  # estimated work of one request
+MEMORY_BUDGET_BYTES = 1 << 30
+LIMITS = {
+    "references per example": MAX_REFERENCES, "characters per text": MAX_TEXT_CHARS,
+    "tokens per text (after normalisation)": MAX_TEXT_TOKENS, "examples per corpus": MAX_ROWS,
+    "characters per request": MAX_TOTAL_CHARS,
+    "N of `rouge<N>`": MAX_NGRAM, "d of `rougeS<d>` / `rougeSU<d>`": MAX_SKIP,
+    "bootstrap samples": MAX_SAMPLES, "comparison samples": MAX_COMPARE_SAMPLES,
+    "systems compared": MAX_SYSTEMS, "estimated CPU time per request (s)": CPU_BUDGET_SECONDS,
+    "estimated memory per request (GiB)": MEMORY_BUDGET_BYTES / 2 ** 30,
+}
+
+# what the page draws (the numbers are computed whole; only their display is bounded)
+HIGHLIGHT_TOKENS = 2_000  # tokens drawn per text until "Show all tokens" is ticked
+HIGHLIGHT_SECONDS = 1.5  # estimated LCS traceback time above which ROUGE-1 is shown instead
+SKIP_PAIRS_SHOWN = 12
+SKIP_LIST_TOKENS = 400  # skip-bigram pairs are listed for texts up to this many tokens
+CHUNK_ROWS = 1_000  # corpus rows scored per step of the progress bar
+WORST_SHOWN = 10
+PREVIEW_CHARS = 160
+DOWNLOADS_KEPT = 16  # per-example CSVs kept on disk (older ones are deleted)
+
+CLI = "python rouge_cli.py"
+
+
+class Refused(gr.Error):
+    """A request over one of the Space's limits (shown as it is, no traceback)."""
+
+
+def user_error(message: str, title: str = "Error") -> gr.Error:
+    """A problem with the request, shown to the user as it is (no traceback in the log)."""
+    return gr.Error(message, title=title, print_exception=False)
+
+
+def refused(what: str, got, limit, local: str) -> gr.Error:
+    return Refused(f"{what}: got {got}; the Space's limit is {limit}. Run it on your machine "
+                   f"with no limit: {local}", title="Over the Space's limit",
+                   print_exception=False)
+
+
+def check_texts(predictions: list, references: list) -> tuple:
+    """(predictions, references as lists of lists) within the row, reference and character
+    limits; the metric's own checks (types, empty lists) come first."""
+    try:
+        predictions, references = metric.check_inputs(predictions, references)
+    except (TypeError, ValueError) as problem:
+        raise user_error(str(problem), title="Invalid input") from None
+    if len(predictions) > MAX_ROWS:
+        raise refused("examples", f"{len(predictions):,}", f"{MAX_ROWS:,} examples",
+                      f"{CLI} --input YOUR_FILE.jsonl")
+    references = [[r] if isinstance(r, str) else r for r in references]
+    total = sum(map(len, predictions)) + sum(len(r) for refs in references for r in refs)
+    if total > MAX_TOTAL_CHARS:
+        raise refused("this request", f"{total:,} characters of text",
+                      f"{MAX_TOTAL_CHARS:,} characters per request",
+                      f"{CLI} --input YOUR_FILE.jsonl")
+    for k, (p, refs) in enumerate(zip(predictions, references)):
+        if len(refs) > MAX_REFERENCES:
+            raise refused(f"references[{k}]", f"{len(refs)} references",
+                          f"{MAX_REFERENCES} per example", f"{CLI} --input YOUR_FILE.jsonl")
+        for where, text in [(f"predictions[{k}]", p)] + [
+                (f"references[{k}][{j}]", r) for j, r in enumerate(refs)]:
+            if len(text) > MAX_TEXT_CHARS:
+                raise refused(where, f"{len(text):,} characters",
+                              f"{MAX_TEXT_CHARS:,} characters per text",
+                              f"{CLI} --input YOUR_FILE.jsonl")
+    return predictions, references
+
+
+def check_budget(options, predictions: list, references: list, local: str,
+                 repeats: int = 1, extra_seconds: float = 0.0) -> dict:
+    """Refuse up front what is over the token limit or the CPU/memory budget, by the metric's
+    estimate of its kernels' work (repeats: they run that many times; extra_seconds: work
+    besides them, such as resampling). Returns the metric's text sizes for the caller."""
+    texts = list(predictions) + [r for refs in references for r in refs]
+    try:
+        sizes = metric.text_sizes(options, texts)
+    except (TypeError, ValueError) as problem:
+        raise user_error(str(problem), title="Invalid input") from None
+    too_long = np.flatnonzero(sizes["tokens"] > MAX_TEXT_TOKENS)
+    if len(too_long):
+        k = int(too_long[0])
+        where = f"predictions[{k}]" if k < len(predictions) else "a reference"
+        raise refused(where, f"{int(sizes['tokens'][k]):,} tokens after normalisation",
+                      f"{MAX_TEXT_TOKENS:,} tokens per text", local)
+    counts = np.array([len(r) for r in references], dtype=np.int64)
+    pair_pred = np.repeat(np.arange(len(predictions)), counts)
+    pair_ref = np.arange(len(predictions), len(texts))
+    seconds, peak = metric.estimate_cost(options, sizes, pair_pred, pair_ref, repeats)
+    seconds += extra_seconds
+    if seconds > CPU_BUDGET_SECONDS:
+        raise refused("this request", f"an estimated {seconds:,.0f} s of CPU",
+                      f"about {CPU_BUDGET_SECONDS:g} s per request", local)
+    if peak > MEMORY_BUDGET_BYTES:
+        raise refused("this request", f"an estimated {peak / 2 ** 30:,.1f} GiB of memory",
+                      f"{MEMORY_BUDGET_BYTES / 2 ** 30:g} GiB per request", local)
+    return sizes

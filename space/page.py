@@ -1,0 +1,124 @@
+"""The page's fixed content: the intro, the Usage tab, the examples, what the result panels
+show before a first run, the scripts run in the browser, and the <head> (styles and the script
+that gives inputs the text's direction, from assets/)."""
+
+import os
+from pathlib import Path
+
+from .limits import LIMITS
+from .metric import metric
+
+ASSETS = Path(__file__).resolve().parent / "assets"
+
+HEAD = ("\n<style>\n" + (ASSETS / "space.css").read_text(encoding="utf-8") + "</style>\n"
+        "<script>\n" + (ASSETS / "direction.js").read_text(encoding="utf-8") + "</script>\n")
+
+EXAMPLES = [
+    ["the cat sat on the mat", "the cat lay on the mat", "", ""],
+    ["Police arrested two men after a break-in at the city museum.\n"
+     "Nothing valuable was taken, officials said.",
+     "Two men were arrested following a burglary at the city museum.\n"
+     "Officials said no valuables were stolen.",
+     "Police detained two suspects after the museum break-in.\nNothing of value was taken.",
+     ""],
+    ["The researchers are running new experiments on stemming.",
+     "New experiments on stemming were run by the researcher.", "", ""],
+    ["عاد الأطفال إلى المدرسة بعد العطلة الطويلة",
+     "رجع الأطفال إلى المدرسة بعد عطلة طويلة", "", ""],
+]
+EXAMPLE_LABELS = ["the cat sat on the mat", "News summary, two references", "Stemming matters",
+                  "Arabic, right to left (set Language to ar)"]
+
+INTRO = f"""
+# ROUGE playground
+**ROUGE** scores a generated text (the *prediction*) by its overlap with human-written
+*references*. This page runs `rouge_metric` v{metric.version} for 🤗 `evaluate`: the default
+profile gives `rouge_score`'s numbers (what `evaluate.load("rouge")` runs), `rouge155` those of
+the ROUGE-1.5.5 script.
+"""
+
+
+def usage_markdown() -> str:
+    """The Usage tab: how to load the metric (this Space's id on the Hub), the CLI, the API,
+    the corpus formats and the limits."""
+    space = os.environ.get("SPACE_ID")
+    if space:
+        load = f'rouge = evaluate.load("{space}")  # this Space'
+        where = (f"`evaluate.load(\"{space}\")` downloads this Space's metric files; "
+                 f"`git clone https://huggingface.co/spaces/{space}` gives you the CLI too.")
+    else:
+        load = 'rouge = evaluate.load("path/to/rouge_metric.py")  # a local checkout'
+        where = ("Load the metric from its file in a checkout of this Space's repository "
+                 "(`evaluate.load` stages `rouge_metric.py` and its sibling modules). On the "
+                 "Hub, `evaluate.load` takes the Space's id instead of the path: the owner and "
+                 "name from its address (this page shows the exact line when it runs there).")
+    limits = "\n".join(f"| {k} | {v:,} |" for k, v in LIMITS.items())
+    return f"""
+```python
+import evaluate
+{load}
+rouge.compute(predictions=["the cat sat on the mat"],
+              references=[["the cat lay on the mat"]],
+              rouge_types=["rouge1", "rougeL"], detailed=True)
+```
+{where}
+
+**From the command line** (no limits): `python rouge_cli.py predictions.txt references.txt`,
+`python rouge_cli.py --input pairs.jsonl`, `python rouge_cli.py --compare a.txt b.txt
+--references refs.txt`.
+
+**This Space's API** (`gradio_client`): `/rouge` (one example), `/rouge_corpus` (lists of
+predictions and references), `/rouge_compare` (a dict of systems); the options are keyword
+arguments named as the metric's (`use_stemmer=True`, `lang="zh"`, …).
+
+**Corpus files**: JSON Lines (`{{"prediction": "...", "references": "..." or ["...", ...]}}`
+per line), a JSON list of such objects, CSV/TSV with a `prediction` column and `reference`,
+`reference_1`, `reference_2`, … or `references` (a JSON list per cell), or a predictions text
+file with reference text files, one example per line. A newline inside a text separates the
+sentences of ROUGE-Lsum and ROUGE-W.
+
+**Limits** (the page and the API alike; a request over one is refused with the CLI command
+that runs it on your machine):
+
+| Limit | Value |
+|---|---:|
+{limits}
+"""
+
+# the Run buttons clear their tab's stale mark in the browser, passing the inputs on as they are
+FRESH_JS = "(...args) => { document.body.classList.remove('%s-stale'); return args; }"
+# on phones the Options come after the work, collapsed (on load)
+COLLAPSE_ON_PHONES_JS = """() => {
+  if (window.innerWidth < 768) {
+    const button = document.querySelector('#options-accordion > button');
+    const content = document.querySelector('#options-accordion [data-testid=accordion-content]');
+    if (button && content && content.style.display !== 'none') button.click();
+  }
+}"""
+
+EMPTY_SINGLE = ('<p class="empty">Type a prediction and a reference (or pick an example), '
+                'then press <b>Score</b>.</p>')
+EMPTY_HIGHLIGHTS = '<p class="empty">The matched tokens appear here after scoring.</p>'
+EMPTY_CORPUS = ('<p class="empty">Upload a corpus file, or a predictions file with its '
+                'reference files, then press <b>Score corpus</b>.</p>')
+EMPTY_COMPARE = ('<p class="empty">Upload one JSONL file with a key per system, or two or more '
+                 'system files with the reference files, then press <b>Compare</b>.</p>')
+STALE_NOTE = ('<p class="stale-note" id="%s-stale-note">The inputs or options changed: '
+              'press <b>%s</b> to update these results.</p>')
+
+# the file inputs of the Corpus and Compare tabs (app.py's _file_inputs): intro, the structured
+# file, the text files, the id of the reference files box
+CORPUS_INPUTS = (
+    "Score a whole test set. Give **one corpus file** (JSON Lines, JSON, CSV or TSV; see "
+    "*Usage*), **or** a predictions text file with one or more reference text files (one "
+    "example per line).",
+    ("Corpus file (.jsonl .json .csv .tsv)", [".jsonl", ".ndjson", ".json", ".csv", ".tsv"],
+     "corpus-file"),
+    ("or: predictions (.txt)", "single", "pred-file"), "ref-files")
+COMPARE_INPUTS = (
+    "Is a system better than a baseline? Paired significance tests (sacrebleu's paired "
+    "bootstrap or approximate randomization) on ROUGE's per-example statistics, with Holm's "
+    "correction over the systems.",
+    ('Systems file (.jsonl: {"references": …, "<system>": …, …})', [".jsonl", ".ndjson"],
+     "systems-file"),
+    ("or: one file per system (.txt)", "multiple", "system-files"), "compare-ref-files")

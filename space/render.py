@@ -1,0 +1,529 @@
+"""What the page shows, built from the metric's results: the score tables (HTML, Markdown,
+LaTeX), the matched tokens, the metric's warnings and errors, and the charts (inline SVG, so
+they scale with the page and need no plotting library). Every score is shown with 4 decimals;
+the exact float is kept in a data- attribute, which the browser tests read. The styles are in
+assets/space.css."""
+
+import html
+import math
+import re
+from typing import Optional
+
+import gradio as gr
+import numpy as np
+
+from .limits import PREVIEW_CHARS, SKIP_PAIRS_SHOWN, WORST_SHOWN
+from .metric import metric
+
+MEASURES = ("precision", "recall", "fmeasure")
+BAR_COLORS = {"precision": "#6366f1", "recall": "#14b8a6", "fmeasure": "#f59e0b"}
+
+
+def fmt(value: float) -> str:
+    """Every score on the page: 4 decimals."""
+    return f"{value:.4f}"
+
+
+# --------------------------------------------------------------------------------------------
+# One example
+
+
+def _table_rows(scores: dict) -> str:
+    rows = []
+    for name, values in scores.items():
+        cells = "".join(
+            f'<td class="score {key}" data-value="{v!r}"><span class="num">{fmt(v)}</span>'
+            f'<span class="bar"><span style="width:{max(0.0, min(1.0, v)) * 100:.1f}%;'
+            f'background:{BAR_COLORS[key]}"></span></span></td>'
+            for key, v in zip(MEASURES, values))
+        rows.append(f'<tr data-type="{html.escape(name)}"><th scope="row">{html.escape(name)}'
+                    f"</th>{cells}</tr>")
+    return "".join(rows)
+
+
+def _f_head(alpha: float) -> str:
+    return "F<sub>1</sub>" if alpha == 0.5 else f"F (α = {alpha:g})"
+
+
+def scores_table_html(scored: dict) -> str:
+    """The Example tab's table (P, R, F per type), each reference's F, the warnings."""
+    opts = scored["opts"]
+    table = ('<div class="table-wrap"><table class="rouge-table" id="rouge-scores"><thead><tr>'
+             f'<th>Type</th><th>Precision</th><th>Recall</th><th>{_f_head(opts.alpha)}</th>'
+             f'</tr></thead><tbody>{_table_rows(scored["scores"])}</tbody></table></div>')
+    return table + per_reference_html(scored) + warnings_html(scored["warnings"])
+
+
+def per_reference_html(scored: dict) -> str:
+    """F against each reference alone, with the reference the score uses starred."""
+    per_ref = scored["per_reference"]
+    if not per_ref:
+        return ""
+    n_refs = len(next(iter(per_ref.values()))[0])
+    mode = scored["opts"].multi_ref
+    head = "".join(f"<th>Ref {k + 1}</th>" for k in range(n_refs))
+    rows = []
+    for name, (alone, chosen) in per_ref.items():
+        cells = []
+        for k in range(n_refs):
+            p, r, f = (float(v) for v in alone[k])
+            mark = k == chosen
+            cells.append(f'<td class="score{" chosen" if mark else ""}" data-ref="{k + 1}" '
+                         f'data-value="{f!r}" title="P {fmt(p)} · R {fmt(r)} · F {fmt(f)}">'
+                         f'<span class="num">{fmt(f)}{" ★" if mark else ""}</span></td>')
+        rows.append(f'<tr data-type="{html.escape(name)}"><th scope="row">'
+                    f'{html.escape(name)}</th>{"".join(cells)}</tr>')
+    how = {"max": "★ the reference with the best F, which the score above uses (max)",
+           "best": "★ the reference ROUGE-1.5.5's -f B picks (best recall)",
+           "average": "the score above pools the references' counts (average): no single "
+                      "reference is chosen"}[mode]
+    return (f'<details class="per-ref" open><summary>F against each reference alone</summary>'
+            f'<div class="table-wrap"><table class="rouge-table" id="per-reference"><thead><tr>'
+            f'<th>Type</th>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table></div>'
+            f'<p class="caption">{html.escape(how)}. Hover a cell for P and R.</p></details>')
+
+
+def warnings_html(messages: list) -> str:
+    """The metric's warnings, one list item each, pointing at the page's control."""
+    if not messages:
+        return ""
+    controls = [("lang=", "Options → Language"),
+                ("tokenizer=\"unicode\"", "Options → Tokenizer → unicode"),
+                ("split_sentences=True", "Options → Tokenizer → Split sentences"),
+                ("use_stemmer", "Options → Porter stemmer"),
+                ("n_samples", "Aggregation and bootstrap → Bootstrap samples")]
+    items = []
+    for message in messages:
+        hint = [page for code, page in controls if code in message]
+        items.append(f"<li>{html.escape(message)}"
+                     + (f' <span class="control">On this page: {html.escape(hint[0])}.</span>'
+                        if hint else "") + "</li>")
+    return f'<ul class="warnings" id="warnings" role="status">{"".join(items)}</ul>'
+
+
+def error_html(error: gr.Error, element_id: str) -> str:
+    """An error in place of the results it invalidates (no stale numbers beside it)."""
+    title = getattr(error, "title", "Error") or "Error"
+    return (f'<div class="error-panel" id="{element_id}" role="alert"><b>{html.escape(title)}'
+            f'</b><p>{html.escape(str(error.message))}</p></div>')
+
+
+def table_markdown(scores: dict) -> str:
+    """The Example tab's table as Markdown, for copying."""
+    lines = ["| Type | Precision | Recall | F |", "|---|---:|---:|---:|"]
+    lines += [f"| {name} | " + " | ".join(fmt(v) for v in values) + " |"
+              for name, values in scores.items()]
+    return "\n".join(lines)
+
+
+def table_latex(scores: dict) -> str:
+    """The Example tab's table as a booktabs LaTeX tabular, for copying."""
+    lines = [r"\begin{tabular}{lrrr}", r"\toprule", r"Type & P & R & F \\", r"\midrule"]
+    lines += [f"{name.replace('_', chr(92) + '_')} & "
+              + " & ".join(fmt(v) for v in values) + r" \\" for name, values in scores.items()]
+    return "\n".join(lines + [r"\bottomrule", r"\end{tabular}"])
+
+
+# --------------------------------------------------------------------------------------------
+# One example: the matched tokens
+
+
+def token_spans(text: str, words: list, opts) -> Optional[list]:
+    """(start, end) in ``text`` of each of ROUGE's tokens ``words``: the tokenizer run on each
+    whitespace-separated chunk of the text (no tokenizer produces a token across whitespace),
+    narrowed to its letters and digits when the chunk gives one token. None when the chunk
+    tokens do not line up with ``words``."""
+    memo: dict = {}
+    spans: list = []
+    token_options = dict(stemmer=opts.stemmer, stopwords=opts.remove_stopwords)
+    for match in re.finditer(r"\S+", text):
+        chunk = match.group()
+        if chunk not in memo:
+            # the tokenizer of the options the metric checked (metric.options): metric.tokens
+            # would check the options again for each chunk (3x the time on 20,000 tokens)
+            memo[chunk] = [w for s in opts.tokenizer.tokens(chunk, **token_options) for w in s]
+        pieces = memo[chunk]
+        if not pieces:
+            continue
+        start, end = match.span()
+        if len(pieces) == 1:
+            a, b = start, end
+            while a < b and not text[a].isalnum():
+                a += 1
+            while b > a and not text[b - 1].isalnum():
+                b -= 1
+            start, end = (a, b) if a < b else (start, end)
+        if words[len(spans):len(spans) + len(pieces)] != pieces:
+            return None
+        spans.extend(_piece_spans(text, start, end, pieces) if len(pieces) > 1
+                     else [(start, end)])
+    return spans if len(spans) == len(words) else None
+
+
+def _piece_spans(text: str, start: int, end: int, pieces: list) -> list:
+    """Each token's own characters within one chunk (日本語 -> 日, 本, 語) when the tokens are
+    found there in order as they are (lower-cased); else the whole chunk for each."""
+    lowered = text[start:end].lower()
+    if len(lowered) == end - start:
+        spans, pos = [], 0
+        for piece in pieces:
+            found = lowered.find(piece, pos)
+            if found < 0:
+                break
+            spans.append((start + found, start + found + len(piece)))
+            pos = found + len(piece)
+        else:
+            return spans
+    return [(start, end)] * len(pieces)
+
+
+def _runs(marks, limit: int) -> list:
+    """[(first, last)] of each run of consecutive marked tokens among the first ``limit``."""
+    runs, start = [], None
+    for k in range(min(limit, len(marks))):
+        if marks[k] and start is None:
+            start = k
+        if start is not None and (not marks[k] or k + 1 == min(limit, len(marks))):
+            runs.append((start, k if marks[k] else k - 1))
+            start = None
+    return runs
+
+
+def highlight_html(label: str, text: str, words: list, marks, opts, drawn: int,
+                   with_runs: bool = False, element_id: str = "", more_coming: bool = False) -> str:
+    """One text with ROUGE's tokens marked (matched / not matched), right to left where the
+    text is (dir="auto"); its first `drawn` tokens (more_coming: the rest is on its way)."""
+    limit = min(len(words), drawn)
+    spans = token_spans(text, words, opts)
+    if spans is None:  # show ROUGE's own tokens instead of the text
+        text = " ".join(words[:limit])
+        spans, pos = [], 0
+        for w in words[:limit]:
+            spans.append((pos, pos + len(w)))
+            pos += len(w) + 1
+    run_of = {}
+    if with_runs:
+        for first, last in _runs(marks, limit):
+            for k in range(first, last + 1):
+                run_of[k] = last - first + 1
+    out, pos, k = [], 0, 0
+    while k < limit:
+        start, end = spans[k]
+        matched = bool(marks[k])
+        j = k + 1
+        while j < limit and spans[j] == spans[k]:  # one chunk, several tokens
+            matched = matched or bool(marks[j])
+            j += 1
+        out.append(html.escape(text[pos:start]))
+        title = f' title="run of {run_of[k]}"' if k in run_of else ""
+        css = ("m run" if k in run_of else "m") if matched else "u"
+        out.append(f'<span class="{css}"{title}>{html.escape(text[start:end])}</span>')
+        pos, k = end, j
+    cut = len(words) - limit
+    tail = html.escape(text[pos:]) if not cut else ""
+    if not cut:
+        more = ""
+    elif more_coming:
+        more = f'<p class="more drawing">… drawing {cut:,} more tokens</p>'
+    else:
+        more = (f'<p class="more">… {cut:,} more tokens not drawn; tick <b>Show all tokens</b> '
+                "to draw them.</p>")
+    matched = int(np.count_nonzero(marks))
+    return (f'<div class="hl-block"{f" id={element_id!r}" if element_id else ""}>'
+            f'<div class="hl-label">{html.escape(label)} <span class="muted">· {len(words):,} '
+            f'tokens, {matched:,} marked</span></div><div class="hl-text" dir="auto">'
+            f'{"".join(out)}{tail}</div>{more}</div>')
+
+
+def explain_html(rouge_type, n_refs: int, best: int) -> str:
+    what = {"n": f"tokens of the {rouge_type.n}-grams the two texts share (each counted at "
+                 "most as often as the other text has it)",
+            "L": "tokens on a longest common subsequence, as the scoring kernel traces it",
+            "Lsum": "tokens on the union of each reference sentence's LCS with the prediction's"
+                    " sentences, as the scoring kernel traces it",
+            "W": "tokens on the weighted LCS, underlined by consecutive run (longer runs "
+                 "weigh more: f(k) = k^w)",
+            "S": "tokens of the skip-bigrams (ordered word pairs) the texts share",
+            "SU": "tokens of the skip-bigrams and unigrams the texts share"}[rouge_type.kind]
+    against = f"reference {best + 1} (the one its score uses)" if n_refs > 1 else \
+        "the reference"
+    return (f'<p class="caption"><b>{html.escape(rouge_type.name)}</b>: marked are the {what}.'
+            f" The prediction is marked against {against}; each reference against the "
+            "prediction. Unmarked text is not a token.</p>")
+
+
+def skip_pairs_html(result, rouge_type) -> str:
+    _, _, words_p, words_r = result
+    ids: dict = {}
+    a = [ids.setdefault(w, len(ids)) for w in words_p]
+    b = [ids.setdefault(w, len(ids)) for w in words_r]
+    word_of = {v: k for k, v in ids.items()}
+    shared = metric.skip_bigram_matches(a, b, rouge_type.max_skip)
+    if not shared:
+        return '<p class="note">No shared skip-bigrams.</p>'
+    chips = "".join(f'<li><span class="m">{html.escape(word_of[x])}</span> … '
+                    f'<span class="m">{html.escape(word_of[y])}</span> × {c}</li>'
+                    for (x, y), c in shared[:SKIP_PAIRS_SHOWN])
+    return (f'<p class="caption">Shared skip-bigrams ({len(shared):,} distinct, most frequent '
+            f'first):</p><ul class="pairs" id="skip-pairs">{chips}</ul>')
+
+
+# --------------------------------------------------------------------------------------------
+# A corpus
+
+
+def summary_html(result: dict, confidence: float, aggregation: str) -> str:
+    """The Corpus tab's table: each cell the aggregate and its bootstrap interval."""
+    names = [k for k in result if k not in ("signature", "count")]
+    rows = []
+    for name in names:
+        cells = "".join(
+            f'<td class="score {key}" data-mid="{result[name][key]["mid"]!r}" '
+            f'data-low="{result[name][key]["low"]!r}" data-high="{result[name][key]["high"]!r}">'
+            f'<span class="num">{fmt(result[name][key]["mid"])}</span><span class="ci">'
+            f'{fmt(result[name][key]["low"])}–{fmt(result[name][key]["high"])}</span></td>'
+            for key in MEASURES)
+        rows.append(f'<tr data-type="{html.escape(name)}"><th scope="row">{html.escape(name)}'
+                    f"</th>{cells}</tr>")
+    what = ("the mean over" if aggregation == "macro"
+            else "P/R/F of the counts summed over") + f" {result['count']:,} examples"
+    return ('<div class="table-wrap"><table class="rouge-table" id="corpus-scores"><thead><tr>'
+            '<th>Type</th><th>Precision</th><th>Recall</th><th>F</th></tr></thead><tbody>'
+            f'{"".join(rows)}</tbody></table></div><p class="caption">Each cell: {what}, and '
+            f'below it the {confidence:.0%} bootstrap interval.</p>')
+
+
+def bar_chart_svg(result: dict, confidence: float) -> str:
+    """Grouped bars (P, R, F per type) with the bootstrap interval as error bars."""
+    types = [k for k in result if k not in ("signature", "count")]
+    width, height = 760, 300
+    left, right, top, bottom = 48, 16, 34, 44
+    plot_w, plot_h = width - left - right, height - top - bottom
+    group_w = plot_w / max(len(types), 1)
+    bar_w = min(34.0, group_w * 0.8 / 3)
+
+    def y(v):
+        return top + plot_h * (1 - max(0.0, min(1.0, v)))
+
+    parts = [f'<svg class="chart" id="corpus-bar-chart" viewBox="0 0 {width} {height}" '
+             f'role="img" aria-label="P, R and F per ROUGE type with {confidence:.0%} '
+             'bootstrap intervals" xmlns="http://www.w3.org/2000/svg">']
+    for tick in np.linspace(0, 1, 6):
+        parts.append(f'<line x1="{left}" x2="{width - right}" y1="{y(tick):.1f}" '
+                     f'y2="{y(tick):.1f}" class="grid"/><text x="{left - 8}" '
+                     f'y="{y(tick) + 4:.1f}" text-anchor="end" class="tick">{tick:.1f}</text>')
+    for g, name in enumerate(types):
+        x0 = left + g * group_w + (group_w - 3 * bar_w) / 2
+        for k, key in enumerate(MEASURES):
+            e = result[name][key]
+            bx = x0 + k * bar_w
+            cx = bx + bar_w / 2
+            parts.append(
+                f'<rect x="{bx + 1:.1f}" y="{y(e["mid"]):.1f}" width="{bar_w - 2:.1f}" '
+                f'height="{top + plot_h - y(e["mid"]):.1f}" fill="{BAR_COLORS[key]}" rx="2">'
+                f'<title>{name} {key}: {fmt(e["mid"])} [{fmt(e["low"])}, {fmt(e["high"])}]'
+                f'</title></rect><g class="errorbar"><line x1="{cx:.1f}" x2="{cx:.1f}" '
+                f'y1="{y(e["low"]):.1f}" y2="{y(e["high"]):.1f}"/><line x1="{cx - 4:.1f}" '
+                f'x2="{cx + 4:.1f}" y1="{y(e["low"]):.1f}" y2="{y(e["low"]):.1f}"/><line '
+                f'x1="{cx - 4:.1f}" x2="{cx + 4:.1f}" y1="{y(e["high"]):.1f}" '
+                f'y2="{y(e["high"]):.1f}"/></g>')
+        parts.append(f'<text x="{left + (g + 0.5) * group_w:.1f}" y="{height - bottom + 20}" '
+                     f'text-anchor="middle" class="label">{html.escape(name)}</text>')
+    lx = left
+    for key, label in (("precision", "Precision"), ("recall", "Recall"), ("fmeasure", "F")):
+        parts.append(f'<rect x="{lx}" y="10" width="12" height="12" rx="2" '
+                     f'fill="{BAR_COLORS[key]}"/><text x="{lx + 17}" y="20" class="legend">'
+                     f'{label}</text>')
+        lx += 30 + 8 * len(label)
+    parts.append(f'<text x="{width - right}" y="20" text-anchor="end" class="legend muted">'
+                 f'error bars: {confidence:.0%} bootstrap interval</text><line x1="{left}" '
+                 f'x2="{width - right}" y1="{top + plot_h}" y2="{top + plot_h}" class="axis"/>'
+                 "</svg>")
+    return "".join(parts)
+
+
+def histogram_svg(values: np.ndarray, name: str, bins: int = 20) -> str:
+    """Histogram of per-example F in [0, 1], with the mean marked."""
+    width, height = 760, 260
+    left, right, top, bottom = 48, 16, 40, 40
+    plot_w, plot_h = width - left - right, height - top - bottom
+    counts, edges = np.histogram(np.clip(values, 0, 1), bins=bins, range=(0.0, 1.0))
+    nice = _nice_max(max(int(counts.max()), 1))
+    parts = [f'<svg class="chart" id="corpus-histogram" viewBox="0 0 {width} {height}" '
+             f'role="img" aria-label="Distribution of per-example {name} F" '
+             'xmlns="http://www.w3.org/2000/svg">']
+    steps = next((k for k in (5, 4, 2) if (nice / k).is_integer()), 1)
+    for tick in np.linspace(0, nice, steps + 1):
+        ty = top + plot_h * (1 - tick / nice)
+        parts.append(f'<line x1="{left}" x2="{width - right}" y1="{ty:.1f}" y2="{ty:.1f}" '
+                     f'class="grid"/><text x="{left - 8}" y="{ty + 4:.1f}" text-anchor="end" '
+                     f'class="tick">{tick:g}</text>')
+    bw = plot_w / bins
+    for k, c in enumerate(counts):
+        h = plot_h * c / nice
+        parts.append(f'<rect x="{left + k * bw + 1:.1f}" y="{top + plot_h - h:.1f}" '
+                     f'width="{bw - 2:.1f}" height="{h:.1f}" fill="{BAR_COLORS["fmeasure"]}" '
+                     f'rx="2"><title>F in [{edges[k]:.2f}, {edges[k + 1]:.2f}): {c} examples'
+                     '</title></rect>')
+    for tick in np.linspace(0, 1, 11):
+        parts.append(f'<text x="{left + plot_w * tick:.1f}" y="{height - bottom + 18}" '
+                     f'text-anchor="middle" class="tick">{tick:.1f}</text>')
+    mean = float(np.mean(values)) if len(values) else 0.0
+    mx = left + plot_w * max(0.0, min(1.0, mean))
+    anchor, label_x = ("end", mx - 6) if mean > 0.8 else ("start", mx + 6)
+    parts.append(f'<line x1="{mx:.1f}" x2="{mx:.1f}" y1="{top - 4}" y2="{top + plot_h}" '
+                 f'class="mean"/><text x="{label_x:.1f}" y="{top - 8}" text-anchor="{anchor}" '
+                 f'class="legend mean-label">mean {fmt(mean)}</text><text x="{left}" y="16" '
+                 f'class="legend">{html.escape(name)} F per example ({len(values):,} examples)'
+                 f'</text><line x1="{left}" x2="{width - right}" y1="{top + plot_h}" '
+                 f'y2="{top + plot_h}" class="axis"/></svg>')
+    return "".join(parts)
+
+
+def _nice_max(peak: int) -> float:
+    magnitude = 10 ** math.floor(math.log10(peak))
+    return float(next(s * magnitude for s in (1, 2, 2.5, 5, 10) if s * magnitude >= peak))
+
+
+def _preview(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= PREVIEW_CHARS else text[:PREVIEW_CHARS - 1] + "…"
+
+
+def worst_html(state: dict, name: str) -> str:
+    """The examples with the lowest F of one type, worst first."""
+    f = state["scores"][name][:, 2]
+    order = np.argsort(f, kind="stable")[:WORST_SHOWN]
+    rows = []
+    for k in order.tolist():
+        refs = state["references"][k]
+        more = f' <span class="muted">(+{len(refs) - 1} more)</span>' if len(refs) > 1 else ""
+        rows.append(f'<tr><td class="num">{k + 1:,}</td><td class="num">{fmt(float(f[k]))}'
+                    f'</td><td dir="auto">{html.escape(_preview(state["predictions"][k]))}'
+                    f'</td><td dir="auto">{html.escape(_preview(refs[0]))}{more}</td></tr>')
+    return (f'<p class="caption">The {len(rows)} examples with the lowest {html.escape(name)} '
+            'F (row numbers count from 1).</p><div class="table-wrap worst-wrap">'
+            '<table class="rouge-table worst" id="corpus-worst-table"><thead><tr><th>Row</th>'
+            '<th>F</th><th>Prediction</th><th>Reference</th></tr></thead><tbody>'
+            f'{"".join(rows)}</tbody></table></div>')
+
+
+def _corpus_cells(result: dict):
+    names = [k for k in result if k not in ("signature", "count")]
+    return [(name, [f"{fmt(result[name][m]['mid'])} ({fmt(result[name][m]['low'])}–"
+                    f"{fmt(result[name][m]['high'])})" for m in MEASURES]) for name in names]
+
+
+def corpus_markdown(result: dict) -> str:
+    """The Corpus tab's table as Markdown (each cell: mid (low–high))."""
+    lines = ["| Type | Precision | Recall | F |", "|---|---:|---:|---:|"]
+    return "\n".join(lines + [f"| {n} | " + " | ".join(c) + " |"
+                              for n, c in _corpus_cells(result)])
+
+
+def corpus_latex(result: dict) -> str:
+    """The Corpus tab's table as LaTeX (each cell: mid ± half the interval)."""
+    names = [k for k in result if k not in ("signature", "count")]
+    lines = [r"\begin{tabular}{lrrr}", r"\toprule", r"Type & P & R & F \\", r"\midrule"]
+    for name in names:
+        cells = [f"{fmt(result[name][m]['mid'])}$_{{\\pm "
+                 f"{fmt((result[name][m]['high'] - result[name][m]['low']) / 2)}}}$"
+                 for m in MEASURES]
+        lines.append(f"{name} & " + " & ".join(cells) + r" \\")
+    return "\n".join(lines + [r"\bottomrule", r"\end{tabular}"])
+
+
+# --------------------------------------------------------------------------------------------
+# Compared systems
+
+
+def _signed(value: float) -> str:
+    return f"{value:+.4f}"
+
+
+def delta_chart_svg(result: dict, baseline: str, rouge_type: str, confidence: float) -> str:
+    """Each system's F difference from the baseline (a dot) with its percentile interval (a
+    whisker), around a zero line: green when significantly better, red when worse (Holm)."""
+    systems = [k for k in result if k not in ("signature", "count", baseline)]
+    entries = [result[s][rouge_type]["fmeasure"] for s in systems]
+    reach = max([abs(e[k]) for e in entries for k in ("delta_low", "delta_high")] + [0.001])
+    reach = _nice_max(reach * 1000) / 1000  # symmetric axis, at a round number
+    # drawn narrow (480 units) so that its text stays readable on a 360 px phone; the CSS caps
+    # its width on desktops
+    width, row_h, top, bottom = 480, 28, 30, 30
+    left, right = 144, 20
+    height = top + row_h * len(systems) + bottom
+    plot_w = width - left - right
+
+    def x(v):
+        return left + plot_w * (0.5 + max(-1.0, min(1.0, v / reach)) / 2)
+
+    parts = [f'<svg class="chart delta-chart" data-type="{html.escape(rouge_type)}" '
+             f'viewBox="0 0 {width} {height}" role="img" aria-label="{html.escape(rouge_type)} F '
+             f'minus the baseline\'s, with {confidence:.0%} intervals" '
+             'xmlns="http://www.w3.org/2000/svg">'
+             f'<text x="4" y="16" class="legend">Δ F vs {html.escape(_short(baseline))}'
+             f'<tspan class="muted">, whiskers: its {confidence:.0%} interval</tspan></text>']
+    for tick in np.linspace(-reach, reach, 5):
+        parts.append(f'<line x1="{x(tick):.1f}" x2="{x(tick):.1f}" y1="{top - 4}" '
+                     f'y2="{height - bottom}" class="{"axis" if tick == 0 else "grid"}"/>'
+                     f'<text x="{x(tick):.1f}" y="{height - bottom + 16}" text-anchor="middle" '
+                     f'class="tick">{tick:+.3g}</text>')
+    for row, (name, e) in enumerate(zip(systems, entries)):
+        cy = top + row_h * (row + 0.5)
+        significant = e["p_value_holm"] < 1 - confidence
+        color = ("#15803d" if e["delta"] > 0 else "#b91c1c") if significant else "#64748b"
+        parts.append(
+            f'<g class="delta" data-system="{html.escape(name)}" data-delta="{e["delta"]!r}" '
+            f'data-low="{e["delta_low"]!r}" data-high="{e["delta_high"]!r}">'
+            f'<title>{html.escape(name)}: {_signed(e["delta"])} [{_signed(e["delta_low"])}, '
+            f'{_signed(e["delta_high"])}], p (Holm) {fmt(e["p_value_holm"])}</title>'
+            f'<text x="{left - 10}" y="{cy + 4:.1f}" text-anchor="end" class="label">'
+            f'{html.escape(_short(name))}</text>'
+            f'<line x1="{x(e["delta_low"]):.1f}" x2="{x(e["delta_high"]):.1f}" y1="{cy:.1f}" '
+            f'y2="{cy:.1f}" stroke="{color}" stroke-width="2"/>'
+            f'<circle cx="{x(e["delta"]):.1f}" cy="{cy:.1f}" r="5" fill="{color}"/></g>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _short(name: str, limit: int = 16) -> str:
+    return name if len(name) <= limit else name[:limit - 1] + "…"
+
+
+def comparison_html(result: dict, baseline: str, confidence: float) -> str:
+    """The Compare tab's results: per type, the chart of differences and the table."""
+    systems = [k for k in result if k not in ("signature", "count")]
+    types = list(result[systems[0]])
+    blocks = []
+    for t in types:
+        rows = []
+        for s in systems:
+            e = result[s][t]["fmeasure"]
+            cells = [f'<td class="num" data-score="{e["score"]!r}">{fmt(e["score"])}'
+                     f'<span class="ci">{fmt(e["low"])}–{fmt(e["high"])}</span></td>']
+            if s == baseline:
+                cells.append('<td colspan="2" class="muted">baseline</td>')
+            else:
+                better = e["p_value_holm"] < 1 - confidence  # significant, either way
+                # green when significantly better than the baseline, red when worse
+                tone = (" sig-up" if e["delta"] > 0 else " sig-down") if better else ""
+                interval = f'{_signed(e["delta_low"])}–{_signed(e["delta_high"])}'
+                cells.append(f'<td class="num{tone}">{_signed(e["delta"])}'
+                             f'<span class="ci">{interval}'
+                             f'</span></td><td class="num" data-p="{e["p_value"]!r}">'
+                             f'{fmt(e["p_value_holm"])}{" *" if better else ""}'
+                             f'<span class="ci">raw {fmt(e["p_value"])}</span></td>')
+            shown = re.sub(r"([_/.-])", r"\1<wbr>", html.escape(s))  # breaks in long names
+            rows.append(f'<tr data-system="{html.escape(s)}"><th scope="row" dir="auto">'
+                        f'{shown}</th>{"".join(cells)}</tr>')
+        chart = delta_chart_svg(result, baseline, t, confidence)
+        blocks.append(f'<h4>{html.escape(t)} F</h4>{chart}<div class="table-wrap"><table '
+                      f'class="rouge-table compare" data-type="{html.escape(t)}"><thead><tr>'
+                      '<th>System</th><th>F</th><th>Δ vs baseline</th><th>p (Holm)</th>'
+                      '</tr></thead><tbody>'
+                      f'{"".join(rows)}</tbody></table></div>')
+    return (f'<p class="caption">{result["count"]:,} rows. Under each number its '
+            f"{confidence:.0%} interval; p is two-sided, corrected by Holm's method over the "
+            f"systems (the raw p below it); * : significant at {1 - confidence:.2f}.</p>"
+            f'{"".join(blocks)}')

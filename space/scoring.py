@@ -1,0 +1,220 @@
+"""Each request checked against the Space's limits, then scored by the metric: one example
+(with each reference's scores and the matched tokens), a corpus, compared systems. The page's
+handlers and the API endpoints both call these, so that the page and the API give the same
+numbers and refuse the same requests."""
+
+import contextlib
+import html
+import sys
+import threading
+import warnings
+
+import numpy as np
+
+from .limits import (CHUNK_ROWS, CLI, HIGHLIGHT_SECONDS, HIGHLIGHT_TOKENS, MAX_COMPARE_SAMPLES,
+                     MAX_SAMPLES, MAX_SYSTEMS, SKIP_LIST_TOKENS, check_budget, check_texts,
+                     refused, user_error)
+from .metric import metric
+from .options import build_options, cli_flags
+from .render import explain_html, highlight_html, skip_pairs_html
+
+# warnings.catch_warnings swaps process-wide state: one recorder at a time
+_WARNINGS_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def recorded_warnings():
+    """The metric's warnings raised inside the block, as messages (filled when it ends)."""
+    with _WARNINGS_LOCK, warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", metric.RougeWarning)
+        messages: list = []
+        yield messages
+    for w in caught:
+        if issubclass(w.category, metric.RougeWarning) and str(w.message) not in messages:
+            messages.append(str(w.message))
+
+
+# --------------------------------------------------------------------------------------------
+# One example
+
+
+def score_example(prediction: str, references: list, options: dict) -> dict:
+    """One example through the metric's Scorer: {"scores": {type: (P, R, F)},
+    "per_reference": {type: (float64[refs, 3], chosen)}, "signature", "warnings", "opts"}."""
+    (prediction,), (references,) = check_texts([prediction], [references])
+    opts = build_options(**options, use_aggregator=False, detailed=True)
+    # the highlights are bounded on their own (HIGHLIGHT_SECONDS); with several references
+    # the kernels run twice (the example, then each reference alone)
+    check_budget(opts, [prediction], [references],
+                 f"{CLI} --input example.jsonl {cli_flags(options)}",
+                 repeats=1 + (len(references) > 1))
+    scorer = metric.Scorer(opts)
+    try:
+        batch = scorer.add([prediction], [references])
+    except (ValueError, TypeError) as error:
+        raise user_error(str(error), title="Invalid input") from None
+    per_reference = metric.reference_scores(opts, prediction, references) \
+        if len(references) > 1 else {}
+    return {"scores": {name: tuple(float(v) for v in values[0])
+                       for name, values in batch.scores.items()},
+            "per_reference": per_reference, "signature": scorer.result()["signature"],
+            "warnings": scorer.warnings(), "opts": opts}
+
+
+def highlights(prediction: str, references: list, options: dict, kind: str,
+               show_all: bool = False) -> str:
+    """The Matched tokens panel in one piece: every token drawn with show_all, else the first
+    HIGHLIGHT_TOKENS of each text (see highlight_panels)."""
+    first = sys.maxsize if show_all else HIGHLIGHT_TOKENS
+    return next(highlight_panels(prediction, references, options, kind, show_all, first))
+
+
+def highlight_panels(prediction: str, references: list, options: dict, kind: str,
+                     show_all: bool = False, first: int = HIGHLIGHT_TOKENS):
+    """The Matched tokens panel: the prediction marked against the reference its score
+    comes from (or with the most matches), each reference against the prediction. Yields it
+    with the first `first` tokens of each text drawn; with show_all, then again with 4x as
+    many each time until every token is (the marks are computed once): the page shows the
+    start at once and the rest as the browser draws it."""
+    opts = build_options(**options)
+    names = [t.name for t in opts.rouge_types]
+    kind = kind if kind in names else names[0]
+    rouge_type = next(t for t in opts.rouge_types if t.name == kind)
+    notes = []
+    lcs_kind = rouge_type.kind in ("L", "Lsum", "W")
+    if lcs_kind:
+        # the metric's estimate of tracing this one type back, both ways, per reference
+        sizes = metric.text_sizes(opts, [prediction, *references])
+        pairs = np.arange(1, len(references) + 1)
+        seconds, _ = metric.estimate_cost(metric.options(rouge_types=[kind], **{
+            k: v for k, v in options.items() if k != "rouge_types"}), sizes,
+            np.zeros(len(references), dtype=np.int64), pairs, repeats=2, traceback=True)
+        if seconds > HIGHLIGHT_SECONDS:
+            notes.append(f"The texts are too long to trace {kind} here (an estimated "
+                         f"{seconds:.1f} s); showing the ROUGE-1 matches instead.")
+            rouge_type = metric.parse_rouge_type("rouge1")
+    elif rouge_type.kind in ("S", "SU"):  # the shared pairs are listed in Python
+        longest = int(metric.text_sizes(opts, [prediction, *references])["tokens"].max())
+        if longest > SKIP_LIST_TOKENS:
+            notes.append(f"The shared skip-bigrams are listed for texts of up to "
+                         f"{SKIP_LIST_TOKENS} tokens (the longest here has {longest:,}); "
+                         "showing the ROUGE-1 matches instead.")
+            rouge_type = metric.parse_rouge_type("rouge1")
+    results = [metric.pair_marks(opts, prediction, r, rouge_type) for r in references]
+    best = max(range(len(references)), key=lambda k: (int(np.count_nonzero(results[k][0])), -k))
+    if len(references) > 1 and kind in names:
+        scored = metric.reference_scores(
+            metric.options(rouge_types=[rouge_type.name], **{
+                k: v for k, v in options.items() if k != "rouge_types"}),
+            prediction, references)
+        chosen = scored[rouge_type.name][1]
+        best = best if chosen is None else chosen
+    marks_p, _, words_p, _ = results[best]
+    with_runs = rouge_type.kind == "W"
+    caption = [explain_html(rouge_type, len(references), best)]
+    if rouge_type.kind in ("S", "SU"):
+        caption.append(skip_pairs_html(results[best], rouge_type))
+    caption += [f'<p class="note">{html.escape(n)}</p>' for n in notes]
+    texts = [("Prediction", prediction, words_p, marks_p, "hl-pred")]
+    for k, (ref, (_, marks_r, _, words_r)) in enumerate(zip(references, results)):
+        label = f"Reference {k + 1}" if len(references) > 1 else "Reference"
+        texts.append((label, ref, words_r, marks_r, f"hl-ref-{k + 1}"))
+    longest = max(len(words) for _, _, words, _, _ in texts)
+    drawn = first
+    while True:
+        coming = show_all and drawn < longest
+        blocks = [highlight_html(label, text, words, marks, opts, drawn, with_runs, element_id,
+                                 coming)
+                  for label, text, words, marks, element_id in texts]
+        yield (f'<div id="highlights-inner" data-drawn="{min(drawn, longest)}">'
+               f'{"".join(caption)}{"".join(blocks)}</div>')
+        if not coming:
+            return
+        drawn *= 4
+
+
+# --------------------------------------------------------------------------------------------
+# A corpus, and compared systems
+
+
+def score_corpus_lists(predictions, references, options: dict, aggregation="macro",
+                       n_samples=1000, confidence=0.95, seed=12345, progress=None):
+    """Check the limits, then score with the metric's Scorer in chunks: (compute()'s
+    detailed result, per-example scores {type: float64[N, 3]}, the metric's warnings)."""
+    predictions, references = check_texts(predictions, references)
+    if isinstance(n_samples, float) and n_samples.is_integer():
+        n_samples = int(n_samples)
+    if isinstance(seed, float) and seed.is_integer():
+        seed = int(seed)
+    if isinstance(n_samples, int) and not isinstance(n_samples, bool) \
+            and n_samples > MAX_SAMPLES:
+        raise refused("n_samples", f"{n_samples:,}", f"{MAX_SAMPLES:,}",
+                      f"{CLI} --input YOUR_FILE.jsonl --n-samples {n_samples}")
+    opts = build_options(**options, use_aggregator=True, detailed=True,
+                         aggregation=aggregation, n_samples=n_samples,
+                         confidence=float(confidence), seed=seed)
+    # TEMPORARY, until the metric estimates its resampling as it does its kernels
+    # (metric.estimate_cost covers the kernels only): about 2 ns per sample, example and type
+    bootstrap = 2e-9 * opts.n_samples * len(predictions) * len(opts.rouge_types)
+    check_budget(opts, predictions, references,
+                 f"{CLI} --input YOUR_FILE.jsonl {cli_flags(options)}",
+                 extra_seconds=bootstrap)
+    scorer = metric.Scorer(opts)
+    n, scores = len(predictions), {}
+    for start in range(0, n, CHUNK_ROWS):
+        if progress is not None:
+            progress((start, n), desc=f"Scoring examples {start + 1:,}–"
+                                      f"{min(start + CHUNK_ROWS, n):,} of {n:,}",
+                     unit="examples")
+        try:
+            batch = scorer.add(predictions[start:start + CHUNK_ROWS],
+                               references[start:start + CHUNK_ROWS])
+        except (ValueError, TypeError) as error:
+            raise user_error(str(error), title="Invalid input") from None
+        for name, values in batch.scores.items():
+            scores.setdefault(name, []).append(values)
+    return (scorer.result(), {k: np.concatenate(v) for k, v in scores.items()},
+            scorer.warnings())
+
+
+def compare_lists(predictions: dict, references: list, options: dict, baseline=None,
+                  test="bootstrap", n_samples=None, seed=12345, confidence=0.95) -> tuple:
+    """Check the limits, then metric.compare(): (its result, its warnings)."""
+    if not isinstance(predictions, dict) or len(predictions) > MAX_SYSTEMS:
+        got = f"{len(predictions)} systems" if isinstance(predictions, dict) else \
+            type(predictions).__name__
+        if isinstance(predictions, dict):
+            raise refused("predictions", got, f"{MAX_SYSTEMS} systems",
+                          f"{CLI} --compare SYSTEM.txt ... --references REFS.txt")
+        raise user_error(f"predictions: got {got}; allowed: a dict {{system: [prediction, ...]}}",
+                         title="Invalid input")
+    if n_samples is not None and not isinstance(n_samples, bool) and \
+            isinstance(n_samples, (int, float)) and n_samples > MAX_COMPARE_SAMPLES:
+        raise refused("n_samples", f"{n_samples:,}", f"{MAX_COMPARE_SAMPLES:,}",
+                      f"{CLI} --compare SYSTEM.txt ... --references REFS.txt "
+                      f"--n-samples {int(n_samples)}")
+    if isinstance(n_samples, float) and n_samples.is_integer():
+        n_samples = int(n_samples)
+    checked = {}
+    for name, rows in predictions.items():
+        rows, refs = check_texts(rows, references)
+        checked[name] = rows
+    opts = build_options(**options)
+    # TEMPORARY, until the metric estimates its resampling (as for the bootstrap above): the
+    # default counts of compare()'s tests, and about 2 ns per trial, row, system, type and
+    # statistic (P, R, F of both sides)
+    samples = n_samples or (10_000 if test == "randomization" else 1_000)
+    resampling = 2e-9 * samples * len(refs) * len(checked) * len(opts.rouge_types) * 6
+    all_rows = [p for rows in checked.values() for p in rows]
+    all_refs = refs * len(checked)
+    check_budget(opts, all_rows, all_refs,
+                 f"{CLI} --compare SYSTEM.txt ... --references REFS.txt {cli_flags(options)}",
+                 extra_seconds=resampling)
+    try:
+        with recorded_warnings() as messages:
+            result = metric.compare(predictions=checked, references=refs, baseline=baseline,
+                                    test=test, n_samples=n_samples, seed=seed,
+                                    confidence=confidence, **options)
+    except (ValueError, TypeError) as error:
+        raise user_error(str(error), title="Invalid input") from None
+    return result, messages

@@ -1,0 +1,176 @@
+"""One options schema (rouge_options.OPTIONS), and what is made from it: compute()'s parameters
+and docs, the CLI's flags, the README's options table, and RougeOptions.build's bounds.
+
+The schema is read from the metric as evaluate.load stages it (conftest's ``staged``); the CLI
+reads its own copy from the files beside rouge_cli.py, so the two are compared as data.
+
+After a change to the schema, rewrite the README's table with ``python tests/test_schema.py``.
+"""
+import inspect
+import math
+import sys
+
+import pytest
+
+from conftest import REPO, staged
+
+README = REPO / "README.md"
+TABLE_START = "<!-- options table: made by rouge_options.options_table(); " \
+              "python tests/test_schema.py rewrites it -->\n"
+TABLE_END = "<!-- end of the options table -->\n"
+
+
+def schema():
+    return staged("rouge_options")
+
+
+def test_compute_parameters_are_the_schema(metric):
+    """evaluate forbids **kwargs in _compute, so its signature lists the options by hand:
+    same names, order and defaults as the schema."""
+    parameters = list(inspect.signature(type(metric)._compute).parameters.values())
+    assert [p.name for p in parameters[:3]] == ["self", "predictions", "references"]
+    options = schema().OPTIONS
+    assert [p.name for p in parameters[3:]] == [option.name for option in options]
+    assert [p.default for p in parameters[3:]] == [option.default for option in options]
+
+
+def test_checked_options_have_the_schema_fields():
+    options = schema()
+    assert options.RougeOptions.names() == tuple(o.name for o in options.OPTIONS)
+    built = options.RougeOptions.build()
+    assert tuple(built.as_kwargs()) == options.RougeOptions.names()
+
+
+def test_compute_docs_are_made_from_the_schema(metric):
+    """compute()'s Args docs hold options_doc(): one entry per option, with its default and
+    what is allowed."""
+    options = schema()
+    doc = options.options_doc()
+    entries = [line.strip() for line in doc.splitlines() if not line.startswith(" " * 8)]
+    assert [entry.split(" ", 1)[0] for entry in entries] == [o.name for o in options.OPTIONS]
+    for option in options.OPTIONS:
+        assert f"{option.name} ({option.type.__name__}, default {option.default_text()})" in doc
+    assert doc in metric.inputs_description
+
+
+def cli_parser():
+    sys.path.insert(0, str(REPO))
+    try:
+        import rouge_cli
+    finally:
+        sys.path.remove(str(REPO))
+    return rouge_cli, rouge_cli.build_parser()
+
+
+def test_cli_flags_are_made_from_the_schema():
+    """Every option but use_aggregator and detailed is a flag with the schema's choices, a
+    number type for numbers, a plain switch for booleans and the schema's default in its help.
+    The flag's own default is None: an option not given keeps the metric's default."""
+    rouge_cli, parser = cli_parser()
+    flags = {action.dest: action for action in parser._actions}
+    for option in schema().OPTIONS:
+        flag = "--" + option.name.replace("_", "-")
+        if not option.cli:
+            assert option.name not in flags and flag not in parser._option_string_actions
+            continue
+        action = parser._option_string_actions[flag]
+        assert action.dest == option.name and action.default is None, flag
+        assert tuple(action.choices or ()) == option.choices, flag
+        if option.type is bool:
+            assert action.nargs == 0 and action.const is True, flag
+        elif option.type in (int, float):
+            assert action.type is rouge_cli._number, flag
+        help_text = " ".join(action.help.split())
+        assert " ".join(option.help.split()) in help_text, flag
+        if option.type is not bool:
+            shown = option.none if option.default is None else option.default
+            assert help_text.endswith(f"(default {shown})"), flag
+    assert {o.name for o in rouge_cli.metric_options()} == \
+        {o.name for o in schema().OPTIONS if o.cli}
+
+
+def test_cli_flags_become_the_metric_options():
+    rouge_cli, parser = cli_parser()
+    args = parser.parse_args(["p.txt", "r.txt", "--rouge-types", "rouge1,rougeW-1.5",
+                              "--alpha", "0.25", "--n-samples", "20", "--profile", "rouge155",
+                              "--multi-ref", "best", "--use-stemmer", "--length-limit-words",
+                              "9"])
+    kwargs = rouge_cli.metric_kwargs(args)
+    assert kwargs == dict(rouge_types=["rouge1", "rougeW-1.5"], alpha=0.25, n_samples=20,
+                          profile="rouge155", multi_ref="best", use_stemmer=True,
+                          length_limit_words=9)
+    built = schema().RougeOptions.build(**kwargs).as_kwargs()
+    assert {name: built[name] for name in kwargs} == kwargs
+
+
+def readme_table(text):
+    assert text.count(TABLE_START) == 1 and text.count(TABLE_END) == 1, \
+        "the README's options table lost its marker comments"
+    return text[text.index(TABLE_START) + len(TABLE_START):text.index(TABLE_END)]
+
+
+def test_readme_table_is_made_from_the_schema():
+    table = readme_table(README.read_text(encoding="utf-8"))
+    assert table == schema().options_table(), "run: python tests/test_schema.py"
+
+
+def test_readme_table_has_a_row_per_option():
+    rows = schema().options_table().splitlines()[2:]
+    assert [row.split("`")[1] for row in rows] == [o.name for o in schema().OPTIONS]
+
+
+@pytest.mark.parametrize("name", ["alpha", "n_samples", "confidence", "seed",
+                                  "length_limit_words", "length_limit_bytes"])
+def test_numbers_are_checked_against_the_schema_bounds(name):
+    """A value at a bound is accepted (refused when the bounds are strict); one beyond it is a
+    ValueError that names the option and says what the schema allows."""
+    options = schema()
+    option = options.OPTION[name]
+    step = 1 if option.type is int else 1e-9
+    for bound, beyond in ((option.low, option.low - step), (option.high, option.high + step)):
+        if option.strict:
+            beyond = bound
+        else:
+            assert getattr(options.RougeOptions.build(**{name: bound}), name) == bound
+        with pytest.raises(ValueError, match=f"^{name}: got .*; allowed: "
+                                             f"{option.allowed.replace('*', '[*]')}$"):
+            options.RougeOptions.build(**{name: beyond})
+    if option.type is float:
+        with pytest.raises(ValueError, match=f"^{name}: got nan"):
+            options.RougeOptions.build(**{name: math.nan})
+
+
+@pytest.mark.parametrize("name", ["tokenizer", "multi_ref", "profile", "aggregation"])
+def test_every_choice_is_accepted_and_no_other(name):
+    options = schema()
+    for choice in options.OPTION[name].choices:
+        options.RougeOptions.build(**{name: choice})
+    with pytest.raises(ValueError, match=f"^{name}: got 'nope'"):
+        options.RougeOptions.build(**{name: "nope"})
+
+
+def test_examples_of_open_options_are_valid():
+    """rouge_types' and lang's examples (what a menu offers) are accepted."""
+    options = schema()
+    options.RougeOptions.build(rouge_types=list(options.OPTION["rouge_types"].examples))
+    for code in options.OPTION["lang"].examples:
+        assert options.RougeOptions.build(lang=code).lang == code
+
+
+def write_readme_table():
+    """Put options_table() between the README's markers."""
+    import importlib
+    import types
+
+    package = types.ModuleType("_rouge_schema_files")
+    package.__path__ = [str(REPO)]
+    sys.modules[package.__name__] = package
+    table = importlib.import_module(package.__name__ + ".rouge_options").options_table()
+    text = README.read_text(encoding="utf-8")
+    old = readme_table(text)
+    README.write_text(text.replace(TABLE_START + old + TABLE_END,
+                                   TABLE_START + table + TABLE_END), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    write_readme_table()
