@@ -68,9 +68,11 @@ from .rouge_lang import (
 )
 from .rouge_options import (
     DEFAULT_SEED,
+    OPTIONS,
     RougeOptions,
     RougeWarning,
     __version__,
+    options_doc,
     parse_rouge_type,
 )
 from .rouge_pipeline import (
@@ -91,6 +93,7 @@ from .rouge_registry import (
 )
 from .rouge_significance import (
     DEFAULT_SAMPLES,
+    DEFAULT_TEST,
     TESTS,
     format_comparison,
     mean_scores,
@@ -124,31 +127,7 @@ Called with evaluate's rouge arguments it returns the same numbers as `rouge_sco
 `profile="rouge155"` reproduces the official ROUGE-1.5.5 Perl script digit for digit.
 """
 
-_KWARGS_DESCRIPTION = """
-Args:
-    predictions: list of predictions, one string each (sentences separated by "\\n").
-    references: list of references: one string or a list of strings per prediction.
-    rouge_types: list of types, default ["rouge1", "rouge2", "rougeL", "rougeLsum"]. Grammar:
-        rouge<N>, rougeL, rougeLsum, rougeW[-<weight>], rougeS[<d>], rougeSU[<d>].
-    use_aggregator: True: one aggregated score per type; False: one score per example.
-    use_stemmer: Porter stemming of tokens longer than 3 characters.
-    tokenizer: None or "default" (rouge_score's), "unicode", "whitespace", or a callable
-        str -> list[str].
-    alpha: F = 1 / (alpha / P + (1 - alpha) / R); 0.5 is F1.
-    multi_ref: "max" (reference with the best F per type), "average" (counts pooled over the
-        references, ROUGE-1.5.5 -f A) or "best" (ROUGE-1.5.5 -f B).
-    remove_stopwords: drop the SMART stopwords of ROUGE-1.5.5 before scoring.
-    n_samples, confidence, seed: the bootstrap interval.
-    aggregation: "macro" (mean of per-example scores) or "micro" (counts pooled over the corpus).
-    length_limit_words, length_limit_bytes: truncate every text (ROUGE-1.5.5 -l / -b).
-    split_sentences: split sentences with a rule-based splitter before rougeLsum / W.
-    profile: "rouge_score" (default) or "rouge155".
-    lang: None, or a language (ISO 639-1 code or XL-Sum's name: "zh", "chinese_simplified",
-        "ja", "th", "hi", "bn", "tr", "ar", "ru", ...): the tokenization and stemmers of XL-Sum's
-        multilingual ROUGE (PyPI multilingual-rouge), whose per-example scores it reproduces.
-        Segmenters are optional packages (pip install -r requirements-lang.txt).
-    detailed: also return precision and recall, the interval, the signature and the count.
-Returns:
+_RETURNS_AND_EXAMPLES = """Returns:
     {type: F} (aggregated) or {type: [F, ...]} (per example); with detailed=True
     {type: {"precision": {"low", "mid", "high"}, "recall": ..., "fmeasure": ...},
      "signature": str, "count": int}.
@@ -163,6 +142,14 @@ Examples:
     >>> out["rouge1"]["recall"]["mid"], out["count"]
     (1.0, 1)
 """
+
+# The options' entries come from the schema (rouge_options.OPTIONS), as do the CLI's flags and
+# the README's table; tests/test_schema.py holds them equal.
+_KWARGS_DESCRIPTION = (
+    "\nArgs:\n"
+    "    predictions: list of predictions, one string each (sentences separated by \"\\n\").\n"
+    "    references: list of references: one string or a list of strings per prediction.\n"
+    + options_doc() + _RETURNS_AND_EXAMPLES)
 
 
 # --------------------------------------------------------------------------------------------
@@ -332,12 +319,14 @@ class RougeMetric(evaluate.Metric):
             warnings.warn(message, RougeWarning, stacklevel=3)
         return scorer.result()
 
-    def compare(self, *, predictions, references, baseline=None, test="bootstrap",
+    def compare(self, *, predictions, references, baseline=None, test=DEFAULT_TEST,
                 n_samples=None, seed=DEFAULT_SEED, confidence=0.95, **options):
-        """Which system is better: paired significance tests of 2+ systems against a baseline
-        (sacrebleu's paired bootstrap or approximate randomization on ROUGE's per-example
-        statistics), with each system's score and interval, its difference from the baseline
-        with the interval of the difference, the two-sided p-value and Holm's correction.
+        """Which system is better: paired significance tests of 2+ systems against a baseline on
+        ROUGE's per-example statistics: approximate randomization (the default), the centred
+        paired bootstrap, or sacrebleu 2.6.0's bootstrap rule (test="sacrebleu-bootstrap",
+        for reproducing published numbers: not calibrated; docs/significance.md). Gives each
+        system's score and interval, its difference from the baseline with per-comparison and
+        family-wise intervals, the two-sided p-value raw and Holm-adjusted, and a verdict.
 
         predictions: {system name: [prediction per row]}, rows aligned with references (as in
         compute()). Every compute() option applies (both profiles, macro and micro).
@@ -426,6 +415,7 @@ class RougeMetric(evaluate.Metric):
     # (a hashed package) stays the metric's business.
 
     RougeWarning = RougeWarning
+    OPTIONS = OPTIONS
     check_inputs = staticmethod(check_inputs)
     parse_rouge_type = staticmethod(parse_rouge_type)
     PROFILES = PROFILES
