@@ -1,42 +1,24 @@
 """The one seam between the scorer and its kernels: which implementation of a kernel runs.
 
-Every kernel of ``rouge_kernels`` exists as numba machine code (compiled once per machine, then
-loaded from a disk cache) and, for the scoring and tokenizing kernels, as a numpy twin of the
-same name in ``rouge_vectorized``; the numbers are the same to the last digit
-(tests/test_backend.py). ``kernel(name)`` is what the scorer calls:
+``kernel(name)`` gives the numba-compiled kernel of ``rouge_kernels`` once this process has it,
+until then its numpy twin of the same name in ``rouge_vectorized`` (a first call never waits
+for numba), and for a kernel without a twin the compiled one, waited for. The numbers are the
+same to the last digit (tests/test_backend.py). The choice is made when a compiled kernel
+arrives, not per call. ``ROUGE_METRIC_BACKEND=numpy`` never uses numba (kernels without a twin
+run as plain Python: slow, exact); ``=numba`` always does, compiling in the caller's thread.
 
-* the compiled kernel, once this process has it;
-* until then the numpy twin, so that a first call never waits for numba (compiling the default
-  types' kernels takes 15-30 s; loading them from the cache ~0.5 s, most of it numba's import);
-* for the two bootstraps, which have no twin, the compiled kernel, waited for;
-* with ``ROUGE_METRIC_BACKEND=numpy`` never numba: the twins, and ``rouge_kernels`` itself run
-  as plain Python for the bootstraps (slow, exact); ``=numba``: always the compiled kernel,
-  compiled in the caller's thread when missing (numba's own behaviour).
-
-The choice is made when a compiled kernel arrives, not per call.
-
-Compiling. ``start()`` (called by ``evaluate.load``) loads the cached kernels at once when the
-cache holds them all; otherwise it starts at most one compile process, ``python -c`` on the
-kernels file, which compiles every kernel into the cache, most needed first, and names each on
-its stdout as it is cached; a thread here then loads that kernel. The process reads its stdin,
-a pipe from this process, and exits when it closes: it cannot outlive this process. Kernels it
-cached before stay cached. ``compile_all()`` compiles everything and waits (a Docker build step:
-``python rouge_cli.py --compile``). No signals, no priorities, nothing process-wide: a child
-forked by the user starts with what this process had and never waits for its parent's compile.
-
-The cache. The kernels file is copied to ``<user cache dir>/rouge_metric/kernels-<key>/``, the
-key a hash of its text and of numba's and Python's versions, and imported from there: numba
-caches beside its source (its default, public behaviour), so the cache is keyed by content and
-shared by every copy of the metric (a checkout, evaluate's staged copies) on the machine.
-``ROUGE_METRIC_CACHE_DIR`` moves it.
-
-The seam: ``kernel``, ``compiled``, ``start`` and ``compile_all`` are all that the scorer sees;
-an ahead-of-time compiled extension could replace the numba half behind them.
+``start()`` (evaluate.load) loads the cached kernels when the cache has them all, else starts
+one compile process that caches them, most needed first, while a thread here adopts each as
+it arrives. The process exits when its stdin, a pipe from this process, closes: it cannot
+outlive this process. The cache is content-keyed in the user cache directory, through numba's
+public behaviour only. No signals, priorities or process-wide state. docs/design.md has the
+details; an ahead-of-time compiled extension could replace the numba half behind this seam.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib.metadata as metadata
 import importlib.util
 import os
 import shutil
@@ -48,6 +30,7 @@ import numpy as np
 
 from . import rouge_kernels as _python_kernels
 from . import rouge_vectorized as _twins
+from .rouge_text import ForkSafeLock
 
 BACKEND_ENV = "ROUGE_METRIC_BACKEND"  # "numba", "numpy", or unset: compiled when it is there
 CACHE_ENV = "ROUGE_METRIC_CACHE_DIR"
@@ -72,26 +55,6 @@ def thread_count() -> int:
 THREADS = thread_count()
 
 
-class ForkSafeLock:
-    """A lock that a forked child gets afresh: a lock that another thread of the parent held at
-    the fork would never be released in the child (DataLoader workers, num_proc fork). Pickles
-    and deep-copies as a new lock."""
-
-    def __init__(self, factory=threading.Lock):
-        self._factory, self._pid, self._lock = factory, os.getpid(), factory()
-
-    def __enter__(self):
-        if self._pid != os.getpid():
-            self._pid, self._lock = os.getpid(), self._factory()
-        return self._lock.__enter__()
-
-    def __exit__(self, *exc):
-        return self._lock.__exit__(*exc)
-
-    def __reduce__(self):
-        return type(self), (self._factory,)
-
-
 def mode() -> str:
     value = os.environ.get(BACKEND_ENV, "").strip().lower()
     if value not in ("", "numba", "numpy"):
@@ -100,9 +63,8 @@ def mode() -> str:
 
 
 # --------------------------------------------------------------------------------------------
-# The state of this process. Plain assignments of immutable values: a reader never needs the
-# lock, and the lock is held only around a few assignments, so a child forked meanwhile by
-# another thread is not left holding it (and after_in_child gives it a new one anyway).
+# The state of this process: plain assignments, read without the lock, which is held only around
+# a few assignments (and is fresh in a forked child).
 
 _lock = ForkSafeLock()
 _compiled: dict = {}  # name -> compiled kernel, once this process has it
@@ -113,43 +75,40 @@ _state = {"module": None, "process": None, "pid": os.getpid(), "loading": 0, "no
 
 
 def _folder() -> str | None:
-    """The content-keyed cache folder of the kernels file (created), or None if impossible."""
-    root = os.environ.get(CACHE_ENV) or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
-        "rouge_metric")
-    with open(_python_kernels.__file__, "rb") as f:
-        source = f.read()
-    try:
-        import importlib.metadata as metadata
-        numba_version = metadata.version("numba")
-    except Exception:  # noqa: BLE001 - no numba: nothing to cache
-        return None
-    key = hashlib.sha256(source + f"|{numba_version}|{sys.version}".encode()).hexdigest()[:16]
-    folder = os.path.join(root, f"kernels-{key}")
-    target = os.path.join(folder, "rouge_kernels.py")
-    try:
-        if not os.path.exists(target):
-            os.makedirs(folder, exist_ok=True)
-            partial = f"{target}.{os.getpid()}.tmp"
-            shutil.copyfile(_python_kernels.__file__, partial)
-            os.replace(partial, target)  # whole or absent, for a concurrent process
-        return folder
-    except OSError:
-        return None
+    """The content-keyed cache folder, holding a copy of the kernels file (made once), or None
+    where there is none (no numba, or no writable cache directory)."""
+    if "folder" not in _state:
+        root = os.environ.get(CACHE_ENV) or os.path.join(
+            os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
+            "rouge_metric")
+        try:
+            with open(_python_kernels.__file__, "rb") as f:
+                source = f.read()
+            key = source + f"|{metadata.version('numba')}|{sys.version}".encode()
+            folder = os.path.join(root, "kernels-" + hashlib.sha256(key).hexdigest()[:16])
+            target = os.path.join(folder, "rouge_kernels.py")
+            if not os.path.exists(target):
+                os.makedirs(folder, exist_ok=True)
+                partial = f"{target}.{os.getpid()}.tmp"
+                shutil.copyfile(_python_kernels.__file__, partial)
+                os.replace(partial, target)  # whole or absent, for a concurrent process
+        except (OSError, metadata.PackageNotFoundError):
+            folder = None
+        _state["folder"] = folder
+    return _state["folder"]
 
 
-def _module_name(folder: str) -> str:
-    return "rouge_metric_kernels_" + os.path.basename(folder).replace("-", "_")
+def _module_name(folder: str | None) -> str:
+    return "rouge_metric_kernels_" + (os.path.basename(folder)[8:] if folder else "uncached")
 
 
 def _compiled_module():
-    """The kernels file imported from the cache folder, its kernels numba dispatchers."""
+    """The kernels file imported from the cache folder, its kernels numba dispatchers (numba
+    caches beside a file: its default locator, so the cache is keyed by content)."""
     if _state["module"] is None:
         folder = _folder()
-        if folder is None:  # numba caches where it can (or not at all): still compiled
-            path, name = _python_kernels.__file__, "rouge_metric_kernels_uncached"
-        else:
-            path, name = os.path.join(folder, "rouge_kernels.py"), _module_name(folder)
+        path = os.path.join(folder, "rouge_kernels.py") if folder else _python_kernels.__file__
+        name = _module_name(folder)
         module = sys.modules.get(name)
         if module is None:
             spec = importlib.util.spec_from_file_location(name, path)
@@ -159,11 +118,6 @@ def _compiled_module():
         module.use_numba()
         _state["module"] = module
     return _state["module"]
-
-
-def _marker(name: str) -> str | None:
-    folder = _folder()
-    return folder and os.path.join(folder, f"{name}.cached")
 
 
 def _load(name: str) -> None:
@@ -201,22 +155,11 @@ def kernel(name: str):
     if chosen == "numba" or not hasattr(_twins, name):
         return _wait(name)
     start()
-    return _Twin(name)
-
-
-def compiled(name: str):
-    """Kernel `name` compiled when this process has it, else None (the caller has its own
-    fallback: nltk's stemmer for porter_stem_codes)."""
-    if mode() == "numpy":
-        return None
-    if name not in _compiled:
-        start()
-    return _compiled.get(name)
+    return _twin(name)
 
 
 def compiled_kernels():
-    """rouge_kernels with numba's dispatchers, each compiled (or loaded) at its first call:
-    for tests and benchmarks of the compiled code itself."""
+    """rouge_kernels as numba dispatchers (tests and benchmarks of the compiled code)."""
     return _compiled_module()
 
 
@@ -229,20 +172,14 @@ def helper(name: str):
     return getattr(_compiled_module(), name)
 
 
-class _Twin:
+def _twin(name: str):
     """The numpy twin of a kernel; past what the twin can do (OutOfScope), the compiled one."""
-
-    def __init__(self, name: str):
-        self.name = name
-
-    def __call__(self, *args, **kwargs):
-        function = _compiled.get(self.name)
-        if function is not None:  # it arrived since kernel() was called
-            return function(*args, **kwargs)
+    def run(*args, **kwargs):
         try:
-            return getattr(_twins, self.name)(*args, **kwargs)
+            return (_compiled.get(name) or getattr(_twins, name))(*args, **kwargs)
         except _twins.OutOfScope:
-            return _wait(self.name)(*args, **kwargs)
+            return _wait(name)(*args, **kwargs)
+    return run
 
 
 def _python(name: str):
@@ -302,7 +239,7 @@ def start() -> None:
     folder = _folder()
     if folder is None:
         return  # no cache: numba compiles at first need (_wait), as it does by itself
-    missing = [name for name in KERNELS if not os.path.exists(_marker(name))]
+    missing = [k for k in KERNELS if not os.path.exists(os.path.join(folder, k + ".cached"))]
     if not missing:
         for name in KERNELS:
             if name not in _compiled:
@@ -355,11 +292,8 @@ def _after_fork_in_child() -> None:
     _arrived.clear()
     _state.update(pid=os.getpid(), no_compile=_state["loading"] > 0, loading=0)
     process, _state["process"] = _state["process"], None
-    if process is not None and process.stdin is not None:
-        try:
-            process.stdin.close()  # the compile process ends with its parent, not with us
-        except OSError:
-            pass
+    if process is not None:
+        process.stdin.close()  # the compile process ends with its parent, not with us
 
 
 if hasattr(os, "register_at_fork"):

@@ -36,12 +36,12 @@ import re
 import threading
 import unicodedata
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Optional
 
 import numpy as np
 
 from .rouge155_lexicon import SMART_STOPWORDS
-from .rouge_backend import ForkSafeLock
+from .rouge_text import ForkSafeLock
 from .rouge_lang_data import BENGALI_RULES, STOPWORDS
 from .rouge_profiles import TokenizerProfile
 from .rouge_text import TokenizedBatch

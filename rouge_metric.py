@@ -54,7 +54,6 @@ HELPER_MODULES = (
 
 # -- What this adapter uses.
 from .rouge_backend import (
-    ForkSafeLock,
     compile_all,
     start,
 )
@@ -101,6 +100,7 @@ from .rouge_significance import (
     pooled_scores,
 )
 from .rouge_text import (
+    ForkSafeLock,
     split_sentences as split_sentences_rule_based,
 )
 

@@ -40,7 +40,6 @@ from .rouge_aggregate import (
 )
 from .rouge_backend import (
     THREADS,
-    ForkSafeLock,
     helper,
     kernel,
 )
@@ -57,6 +56,7 @@ from .rouge_options import (
     RougeType,
 )
 from .rouge_text import (
+    ForkSafeLock,
     TokenizedBatch,
     split_sentences as split_sentences_rule_based,
 )

@@ -29,7 +29,6 @@ from .rouge155_lexicon import (
 )
 from .rouge_backend import (
     THREADS,
-    compiled,
     kernel,
 )
 from .rouge_text import (
@@ -118,9 +117,7 @@ class ByteTokenizer(TokenizerProfile):
             stem_memo=stem_memo(stemmer) if stemmer else None,
             stopwords=SMART_STOPWORDS if stopwords else None,
             dense_ids=kernel("dense_ids"), scan_stem=kernel("scan_stem_tokens"),
-            table_insert=kernel("stem_table_insert"),
-            # nltk's Porter stemmer as a kernel (until it is compiled, nltk itself)
-            code_stemmer=compiled("porter_stem_codes") if stemmer == "porter" else None)
+            table_insert=kernel("stem_table_insert"))
 
     def tokens(self, text, *, stemmer, stopwords):
         stem = stem_memo(stemmer).stem if stemmer else None

@@ -1,7 +1,6 @@
 """Nothing is lost: evaluate's distributed mode (num_process / process_id / experiment_id and
 a shared cache directory, as torch.distributed and accelerate users run it) gives exactly the
 single-process result, count included; concurrent compute() calls from threads too."""
-import gc
 import json
 import os
 import subprocess
@@ -12,7 +11,7 @@ import uuid
 
 import pytest
 
-from conftest import REPO, staged
+from conftest import REPO
 
 WORKER = textwrap.dedent("""
     import json, sys, warnings
