@@ -88,6 +88,7 @@ from .rouge_profiles import (
 )
 from .rouge_registry import (
     estimate_cost,
+    resampling_cost,
     text_sizes,
 )
 from .rouge_significance import (
@@ -439,6 +440,10 @@ class RougeMetric(evaluate.Metric):
         """(seconds, bytes) of scoring these pairs, before scoring: rouge_registry."""
         return estimate_cost(options, sizes, pair_pred, pair_ref, repeats, traceback)
 
+    resampling_cost = staticmethod(resampling_cost)
+    DEFAULT_TEST = DEFAULT_TEST
+    TESTS = TESTS
+    DEFAULT_SAMPLES = DEFAULT_SAMPLES
     tokens = staticmethod(tokens_of)
     example_scores = staticmethod(example_scores)
     format_comparison = staticmethod(format_comparison)

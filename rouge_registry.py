@@ -164,3 +164,9 @@ def estimate_cost(options, sizes: dict, pair_pred: np.ndarray, pair_ref: np.ndar
         s, b = kind_of(options, t).cost(t, pairs, repeats, traceback)
         seconds, peak = seconds + s, max(peak, b)
     return seconds / max(1, min(THREADS, len(pair_pred))) ** 0.5, peak * THREADS
+
+
+def resampling_cost(rows: int, samples: int, statistics: int) -> float:
+    """Seconds of a bootstrap or a randomization test: about 2 ns per sample, row and
+    statistic (a type's P, R and F count as one statistic each side)."""
+    return 2e-9 * rows * samples * statistics
