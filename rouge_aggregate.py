@@ -20,15 +20,14 @@ from typing import NamedTuple, Optional
 
 import numpy as np
 
-from .rouge_kernels import (
+from .rouge_backend import (
     THREADS,
-    pick,
+    kernel,
 )
 from .rouge_options import (
     RougeOptions,
 )
 
-_SMALL_BATCH_DRAWS = 50_000  # examples x bootstrap samples that may run as plain Python
 
 
 def safe_div(num: np.ndarray, den: np.ndarray) -> np.ndarray:
@@ -96,8 +95,7 @@ def _perl_aggregate(options: RougeOptions, scores: dict, counts: dict) -> dict:
     micro = options.micro
     matrix = np.concatenate([counts[k] if micro else scores[k] for k in names], axis=1)
     # -t 0 divides each sample by N, -t 1 keeps the sums
-    bootstrap = pick("perl_bootstrap_means",
-                     small=len(matrix) * options.n_samples <= _SMALL_BATCH_DRAWS)
+    bootstrap = kernel("perl_bootstrap_means")
     bounds = np.linspace(0, options.n_samples, THREADS + 1).astype(np.int64)
     with ThreadPoolExecutor(THREADS) as pool:
         samples = np.concatenate(list(pool.map(
@@ -247,7 +245,7 @@ def _poisson_sums(fixed: np.ndarray, keys: np.ndarray, occurrences: np.ndarray, 
     bounds = np.linspace(0, n, parts + 1).astype(np.int64)
     seed64 = np.uint64(seed % 2 ** 64)
 
-    bootstrap = pick("poisson_bootstrap_sums", small=n * n_samples <= _SMALL_BATCH_DRAWS)
+    bootstrap = kernel("poisson_bootstrap_sums")
 
     def run(span):
         lo, hi = span

@@ -29,74 +29,41 @@ Also the byte scanner that tokenizes (and, from a table, stems) a whole batch, a
 bootstraps: the default profile's Poisson bootstrap (integer sums that do not depend on row
 order) and ROUGE-1.5.5's (Perl's drand48, seeds 0..B-1) for ``rouge155``.
 
-``pick`` (at the end) chooses, per batch, between the compiled kernels and this same file run
-as plain Python, which small batches use while numba has not compiled them yet.
+Each kernel has an example call (``EXAMPLES``, at the end), which compiles it; its numpy twin
+of the same name is in ``rouge_vectorized``; ``rouge_backend`` chooses which one runs.
 """
 
 from __future__ import annotations
 
-import importlib.util
-import os
-import sys
-import threading
-
 import numpy as np
 
-if globals().get("PURE_PYTHON"):  # set by pure_python_twin() before it runs this file again
 
-    def njit(*args, **kwargs):
-        """No compilation: the decorated function stays the Python function it is."""
-        return (lambda function: function) if kwargs or not args else args[0]
+# numba is imported only when rouge_backend compiles this file (use_numba): importing it takes
+# 0.3-0.7 s, which a first call served by the numpy twins does without. Until then @njit leaves
+# each function as it is, so this file also runs as plain Python (rouge_backend._python).
 
-else:
-    try:
-        from . import rouge_warmup as _warmup
-    except ImportError:  # imported as a top-level module (tests, scripts)
-        import rouge_warmup as _warmup
-    # numba itself is imported at the first use of a kernel (0.3-0.7 s, which a first call
-    # served by the numpy tier does without): rouge_warmup.lazy_njit
-    njit = _warmup.lazy_njit
-    # numba's cache folder for this file (rouge_warmup.use_cache_dir)
-    CACHE_DIR = _warmup.use_cache_dir(__file__, __name__)
+def njit(*args, **options):
+    """numba.njit, applied later by use_numba(): marks the function with its options."""
+    def mark(function):
+        function.njit_options = options
+        return function
+    return mark(args[0]) if args and callable(args[0]) and not options else mark
 
 
-def thread_count() -> int:
-    """Threads the kernels run on (they release the GIL): the CPUs this process may use
-    (os.sched_getaffinity, so taskset and container CPU sets count), at most 8, and at most
-    OMP_NUM_THREADS or NUMBA_NUM_THREADS when either is set to a positive integer."""
-    try:
-        usable = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # not on Linux
-        usable = os.cpu_count() or 1
-    for name in ("NUMBA_NUM_THREADS", "OMP_NUM_THREADS"):
-        value = os.environ.get(name, "").strip()
-        if value.isdigit() and int(value) > 0:
-            usable = min(usable, int(value))
-    return max(1, min(8, usable))
+def use_numba() -> None:
+    """Replace every @njit function of this module by its numba dispatcher, all at once: the
+    kernels find each other as module globals, so all must be dispatchers before one compiles.
+    Run only on the copy rouge_backend imports from its cache folder."""
+    if globals().get("_NUMBA"):
+        return
+    import numba
 
-
-THREADS = thread_count()
-
-__all__ = [
-    "pick",
-    "compiled_or_none",
-    "compile_paused",
-    "stand_in",
-    "dense_ids",
-    "ngram_stats",
-    "lcs_stats",
-    "union_lcs_stats",
-    "wlcs_stats",
-    "skip_bigram_stats",
-    "poisson_bootstrap_sums",
-    "perl_bootstrap_means",
-    "scan_ascii_tokens",
-    "scan_stem_tokens",
-    "stem_table_insert",
-    "porter_stem_codes",
-    "pure_python_twin",
-    "warm_up",
-]
+    for name, value in list(globals().items()):
+        if callable(value) and hasattr(value, "njit_options"):
+            # no C-callable wrapper: nothing calls the kernels through ctypes, and making one
+            # for each function was ~13% of their compile time (measured)
+            globals()[name] = numba.njit(no_cfunc_wrapper=True, **value.njit_options)(value)
+    globals()["_NUMBA"] = True
 
 
 # --------------------------------------------------------------------------------------------
@@ -1378,332 +1345,38 @@ def stem_table_insert(keys, vals, new_keys, new_vals):
 
 
 # --------------------------------------------------------------------------------------------
-# Porter stemmer on packed codes: nltk's PorterStemmer().stem (mode NLTK_EXTENSIONS), exactly
-#
-# A word is held as its base-37 digits (a..z -> 1..26, 0..9 -> 27..36) in a small uint8 buffer
-# and stemmed in place; the buffer's used length changes, its letters are rewritten. Digits are
-# consonants (nltk: anything not a vowel and not 'y'). A 'y' is a consonant at the start of a
-# word or after a vowel, else a vowel.
+# One example call per kernel, on a tiny input with the argument types the scorer uses (one
+# compiled signature each: readonly uint8 buffers, C-contiguous int64 arrays). rouge_backend
+# compiles a kernel by calling its example; the order is the compile order (what a first call
+# of the default types needs first).
+
+def _examples():
+    i64 = lambda values: np.array(values, dtype=np.int64)  # noqa: E731
+    tokens, offsets = i64([1, 2, 3, 4, 1, 3, 2]), i64([0, 4, 7])
+    sent, text_sent = i64([0, 2, 4, 7]), i64([0, 2, 3])
+    pred, ref = i64([0]), i64([1])
+    buf = np.frombuffer(b"The cats sat\nthe mat\x00a dog", dtype=np.uint8)
+    table = np.zeros(64, dtype=np.int64)
+    cdf = (np.array([0.36787944, 0.73575888, 0.9196986, 0.98101184, 0.99634015, 0.99940582,
+                     0.99991676, 0.99998975, 0.99999887, 1.0]) * 2.0 ** 32).astype(np.uint64)
+    return {
+        "scan_stem_tokens": lambda K: K.scan_stem_tokens(buf, 12, table, table.copy(), True),
+        "scan_ascii_tokens": lambda K: K.scan_ascii_tokens(buf, 12),
+        "dense_ids": lambda K: K.dense_ids(tokens),
+        "stem_table_insert": lambda K: K.stem_table_insert(table.copy(), table.copy(),
+                                                           i64([60000]), i64([5])),
+        "ngram_stats": lambda K: K.ngram_stats(tokens, offsets, pred, ref, i64([1, 2])),
+        "union_lcs_stats": lambda K: K.union_lcs_stats(tokens, sent, text_sent, tokens,
+                                                       offsets, pred, ref),
+        "lcs_stats": lambda K: K.lcs_stats(tokens, offsets, pred, ref),
+        "poisson_bootstrap_sums": lambda K: K.poisson_bootstrap_sums(
+            np.ones((3, 3)), np.arange(3, dtype=np.uint64), i64([0, 0, 0]), np.uint64(1), 4,
+            cdf),
+        "wlcs_stats": lambda K: K.wlcs_stats(tokens, sent, text_sent, tokens, offsets, pred,
+                                             ref, 1.2),
+        "skip_bigram_stats": lambda K: K.skip_bigram_stats(tokens, offsets, pred, ref, 4, True),
+        "perl_bootstrap_means": lambda K: K.perl_bootstrap_means(np.ones((3, 3)), 4, True, 0),
+    }
 
 
-def _porter_digits(text):
-    return [(ord(ch) - 96) if ch >= "a" else (ord(ch) - 48 + 27) for ch in text]
-
-
-def _porter_code(text):
-    code = 0
-    for d in _porter_digits(text):
-        code = code * 37 + d
-    return code
-
-
-_PORTER_VOWEL = np.zeros(37, dtype=np.uint8)
-for _ch in "aeiou":
-    _PORTER_VOWEL[ord(_ch) - 96] = 1
-_PORTER_Y = 25
-_PORTER_I = 9
-_PORTER_E = 5
-
-# nltk's pool of irregular forms: word -> stem, checked before any rule
-_PORTER_POOL = {
-    "sky": "sky", "skies": "sky", "dying": "die", "lying": "lie", "tying": "tie",
-    "news": "news", "innings": "inning", "inning": "inning", "outings": "outing",
-    "outing": "outing", "cannings": "canning", "canning": "canning", "howe": "howe",
-    "proceed": "proceed", "exceed": "exceed", "succeed": "succeed",
-}
-_PORTER_POOL_KEYS = np.array([_porter_code(k) for k in _PORTER_POOL], dtype=np.int64)
-_PORTER_POOL_VALUES = np.array([_porter_code(v) for v in _PORTER_POOL.values()], dtype=np.int64)
-
-# Rule lists, tried in order; the first whose suffix the word ends with decides (its condition
-# false: the word stays). Conditions on the stem (the word without the suffix):
-#   0 none, 1 m > 0, 2 m > 1, 3 m > 1 and the stem ends in s or t,
-#   4 m(stem + its next letter) > 0 (nltk's 'logi'), 5 m(word without its last letter) > 1
-_PORTER_RULES = (
-    # step 1a (after nltk's 4-letter 'ies' -> 'ie')
-    (("sses", "ss", 0), ("ies", "i", 0), ("ss", "ss", 0), ("s", "", 0)),
-    # step 2 (after nltk's 'alli' -> 'al' with m > 0, which then runs this list)
-    (("ational", "ate", 1), ("tional", "tion", 1), ("enci", "ence", 1), ("anci", "ance", 1),
-     ("izer", "ize", 1), ("bli", "ble", 1), ("alli", "al", 1), ("entli", "ent", 1),
-     ("eli", "e", 1), ("ousli", "ous", 1), ("ization", "ize", 1), ("ation", "ate", 1),
-     ("ator", "ate", 1), ("alism", "al", 1), ("iveness", "ive", 1), ("fulness", "ful", 1),
-     ("ousness", "ous", 1), ("aliti", "al", 1), ("iviti", "ive", 1), ("biliti", "ble", 1),
-     ("fulli", "ful", 1), ("logi", "log", 4)),
-    # step 3
-    (("icate", "ic", 1), ("ative", "", 1), ("alize", "al", 1), ("iciti", "ic", 1),
-     ("ical", "ic", 1), ("ful", "", 1), ("ness", "", 1)),
-    # step 4
-    (("al", "", 2), ("ance", "", 2), ("ence", "", 2), ("er", "", 2), ("ic", "", 2),
-     ("able", "", 2), ("ible", "", 2), ("ant", "", 2), ("ement", "", 2), ("ment", "", 2),
-     ("ent", "", 2), ("ion", "", 3), ("ou", "", 2), ("ism", "", 2), ("ate", "", 2),
-     ("iti", "", 2), ("ous", "", 2), ("ive", "", 2), ("ize", "", 2)),
-    # step 5b
-    (("ll", "l", 5),),
-)
-_PORTER_STEP1A, _PORTER_STEP2, _PORTER_STEP3, _PORTER_STEP4, _PORTER_STEP5B = range(5)
-
-
-def _porter_table(rules):
-    """The rule lists as flat arrays: per rule, where its suffix and replacement are in
-    `chars` (start, length), its condition, and per list its first rule and one past its last."""
-    chars, rows, firsts = [], [], [0]
-    for rule_list in rules:
-        for suffix, replacement, condition in rule_list:
-            rows.append((len(chars), len(suffix), len(chars) + len(suffix), len(replacement),
-                         condition))
-            chars += _porter_digits(suffix) + _porter_digits(replacement)
-        firsts.append(len(rows))
-    return (np.array(chars, dtype=np.uint8), np.array(rows, dtype=np.int64),
-            np.array(firsts, dtype=np.int64))
-
-
-_PORTER_CHARS, _PORTER_ROWS, _PORTER_FIRSTS = _porter_table(_PORTER_RULES)
-
-
-@njit(cache=True)
-def _porter_consonant(w, i):
-    """nltk's _is_consonant(word, i): a 'y' flips the class of the letter before it."""
-    flip = False
-    while i > 0 and w[i] == _PORTER_Y:
-        flip = not flip
-        i -= 1
-    if w[i] == _PORTER_Y:  # a run of 'y's from the start: the first is a consonant
-        return not flip
-    return (_PORTER_VOWEL[w[i]] == 0) != flip
-
-
-@njit(cache=True)
-def _porter_measure(w, n):
-    """m of w[:n]: the number of vowel -> consonant changes."""
-    m = 0
-    prev_consonant = True
-    for i in range(n):
-        if _PORTER_VOWEL[w[i]] != 0:
-            consonant = False
-        elif w[i] == _PORTER_Y:
-            consonant = i == 0 or not prev_consonant
-        else:
-            consonant = True
-        if consonant and not prev_consonant:
-            m += 1
-        prev_consonant = consonant
-    return m
-
-
-@njit(cache=True)
-def _porter_has_vowel(w, n):
-    """*v*: w[:n] has a vowel."""
-    for i in range(n):
-        if not _porter_consonant(w, i):
-            return True
-    return False
-
-
-@njit(cache=True)
-def _porter_cvc(w, n):
-    """*o: w[:n] ends consonant-vowel-consonant, the last not w, x or y (nltk also: a
-    2-letter vowel-consonant)."""
-    if n >= 3:
-        last = w[n - 1]
-        return (_porter_consonant(w, n - 3) and not _porter_consonant(w, n - 2)
-                and _porter_consonant(w, n - 1) and last != 23 and last != 24
-                and last != _PORTER_Y)
-    if n == 2:
-        return not _porter_consonant(w, n - 2) and _porter_consonant(w, n - 1)
-    return False
-
-
-@njit(cache=True)
-def _porter_ends(w, n, chars, start, length):
-    """Whether w[:n] ends with chars[start:start + length]."""
-    if length > n:
-        return False
-    for k in range(length):
-        if w[n - length + k] != chars[start + k]:
-            return False
-    return True
-
-
-@njit(cache=True)
-def _porter_rules(w, n, first, last, chars, rows):
-    """Apply the rule list of rows first .. last - 1 of the table (chars, rows: _porter_table)
-    to w[:n] in place; returns the new length. (The bounds come from an array, so numba
-    compiles this once, not once per literal list number.)"""
-    for r in range(first, last):
-        s_start = rows[r, 0]
-        s_len = rows[r, 1]
-        if not _porter_ends(w, n, chars, s_start, s_len):
-            continue
-        stem = n - s_len
-        condition = rows[r, 4]
-        if condition == 1:
-            ok = _porter_measure(w, stem) > 0
-        elif condition == 2:
-            ok = _porter_measure(w, stem) > 1
-        elif condition == 3:
-            ok = (_porter_measure(w, stem) > 1
-                  and (w[stem - 1] == 19 or w[stem - 1] == 20))  # s, t
-        elif condition == 4:
-            ok = _porter_measure(w, stem + 1) > 0
-        elif condition == 5:
-            ok = _porter_measure(w, n - 1) > 1
-        else:
-            ok = True
-        if not ok:
-            return n
-        r_start = rows[r, 2]
-        r_len = rows[r, 3]
-        for k in range(r_len):
-            w[stem + k] = chars[r_start + k]
-        return stem + r_len
-    return n
-
-
-@njit(cache=True, nogil=True)
-def porter_stem_codes(codes):
-    """nltk.stem.porter.PorterStemmer().stem (NLTK_EXTENSIONS) of each packed word code (a
-    word of 1..12 [a-z0-9] characters, base 37, see rouge_text.encode_token): the packed
-    codes of the stems (stems are never longer than their words). Codes <= 0 stay.
-
-    Compiles in ~1.5 s: few helpers, each called with the same argument types everywhere (an
-    int literal such as a global constant would make numba compile one more version)."""
-    out = np.empty(codes.shape[0], dtype=np.int64)
-    w = np.zeros(16, dtype=np.uint8)
-    n_pool = _PORTER_POOL_KEYS.shape[0]
-    chars = _PORTER_CHARS
-    rows = _PORTER_ROWS
-    firsts = _PORTER_FIRSTS
-    for q in range(codes.shape[0]):
-        code = codes[q]
-        out[q] = code
-        if code < 1369:  # at most 2 characters (37 ** 2), or not a word: as it is
-            continue
-        p = 0
-        while p < n_pool and _PORTER_POOL_KEYS[p] != code:
-            p += 1
-        if p < n_pool:  # nltk's irregular forms
-            out[q] = _PORTER_POOL_VALUES[p]
-            continue
-        n = 0
-        rest = code
-        while rest > 0:
-            w[n] = rest % 37
-            rest //= 37
-            n += 1
-        for k in range(n // 2):  # most significant digit first
-            t = w[k]
-            w[k] = w[n - 1 - k]
-            w[n - 1 - k] = t
-        # step 1a (nltk: a 4-letter word in 'ies' -> 'ie')
-        if n == 4 and w[1] == _PORTER_I and w[2] == _PORTER_E and w[3] == 19:
-            n = 3
-        else:
-            n = _porter_rules(w, n, firsts[_PORTER_STEP1A], firsts[_PORTER_STEP1A + 1], chars, rows)
-        # step 1b; nltk first: 'ied' -> 'ie' (4 letters) or 'i'
-        last2 = w[n - 2] if n >= 2 else 0
-        last3 = w[n - 3] if n >= 3 else 0
-        stem = -1
-        if last3 == _PORTER_I and last2 == _PORTER_E and w[n - 1] == 4:  # ied
-            n = 3 if n == 4 else n - 2
-        elif last3 == _PORTER_E and last2 == _PORTER_E and w[n - 1] == 4:  # eed: m > 0 -> ee
-            if _porter_measure(w, n - 3) > 0:
-                n -= 1
-        elif last2 == _PORTER_E and w[n - 1] == 4:  # ed
-            stem = n - 2
-        elif last3 == _PORTER_I and last2 == 14 and w[n - 1] == 7:  # ing
-            stem = n - 3
-        if stem > 0 and _porter_has_vowel(w, stem):
-            n = stem
-            a = w[n - 2] if n >= 2 else 0
-            b = w[n - 1]
-            if (a == 1 and b == 20) or (a == 2 and b == 12) or (a == _PORTER_I and b == 26):
-                w[n] = _PORTER_E  # at, bl, iz -> ate, ble, ize
-                n += 1
-            elif a == b and _porter_consonant(w, n - 1):  # *d: one letter, but ll, ss, zz
-                if b != 12 and b != 19 and b != 26:
-                    n -= 1
-            elif _porter_measure(w, n) == 1 and _porter_cvc(w, n):  # m = 1 and *o -> e
-                w[n] = _PORTER_E
-                n += 1
-        # step 1c (nltk): y -> i after a consonant that is not the whole stem
-        if n > 2 and w[n - 1] == _PORTER_Y and _porter_consonant(w, n - 2):
-            w[n - 1] = _PORTER_I
-        # step 2; nltk first: alli -> al when m > 0, then the list
-        if (n >= 4 and w[n - 4] == 1 and w[n - 3] == 12 and w[n - 2] == 12
-                and w[n - 1] == _PORTER_I and _porter_measure(w, n - 4) > 0):
-            n -= 2
-        n = _porter_rules(w, n, firsts[_PORTER_STEP2], firsts[_PORTER_STEP2 + 1], chars, rows)
-        n = _porter_rules(w, n, firsts[_PORTER_STEP3], firsts[_PORTER_STEP3 + 1], chars, rows)
-        n = _porter_rules(w, n, firsts[_PORTER_STEP4], firsts[_PORTER_STEP4 + 1], chars, rows)
-        # step 5a: e goes when m > 1, or m = 1 and not *o
-        if w[n - 1] == _PORTER_E:
-            m = _porter_measure(w, n - 1)
-            if m > 1 or (m == 1 and not _porter_cvc(w, n - 1)):
-                n -= 1
-        n = _porter_rules(w, n, firsts[_PORTER_STEP5B], firsts[_PORTER_STEP5B + 1], chars, rows)
-        stem_code = np.int64(0)
-        for k in range(n):
-            stem_code = stem_code * 37 + np.int64(w[k])
-        out[q] = stem_code
-    return out
-
-
-# --------------------------------------------------------------------------------------------
-# Tiers: compiled when this process has it; until then a numpy tier or plain Python
-#
-# numba compiles a kernel on its first call: 0.3-6 s each, once per machine (then it loads
-# from its disk cache, ~0.3 s for the first, ~0.01 s for each further one, once per process).
-# rouge_warmup compiles them on a background thread (from evaluate.load, or from the first call
-# that needs one) while calls run on rouge_vectorized's numpy twins or on this file run as
-# plain Python. The numbers are the same either way (tests/test_tiers.py runs all tiers).
-
-_pure = {"twin": None}  # the plain Python twin module
-_pure_lock = threading.Lock()
-# the compiled function behind each plain-Python wrapper: its signatures say if numba has it
-_COMPILED_BY = {"dense_ids": "_dense_ids", "scan_ascii_tokens": "_scan_stem",
-                "scan_stem_tokens": "_scan_stem"}
-
-
-def pure_python_twin():
-    """This file run once more with PURE_PYTHON set: every kernel as plain Python."""
-    with _pure_lock:
-        if _pure["twin"] is None:
-            spec = importlib.util.spec_from_file_location(__name__ + "_pure_python", __file__)
-            twin = importlib.util.module_from_spec(spec)
-            twin.PURE_PYTHON = True
-            spec.loader.exec_module(twin)
-            _pure["twin"] = twin
-    return _pure["twin"]
-
-
-def pick(name: str, small: bool):
-    """Kernel `name` for one batch (see rouge_warmup.pick): the compiled one when this process
-    has it, else a function that chooses a tier per call."""
-    return _warmup.pick(name, small)
-
-
-def stand_in(name: str) -> str:
-    """The kernel to run for `name` now: itself, or one that does its work until it is
-    compiled (see rouge_warmup.stand_in)."""
-    return _warmup.stand_in(name)
-
-
-def compile_paused():
-    """A context: background compiles in their low-priority phase wait while it lasts (see
-    rouge_warmup.compile_paused)."""
-    return _warmup.compile_paused()
-
-
-def compiled_or_none(name: str):
-    """Kernel `name` compiled (or loaded from the cache), else None (see
-    rouge_warmup.compiled_or_none)."""
-    return _warmup.compiled_or_none(name)
-
-
-def warm_up(rouge_types=("rouge1", "rouge2", "rougeL", "rougeLsum"), **kind) -> dict:
-    """Compile (or load from the cache) the kernels `rouge_types` need, and wait: see
-    rouge_warmup.warm_up."""
-    return _warmup.warm_up(rouge_types, **kind)
-
-
-if not globals().get("PURE_PYTHON"):
-    _warmup.attach(sys.modules[__name__])
+EXAMPLES = _examples()

@@ -36,11 +36,12 @@ import re
 import threading
 import unicodedata
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Optional
 
 import numpy as np
 
 from .rouge155_lexicon import SMART_STOPWORDS
+from .rouge_text import ForkSafeLock
 from .rouge_lang_data import BENGALI_RULES, STOPWORDS
 from .rouge_profiles import TokenizerProfile
 from .rouge_text import TokenizedBatch
@@ -496,7 +497,7 @@ class LanguageTokenizer(TokenizerProfile):
     def __init__(self, language: Language):
         self.language = language
         self.name = f"lang:{language.code}"
-        self._lock = threading.Lock()
+        self._lock = ForkSafeLock()
         pyonmttok = _require("pyonmttok", "pyonmttok", language)
         self._pretokenize = pyonmttok.Tokenizer("aggressive").tokenize
         self.pretokenizer_name = f"onmt-aggressive{_version('pyonmttok')}"
@@ -655,7 +656,7 @@ class LanguageTokenizer(TokenizerProfile):
             array = array[kept]
         return array, lengths
 
-    def batch(self, texts, *, stemmer, stopwords, small):
+    def batch(self, texts, *, stemmer, stopwords):
         with self._lock:
             # each text cleaned once: sentence_batch (rougeLsum) reuses the last batch's
             distinct = list(dict.fromkeys(texts))

@@ -21,80 +21,88 @@ import warnings
 import datasets
 import evaluate
 import importlib.util
-import numpy as np
 
-# numba compiles the kernels; it is imported at their first use (rouge_warmup.lazy_njit), not
-# here: evaluate.load imports every library the script imports, and a first call served by the
-# numpy tier does without numba's 0.3-0.7 s import. Still named at load when missing:
+# numba compiles the kernels; it is imported when they are compiled (rouge_backend), not here:
+# evaluate.load imports every library the script imports, and a first call served by the numpy
+# twins does without numba's 0.3-0.7 s import. Still named at load when missing:
 if importlib.util.find_spec("numba") is None:
     raise ImportError("rouge_metric needs numba: pip install numba")
 
-from .rouge155_lexicon import (
-    SMART_STOPWORDS,
-)
-from .rouge_aggregate import (
-    Aggregate,
-    InputNotes,
-    ScoredExamples,
+# -- Staging. evaluate's loader copies beside this script only the helper modules that it imports
+#    relatively, one `from .module import` line each (shared/design/EVALUATE.md). Every helper is
+#    named here once, in data-flow order, whether or not this script uses a name from it.
+from .rouge155_lexicon import __name__ as _staged_rouge155_lexicon
+from .rouge_options import __name__ as _staged_rouge_options
+from .rouge_profiles import __name__ as _staged_rouge_profiles
+from .rouge_text import __name__ as _staged_rouge_text
+from .rouge_lang import __name__ as _staged_rouge_lang
+from .rouge_lang_data import __name__ as _staged_rouge_lang_data
+from .rouge_kernels import __name__ as _staged_rouge_kernels
+from .rouge_vectorized import __name__ as _staged_rouge_vectorized
+from .rouge_backend import __name__ as _staged_rouge_backend
+from .rouge_registry import __name__ as _staged_rouge_registry
+from .rouge_pipeline import __name__ as _staged_rouge_pipeline
+from .rouge_aggregate import __name__ as _staged_rouge_aggregate
+from .rouge_significance import __name__ as _staged_rouge_significance
+from .rouge_engines import __name__ as _staged_rouge_engines
+
+HELPER_MODULES = (
+    _staged_rouge155_lexicon, _staged_rouge_options, _staged_rouge_profiles, _staged_rouge_text,
+    _staged_rouge_lang, _staged_rouge_lang_data, _staged_rouge_kernels, _staged_rouge_vectorized,
+    _staged_rouge_backend, _staged_rouge_registry, _staged_rouge_pipeline,
+    _staged_rouge_aggregate, _staged_rouge_significance, _staged_rouge_engines)
+
+# -- What this adapter uses.
+from .rouge_backend import (
+    compile_all,
+    start,
 )
 from .rouge_engines import (
     score_ray as _score_ray,
     score_spark as _score_spark,
 )
-from .rouge_kernels import (
-    THREADS,
-)
-# the language profiles: imported here so that evaluate stages them beside this script
 from .rouge_lang import (
     LANGUAGES,
     language_tokenizer,
 )
-from .rouge_lang_data import (
-    BENGALI_RULES_SHA256,
-)
-# rouge_warmup runs rouge_vectorized (the numpy tier); named here so that evaluate stages it
-from .rouge_vectorized import (
-    lcs_stats as _first_call_lcs_stats,
-)
-from .rouge_warmup import (
-    start_at_load,
-)
 from .rouge_options import (
-    DEFAULT_ROUGE_TYPES,
     DEFAULT_SEED,
-    ROUGE_TYPE_GRAMMAR,
+    OPTIONS,
     RougeOptions,
-    RougeType,
     RougeWarning,
     __version__,
+    options_doc,
     parse_rouge_type,
 )
 from .rouge_pipeline import (
     Scorer,
+    example_scores,
     pair_marks,
     reference_scores,
     skip_bigram_matches,
     tokens_of,
 )
+from .rouge_profiles import (
+    PROFILES,
+    TOKENIZERS,
+)
 from .rouge_registry import (
     estimate_cost,
+    resampling_cost,
     text_sizes,
 )
 from .rouge_significance import (
     DEFAULT_SAMPLES,
+    DEFAULT_TEST,
     TESTS,
     format_comparison,
     mean_scores,
     paired_test,
     pooled_scores,
 )
-from .rouge_profiles import (
-    PROFILES,
-    TOKENIZERS,
-)
 from .rouge_text import (
+    ForkSafeLock,
     split_sentences as split_sentences_rule_based,
-    unicode_tokenize,
 )
 
 _CITATION = """\
@@ -120,31 +128,7 @@ Called with evaluate's rouge arguments it returns the same numbers as `rouge_sco
 `profile="rouge155"` reproduces the official ROUGE-1.5.5 Perl script digit for digit.
 """
 
-_KWARGS_DESCRIPTION = """
-Args:
-    predictions: list of predictions, one string each (sentences separated by "\\n").
-    references: list of references: one string or a list of strings per prediction.
-    rouge_types: list of types, default ["rouge1", "rouge2", "rougeL", "rougeLsum"]. Grammar:
-        rouge<N>, rougeL, rougeLsum, rougeW[-<weight>], rougeS[<d>], rougeSU[<d>].
-    use_aggregator: True: one aggregated score per type; False: one score per example.
-    use_stemmer: Porter stemming of tokens longer than 3 characters.
-    tokenizer: None or "default" (rouge_score's), "unicode", "whitespace", or a callable
-        str -> list[str].
-    alpha: F = 1 / (alpha / P + (1 - alpha) / R); 0.5 is F1.
-    multi_ref: "max" (reference with the best F per type), "average" (counts pooled over the
-        references, ROUGE-1.5.5 -f A) or "best" (ROUGE-1.5.5 -f B).
-    remove_stopwords: drop the SMART stopwords of ROUGE-1.5.5 before scoring.
-    n_samples, confidence, seed: the bootstrap interval.
-    aggregation: "macro" (mean of per-example scores) or "micro" (counts pooled over the corpus).
-    length_limit_words, length_limit_bytes: truncate every text (ROUGE-1.5.5 -l / -b).
-    split_sentences: split sentences with a rule-based splitter before rougeLsum / W.
-    profile: "rouge_score" (default) or "rouge155".
-    lang: None, or a language (ISO 639-1 code or XL-Sum's name: "zh", "chinese_simplified",
-        "ja", "th", "hi", "bn", "tr", "ar", "ru", ...): the tokenization and stemmers of XL-Sum's
-        multilingual ROUGE (PyPI multilingual-rouge), whose per-example scores it reproduces.
-        Segmenters are optional packages (pip install -r requirements-lang.txt).
-    detailed: also return precision and recall, the interval, the signature and the count.
-Returns:
+_RETURNS_AND_EXAMPLES = """Returns:
     {type: F} (aggregated) or {type: [F, ...]} (per example); with detailed=True
     {type: {"precision": {"low", "mid", "high"}, "recall": ..., "fmeasure": ...},
      "signature": str, "count": int}.
@@ -159,6 +143,14 @@ Examples:
     >>> out["rouge1"]["recall"]["mid"], out["count"]
     (1.0, 1)
 """
+
+# The options' entries come from the schema (rouge_options.OPTIONS), as do the CLI's flags and
+# the README's table; tests/test_schema.py holds them equal.
+_KWARGS_DESCRIPTION = (
+    "\nArgs:\n"
+    "    predictions: list of predictions, one string each (sentences separated by \"\\n\").\n"
+    "    references: list of references: one string or a list of strings per prediction.\n"
+    + options_doc() + _RETURNS_AND_EXAMPLES)
 
 
 # --------------------------------------------------------------------------------------------
@@ -236,14 +228,21 @@ class RougeMetric(evaluate.Metric):
 
     def __init__(self, *args, **kwargs):
         # add/add_batch/compute from several threads: one at a time, so no row is lost
-        # (evaluate's writer is not thread-safe); reentrant: compute() calls add_batch
-        self._lock = threading.RLock()
+        # (evaluate's writer is not thread-safe); reentrant: compute() calls add_batch. Fresh
+        # in a forked child and in a copy (ForkSafeLock), so the metric pickles.
+        self._lock = ForkSafeLock(threading.RLock)
         super().__init__(*args, **kwargs)
 
     def _download_and_prepare(self, dl_manager):
-        # evaluate.load calls this: compile the default types' kernels on a background thread
-        # (the first compute() does not wait for numba), or load them from the disk cache
-        start_at_load()
+        # evaluate.load calls this: load the compiled kernels from the disk cache, or start the
+        # one compile process (the first compute() runs on the numpy twins meanwhile)
+        start()
+
+    @staticmethod
+    def compile_kernels(wait: bool = False) -> None:
+        """Compile every kernel into the disk cache (a Docker build step, a Space's start);
+        wait=False starts the compile process and returns at once."""
+        compile_all() if wait else start()
 
     def _info(self):
         return evaluate.MetricInfo(
@@ -321,12 +320,14 @@ class RougeMetric(evaluate.Metric):
             warnings.warn(message, RougeWarning, stacklevel=3)
         return scorer.result()
 
-    def compare(self, *, predictions, references, baseline=None, test="bootstrap",
+    def compare(self, *, predictions, references, baseline=None, test=DEFAULT_TEST,
                 n_samples=None, seed=DEFAULT_SEED, confidence=0.95, **options):
-        """Which system is better: paired significance tests of 2+ systems against a baseline
-        (sacrebleu's paired bootstrap or approximate randomization on ROUGE's per-example
-        statistics), with each system's score and interval, its difference from the baseline
-        with the interval of the difference, the two-sided p-value and Holm's correction.
+        """Which system is better: paired significance tests of 2+ systems against a baseline on
+        ROUGE's per-example statistics: approximate randomization (the default), the centred
+        paired bootstrap, or sacrebleu 2.6.0's bootstrap rule (test="sacrebleu-bootstrap",
+        for reproducing published numbers: not calibrated; docs/significance.md). Gives each
+        system's score and interval, its difference from the baseline with per-comparison and
+        family-wise intervals, the two-sided p-value raw and Holm-adjusted, and a verdict.
 
         predictions: {system name: [prediction per row]}, rows aligned with references (as in
         compute()). Every compute() option applies (both profiles, macro and micro).
@@ -415,6 +416,7 @@ class RougeMetric(evaluate.Metric):
     # (a hashed package) stays the metric's business.
 
     RougeWarning = RougeWarning
+    OPTIONS = OPTIONS
     check_inputs = staticmethod(check_inputs)
     parse_rouge_type = staticmethod(parse_rouge_type)
     PROFILES = PROFILES
@@ -438,7 +440,13 @@ class RougeMetric(evaluate.Metric):
         """(seconds, bytes) of scoring these pairs, before scoring: rouge_registry."""
         return estimate_cost(options, sizes, pair_pred, pair_ref, repeats, traceback)
 
+    resampling_cost = staticmethod(resampling_cost)
+    DEFAULT_TEST = DEFAULT_TEST
+    TESTS = TESTS
+    DEFAULT_SAMPLES = DEFAULT_SAMPLES
     tokens = staticmethod(tokens_of)
+    example_scores = staticmethod(example_scores)
+    format_comparison = staticmethod(format_comparison)
     reference_scores = staticmethod(reference_scores)
     pair_marks = staticmethod(pair_marks)
     skip_bigram_matches = staticmethod(skip_bigram_matches)

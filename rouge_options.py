@@ -16,7 +16,7 @@ import dataclasses
 import re
 import textwrap
 from dataclasses import dataclass
-from typing import Callable, Optional, Union
+from typing import Optional, Union
 
 import numpy as np
 

@@ -19,15 +19,11 @@ union-LCS kernel's own traceback for L/Lsum/W).
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import functools
-import gc
 import hashlib
 import json
 import re
 import struct
-import threading
 import zlib
 from concurrent.futures import ThreadPoolExecutor
 from typing import Sequence
@@ -42,11 +38,13 @@ from .rouge_aggregate import (
     safe_div,
     wants_poisson_bootstrap,
 )
-from .rouge_kernels import (
+from .rouge_backend import (
     THREADS,
-    compile_paused,
-    pick,
-    stand_in,
+    helper,
+    kernel,
+)
+from .rouge_registry import (
+    kind_of,
 )
 from .rouge_lang import (
     fallback_warning,
@@ -58,49 +56,15 @@ from .rouge_options import (
     RougeType,
 )
 from .rouge_text import (
+    ForkSafeLock,
     TokenizedBatch,
     split_sentences as split_sentences_rule_based,
 )
 
-# Batches up to these sizes may run the kernels as plain Python (rouge_kernels.pick): about
-# 0.1 s at the most, where compiling takes seconds (once per machine) and loading the compiled
-# kernels ~0.1 s each (once per process).
-_SMALL_BATCH_CHARS = 100_000  # characters of all texts: tokenization
-_SMALL_BATCH_CELLS = 150_000  # prediction x reference tokens, summed over the pairs: LCS tables
 _PARALLEL_MIN_PAIRS = 256  # below this many pairs and tokens, threads cost more than they save
 _PARALLEL_MIN_TOKENS = 50_000
 _CHUNK_EXAMPLES = 50_000  # examples tokenized and scored at a time: bounds the token arrays
 _THREAD_CHUNK_MIN = 1_000  # examples per chunk below which one thread does it all
-
-
-# Scoring pauses Python's cyclic garbage collector (the one process-wide effect of a call).
-# Why: a batch allocates ~10^5 containers that live to its end (token lists, memo entries);
-# they trigger full collections, and a full collection walks every object of the process
-# (~2 * 10^5 after numba's import): 0.12-0.14 s each, 1-2 per call of 10,000 Persian pairs
-# (about a fifth of the call). Scoring makes no reference cycles; what other threads make
-# meanwhile is collected when the last call under way ends.
-_gc_lock = threading.Lock()
-_gc_pauses = 0  # calls under way that paused the collector
-_gc_resume = False  # whether the collector was on when the first of them paused it
-
-
-@contextlib.contextmanager
-def _collector_paused():
-    """Pause the cyclic collector for the block; nested and concurrent blocks: the first
-    pauses it, the last turns it back on if it was on before."""
-    global _gc_pauses, _gc_resume
-    with _gc_lock:
-        if _gc_pauses == 0:
-            _gc_resume = gc.isenabled()
-            gc.disable()
-        _gc_pauses += 1
-    try:
-        yield
-    finally:
-        with _gc_lock:
-            _gc_pauses -= 1
-            if _gc_pauses == 0 and _gc_resume:
-                gc.enable()
 
 
 # --------------------------------------------------------------------------------------------
@@ -182,7 +146,6 @@ def _pair_statistics(options: RougeOptions, predictions, references):
 
     tokenizer = options.tokenizer
     token_options = dict(stemmer=options.stemmer, stopwords=options.remove_stopwords)
-    small = sum(map(len, texts)) <= _SMALL_BATCH_CHARS
     kinds = {t.kind for t in options.rouge_types}
     if options.length_limit_words is not None:
         texts = [_truncate_words(t, options.length_limit_words) for t in texts]
@@ -195,42 +158,31 @@ def _pair_statistics(options: RougeOptions, predictions, references):
         # id in both (long words get ids per call): rouge155 clips the LCS of the sentence
         # view with unigram tables of the flat view.
         lcs_texts = [_truncate_bytes(t, options.length_limit_bytes, False) for t in texts]
-        flat, sent = _split_batch(tokenizer.batch(flat_texts + lcs_texts, small=small,
+        flat, sent = _split_batch(tokenizer.batch(flat_texts + lcs_texts,
                                                   **token_options), flat_texts)
     else:
-        flat = tokenizer.batch(flat_texts, small=small, **token_options)
+        flat = tokenizer.batch(flat_texts, **token_options)
         sent = flat
         if kinds & {"Lsum", "W"}:
             sent = tokenizer.sentence_batch(texts, **token_options) or flat
 
     flat_offsets = flat.text_offsets
-    lengths = np.diff(flat_offsets)
-    kernel = functools.partial(
-        pick, small=int((lengths[pair_pred] * lengths[pair_ref]).sum()) <= _SMALL_BATCH_CELLS)
     stats = {}
     ngram_orders = sorted({t.n for t in options.rouge_types if t.kind == "n"})
     if ngram_orders:  # only the requested orders are built
         by_order = _over_pairs(kernel("ngram_stats"), (flat.tokens, flat_offsets), pair_pred,
                                pair_ref, (np.array(ngram_orders, dtype=np.int64),))
-    # rougeLsum before rougeL: once a first call has union_lcs_stats, it can stand in for
-    # lcs_stats (STAND_INS) instead of waiting for its compile
-    for t in sorted(options.rouge_types, key=lambda t: t.kind != "Lsum"):
+    for t in options.rouge_types:
+        name = kind_of(options, t).kernel
         if t.kind == "n":
             values = by_order[:, ngram_orders.index(t.n), :]
-        elif t.kind == "L" and options.profile.rouge_l == "lcs":
-            if stand_in("lcs_stats") == "lcs_stats":
-                values = _over_pairs(kernel("lcs_stats"), (flat.tokens, flat_offsets),
-                                     pair_pred, pair_ref)
-            else:  # the union LCS over one sentence per text is the LCS (STAND_INS)
-                one_each = np.arange(len(flat_offsets), dtype=np.int64)
-                values = _over_pairs(kernel("union_lcs_stats"), (
-                    flat.tokens, flat_offsets, one_each, flat.tokens, flat_offsets),
-                    pair_pred, pair_ref)
-        elif t.kind in ("L", "Lsum"):
+        elif name == "lcs_stats":
+            values = _over_pairs(kernel(name), (flat.tokens, flat_offsets), pair_pred, pair_ref)
+        elif name == "union_lcs_stats":
             values = _over_pairs(kernel("union_lcs_stats"), (sent.tokens, sent.sent_offsets,
                                  sent.text_sent_offsets, *_clip_view(options, flat, sent)),
                                  pair_pred, pair_ref)
-        elif t.kind == "W":
+        elif name == "wlcs_stats":
             values = _over_pairs(kernel("wlcs_stats"), (sent.tokens, sent.sent_offsets,
                                  sent.text_sent_offsets, *_clip_view(options, flat, sent)),
                                  pair_pred, pair_ref, (t.weight,))
@@ -508,7 +460,7 @@ class Scorer:
         self.options = options
         self.aggregate = Aggregate(options)
         self.notes = InputNotes()
-        self._lock = threading.Lock()
+        self._lock = ForkSafeLock()
 
     def add(self, predictions: Sequence[str], references: Sequence) -> ScoredExamples:
         """Score a batch of checked inputs and add it; returns the batch's per-example
@@ -524,12 +476,11 @@ class Scorer:
             return example_scores(self.options, predictions[span[0]:span[1]],
                                   references[span[0]:span[1]])
 
-        with _collector_paused(), compile_paused():
-            if len(spans) == 1:
-                chunks = [score(spans[0])]
-            else:
-                with ThreadPoolExecutor(min(THREADS, len(spans))) as pool:
-                    chunks = list(pool.map(score, spans))
+        if len(spans) == 1:
+            chunks = [score(spans[0])]
+        else:
+            with ThreadPoolExecutor(min(THREADS, len(spans))) as pool:
+                chunks = list(pool.map(score, spans))
         with self._lock:
             for batch, notes in chunks:
                 self.aggregate.add(batch)
@@ -707,15 +658,13 @@ def pair_marks(options: RougeOptions, prediction: str, reference: str, rouge_typ
     per text for rouge_score's ROUGE-L), on the reference; the prediction's marks are the
     same traceback with the texts' roles swapped. S/SU: the tokens of shared skip-bigrams
     (see ``skip_bigram_matches`` for the pairs)."""
-    from .rouge_kernels import _union_pair
-
+    union_pair = helper("_union_pair")
     texts = [prediction, reference]
     if options.split_sentences:
         texts = [split_sentences_rule_based(t) for t in texts]
     token_options = dict(stemmer=options.stemmer, stopwords=options.remove_stopwords)
     tokenizer = options.tokenizer
-    flat = tokenizer.batch(texts, small=sum(map(len, texts)) <= _SMALL_BATCH_CHARS,
-                           **token_options)
+    flat = tokenizer.batch(texts, **token_options)
     kind = rouge_type.kind
     by_sentence = kind in ("Lsum", "W") or kind == "L" and options.profile.rouge_l == "union"
     view = (tokenizer.sentence_batch(texts, **token_options) or flat) if by_sentence else flat
@@ -750,7 +699,7 @@ def pair_marks(options: RougeOptions, prediction: str, reference: str, rouge_typ
             clip_tokens = np.concatenate([clip_ids[x], clip_ids[y]])
             mask = np.zeros(len(ids[y]), dtype=np.bool_)
             n_x = len(sentences[x]) - 1
-            _union_pair(tokens.astype(np.int64), sent.astype(np.int64), 0, n_x, n_x,
+            union_pair(tokens.astype(np.int64), sent.astype(np.int64), 0, n_x, n_x,
                         len(sent) - 1, clip_tokens.astype(np.int64), 0, len(clip_ids[x]),
                         len(clip_ids[x]), len(clip_tokens), weight, mask)
             marks.append(mask)

@@ -27,10 +27,9 @@ from .rouge155_lexicon import (
     SMART_STOPWORDS,
     stem_token_rouge155,
 )
-from .rouge_kernels import (
+from .rouge_backend import (
     THREADS,
-    compiled_or_none,
-    pick,
+    kernel,
 )
 from .rouge_text import (
     StemMemo,
@@ -82,8 +81,8 @@ class TokenizerProfile:
     """What ROUGE compares in a text. Subclasses have a ``name`` and ``stems`` (whether
     use_stemmer applies to them)."""
 
-    def batch(self, texts: Sequence[str], *, stemmer: Optional[str], stopwords: bool,
-              small: bool) -> TokenizedBatch:
+    def batch(self, texts: Sequence[str], *, stemmer: Optional[str],
+              stopwords: bool) -> TokenizedBatch:
         """Token ids of the texts, with a sentence per newline-separated line where the
         tokenizer keeps them (``sentence_view`` says)."""
         raise NotImplementedError
@@ -111,17 +110,14 @@ class ByteTokenizer(TokenizerProfile):
     unicode_lower: bool
     stems: bool = True
 
-    def batch(self, texts, *, stemmer, stopwords, small):
-        kernel = functools.partial(pick, small=small)
+    def batch(self, texts, *, stemmer, stopwords):
         return tokenize_ascii_batch(
             texts, functools.partial(kernel("scan_ascii_tokens"), parts=THREADS),
             unicode_lower=self.unicode_lower,
             stem_memo=stem_memo(stemmer) if stemmer else None,
             stopwords=SMART_STOPWORDS if stopwords else None,
             dense_ids=kernel("dense_ids"), scan_stem=kernel("scan_stem_tokens"),
-            table_insert=kernel("stem_table_insert"),
-            # nltk's Porter stemmer as a kernel (until it is compiled, nltk itself)
-            code_stemmer=compiled_or_none("porter_stem_codes") if stemmer == "porter" else None)
+            table_insert=kernel("stem_table_insert"))
 
     def tokens(self, text, *, stemmer, stopwords):
         stem = stem_memo(stemmer).stem if stemmer else None
@@ -167,7 +163,7 @@ class StringTokenizer(TokenizerProfile):
             tokens = [t for t in tokens if t not in SMART_STOPWORDS]
         return tokens
 
-    def batch(self, texts, *, stemmer, stopwords, small):
+    def batch(self, texts, *, stemmer, stopwords):
         return tokenize_string_batch(texts, lambda text: [self._tokens(self.function, text,
                                                                        stopwords)])
 

@@ -18,7 +18,7 @@ from typing import Callable
 
 import numpy as np
 
-from .rouge_kernels import (
+from .rouge_backend import (
     THREADS,
 )
 from .rouge_text import (
@@ -130,7 +130,7 @@ def text_sizes(options, texts: list) -> dict:
     if options.split_sentences:
         texts = [split_sentences_rule_based(t) for t in texts]
     token_options = dict(stemmer=options.stemmer, stopwords=options.remove_stopwords)
-    flat = options.tokenizer.batch(texts, small=False, **token_options)
+    flat = options.tokenizer.batch(texts, **token_options)
     sent = options.tokenizer.sentence_batch(texts, **token_options) or flat
     lengths = np.diff(sent.sent_offsets)
     owner = np.repeat(np.arange(len(texts)), np.diff(sent.text_sent_offsets))
@@ -164,3 +164,9 @@ def estimate_cost(options, sizes: dict, pair_pred: np.ndarray, pair_ref: np.ndar
         s, b = kind_of(options, t).cost(t, pairs, repeats, traceback)
         seconds, peak = seconds + s, max(peak, b)
     return seconds / max(1, min(THREADS, len(pair_pred))) ** 0.5, peak * THREADS
+
+
+def resampling_cost(rows: int, samples: int, statistics: int) -> float:
+    """Seconds of a bootstrap or a randomization test: about 2 ns per sample, row and
+    statistic (a type's P, R and F count as one statistic each side)."""
+    return 2e-9 * rows * samples * statistics

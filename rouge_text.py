@@ -16,6 +16,7 @@ No numba and no relative imports here: ``rouge_metric.py`` passes the scanner in
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 import unicodedata
@@ -23,6 +24,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
 import numpy as np
+
 
 __all__ = [
     "TokenizedBatch",
@@ -45,6 +47,26 @@ _DIGITS = "abcdefghijklmnopqrstuvwxyz0123456789"
 # The non-ASCII characters whose str.lower() contains [a-z0-9]: U+0130 ("i" + combining dot)
 # and the Kelvin sign U+212A ("k").
 LOWERS_TO_ASCII = ("\u0130", "\u212a")
+
+
+class ForkSafeLock:
+    """A lock that a forked child gets afresh (the stem memos', the scorer's, the metric's): a lock that another thread of the parent held at
+    the fork would never be released in the child (DataLoader workers, num_proc fork). Pickles
+    and deep-copies as a new lock."""
+
+    def __init__(self, factory=threading.Lock):
+        self._factory, self._pid, self._lock = factory, os.getpid(), factory()
+
+    def __enter__(self):
+        if self._pid != os.getpid():
+            self._pid, self._lock = os.getpid(), self._factory()
+        return self._lock.__enter__()
+
+    def __exit__(self, *exc):
+        return self._lock.__exit__(*exc)
+
+    def __reduce__(self):
+        return type(self), (self._factory,)
 
 
 @dataclass(frozen=True)
@@ -105,13 +127,13 @@ class StemMemo:
         # codes in the table: a word two threads both found new is inserted once (a second
         # insert of 5,000 words took 0.09 s, resizing for entries it did not add)
         self._in_table: set[int] = set()
-        self._table_lock = threading.Lock()
+        self._table_lock = ForkSafeLock()
         # held while stemming: chunks scored on two threads share most new words, and each
         # would stem them all (the loop is pure Python, so it holds the GIL anyway)
-        self._stem_lock = threading.Lock()
+        self._stem_lock = ForkSafeLock()
 
     def add_to_table(self, codes: np.ndarray, stems, insert: Callable) -> None:
-        """Put the stems of codes (stem_codes' list, or stem_packed's array) into the table
+        """Put the stems of codes (stem_codes' list) into the table
         (insert: rouge_kernels.stem_table_insert). Codes already there are skipped: two
         threads that found the same new words insert them once."""
         if not isinstance(stems, np.ndarray):
@@ -166,13 +188,6 @@ class StemMemo:
                 self.table = (np.zeros(1 << 10, dtype=np.int64),
                               np.zeros(1 << 10, dtype=np.int64))
                 self._in_table = set()
-
-    def stem_packed(self, codes: np.ndarray, code_stemmer: Callable) -> np.ndarray:
-        """Stems of packed codes by code_stemmer, the memo's stemmer on packed codes
-        (rouge_kernels.porter_stem_codes), whose stems always pack: no per-word Python."""
-        with self._stem_lock:
-            self._make_room(len(codes))
-            return code_stemmer(np.ascontiguousarray(codes, dtype=np.int64))
 
     def stem_codes(self, codes: np.ndarray) -> list[int | str]:
         """Stems of packed codes: a packed code, or the stem string when it does not pack."""
@@ -238,21 +253,19 @@ def tokenize_ascii_batch(
     dense_ids: Callable | None = None,
     scan_stem: Callable | None = None,
     table_insert: Callable | None = None,
-    code_stemmer: Callable | None = None,
 ) -> TokenizedBatch:
     """Tokenize a batch with the fast byte scanner (``rouge_kernels.scan_ascii_tokens``);
     ``dense_ids`` (``rouge_kernels.dense_ids``) finds the distinct words to stem in O(n).
     Without stopwords, given ``scan_stem`` (``rouge_kernels.scan_stem_tokens``) and
     ``table_insert`` (``rouge_kernels.stem_table_insert``), the scanner also applies the
-    stems it finds in the memo's table: Python only sees words it has not stemmed before.
-    ``code_stemmer`` (``rouge_kernels.porter_stem_codes``), when given, stems those new words
-    on packed codes: the same stems as the memo's stemmer, ~50x faster.
+    stems it finds in the memo's table: Python only sees words it has not stemmed before
+    (nltk's Porter stemmer: ~15 us a word, once per process).
 
     Stopwords are removed before stemming (ROUGE-1.5.5 order); only tokens longer than 3
     characters are stemmed (both rouge_score and ROUGE-1.5.5)."""
     if scan_stem is not None and not stopwords and dense_ids is not None:
         return _tokenize_scan_stem(texts, scan_stem, table_insert, unicode_lower, stem_memo,
-                                   dense_ids, code_stemmer)
+                                   dense_ids)
     buf = _ascii_buffer(texts, unicode_lower)
     codes, starts, ends, sent_ends, text_ends = scan(buf, MAX_PACKED_LEN)
     if len(text_ends) != len(texts):  # some text holds NUL: there it separates tokens
@@ -302,8 +315,7 @@ def tokenize_ascii_batch(
 _NO_TABLE = (np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64))
 
 
-def _tokenize_scan_stem(texts, scan_stem, table_insert, unicode_lower, stem_memo, dense_ids,
-                        code_stemmer=None):
+def _tokenize_scan_stem(texts, scan_stem, table_insert, unicode_lower, stem_memo, dense_ids):
     """tokenize_ascii_batch without stopwords: one scan that lowercases, packs and stems."""
     keys, vals = stem_memo.table if stem_memo is not None else _NO_TABLE
     stem = stem_memo is not None
@@ -325,14 +337,10 @@ def _tokenize_scan_stem(texts, scan_stem, table_insert, unicode_lower, stem_memo
         inverse, n_distinct = dense_ids(selected)
         distinct = np.empty(n_distinct, dtype=np.int64)
         distinct[inverse] = selected
-        if code_stemmer is not None:
-            stem_ids = stem_memo.stem_packed(distinct, code_stemmer)
-            stem_memo.add_to_table(distinct, stem_ids, table_insert)
-        else:
-            stems = stem_memo.stem_codes(distinct)
-            stem_memo.add_to_table(distinct, stems, table_insert)
-            stem_ids = np.array([s if isinstance(s, int) else long_ids(s) for s in stems],
-                                dtype=np.int64)
+        stems = stem_memo.stem_codes(distinct)
+        stem_memo.add_to_table(distinct, stems, table_insert)
+        stem_ids = np.array([s if isinstance(s, int) else long_ids(s) for s in stems],
+                            dtype=np.int64)
         codes[pending] = stem_ids[inverse]
         if (stem_ids == _DROPPED).any():
             dropped.append(pending[stem_ids[inverse] == _DROPPED])

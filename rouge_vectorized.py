@@ -673,3 +673,41 @@ def _weighted_marks(tokens, sent_offsets, ys, xs, ly, lx, f):
     return _trace_back(ly, lx, sent_offsets[ys], lambda a, ia, ja: (
         y_tok[ia - 1, a] == x_tok[ja - 1, a],
         c[ia + ja - 1, ia - 1, a] >= c[ia + ja - 1, ia, a]))
+
+
+# --------------------------------------------------------------------------------------------
+# The default profile's bootstrap
+
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)  # splitmix64's finalizer constants (rouge_kernels._mix64)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_BOOTSTRAP_CELLS = 1 << 22  # rows x samples drawn at a time (32 MB of uint64)
+
+
+def _mix64(z: np.ndarray) -> np.ndarray:
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    return z ^ (z >> np.uint64(31))
+
+
+def poisson_bootstrap_sums(values, keys, occurrences, seed, n_samples, cdf):
+    """rouge_kernels.poisson_bootstrap_sums: the same splitmix64 streams, drawn for a block of
+    rows at once; the sums are of integer-valued floats below 2^53, exact in any order."""
+    n_rows, n_columns = values.shape
+    sums = np.zeros((n_samples, n_columns), dtype=np.float64)
+    weights = np.zeros(n_samples, dtype=np.int64)
+    half = (n_samples + 1) // 2
+    steps = (np.arange(1, half + 1, dtype=np.uint64) * _GOLDEN)[None, :]
+    with np.errstate(over="ignore"):
+        row_seeds = _mix64(keys.astype(np.uint64) ^ _mix64(occurrences.astype(np.uint64)
+                                                             ^ _mix64(np.uint64(seed))))
+        block = max(1, _BOOTSTRAP_CELLS // max(1, n_samples))
+        for r0 in range(0, n_rows, block):
+            z = _mix64(row_seeds[r0:r0 + block, None] + steps)  # rows x samples/2
+            w = np.empty((z.shape[0], 2 * half), dtype=np.float64)
+            # sample b takes half b % 2 of output b // 2 + 1; #{k : u >= cdf[k]}
+            w[:, 0::2] = np.searchsorted(cdf, z >> np.uint64(32), side="right")
+            w[:, 1::2] = np.searchsorted(cdf, z & np.uint64(0xFFFFFFFF), side="right")
+            w = w[:, :n_samples]
+            weights += w.sum(axis=0).astype(np.int64)
+            sums += w.T @ values[r0:r0 + block].astype(np.float64)
+    return sums, weights

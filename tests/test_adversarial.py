@@ -4,8 +4,8 @@ text functions and the option parser. Each case runs in its own process under a 
 or a hand-computed Fraction) or in a ValueError that names the argument. A crash, a hang, a
 MemoryError or a wrong number fails the case.
 
-Kernel cases run both tiers (numba-compiled and the plain-Python twin) and require the same
-result from each."""
+Kernel cases run both the numba-compiled kernels and rouge_kernels as plain Python, and require
+the same result from each."""
 import json
 import os
 import subprocess
@@ -31,8 +31,9 @@ def metric():
     return load_metric()
 
 def kernels():
-    import rouge_kernels
-    return rouge_kernels, rouge_kernels.pure_python_twin()
+    import rouge_kernels  # imported directly: plain Python (rouge_backend compiles a copy)
+    from conftest import compiled_kernels
+    return compiled_kernels(), rouge_kernels
 
 def both_tiers(name, *args):
     # the compiled kernel and its plain-Python twin must agree exactly
@@ -161,7 +162,8 @@ CASES = [
                 out["rougeLsum"][0] - expected["rougeLsum"].fmeasure])
      """, [0.0, 0.0], 60),
     ("split_sentences_on_many_abbreviations", """
-        import rouge_text
+        from conftest import staged
+        rouge_text = staged("rouge_text")
         text = "Mr. A " * 50_000 + "x"
         report(rouge_text.split_sentences(text) == text)
      """, True, 60),

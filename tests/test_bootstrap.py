@@ -8,7 +8,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-import rouge_kernels as K
+from conftest import compiled_kernels
+
+K = compiled_kernels()
 from conftest import staged
 
 

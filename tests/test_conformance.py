@@ -125,7 +125,8 @@ def test_thread_count_honours_affinity_and_env(prefix, env, expected):
     clean = {k: v for k, v in os.environ.items() if k not in ("OMP_NUM_THREADS",
                                                               "NUMBA_NUM_THREADS")}
     out = subprocess.run(prefix + [sys.executable, "-c",
-                                   "import rouge_kernels; print(rouge_kernels.THREADS)"],
+                                   "import sys; sys.path.insert(0, 'tests'); from conftest import staged; "
+                                   "print(staged('rouge_backend').THREADS)"],
                          cwd=REPO, env={**clean, **env}, capture_output=True, text=True,
                          check=True)
     assert int(out.stdout) == expected

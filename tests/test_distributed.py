@@ -1,7 +1,6 @@
 """Nothing is lost: evaluate's distributed mode (num_process / process_id / experiment_id and
 a shared cache directory, as torch.distributed and accelerate users run it) gives exactly the
 single-process result, count included; concurrent compute() calls from threads too."""
-import gc
 import json
 import os
 import subprocess
@@ -12,7 +11,7 @@ import uuid
 
 import pytest
 
-from conftest import REPO, staged
+from conftest import REPO
 
 WORKER = textwrap.dedent("""
     import json, sys, warnings
@@ -84,51 +83,3 @@ def test_concurrent_threads_equal_sequential(metric, realsumm):
     for t in threads:
         t.join(timeout=600)
     assert results == sequential
-    assert gc.isenabled()  # scoring pauses the cyclic collector; the last call turns it back on
-
-
-def test_collector_pause_nests_and_overlaps():
-    paused = staged("rouge_pipeline")._collector_paused
-    assert gc.isenabled()
-    with paused():
-        assert not gc.isenabled()
-        with paused():
-            assert not gc.isenabled()
-        assert not gc.isenabled()  # the outer block is still under way
-    assert gc.isenabled()
-    # overlapping blocks on two threads: on until the last one ends, even out of order
-    first_in, second_in, first_out = threading.Event(), threading.Event(), threading.Event()
-    seen = []
-
-    def first():
-        with paused():
-            first_in.set()
-            second_in.wait(60)
-        first_out.set()
-
-    def second():
-        first_in.wait(60)
-        with paused():
-            second_in.set()
-            first_out.wait(60)
-            seen.append(gc.isenabled())
-        seen.append(gc.isenabled())
-
-    threads = [threading.Thread(target=first), threading.Thread(target=second)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=120)
-    assert seen == [False, True]
-    # an exception inside still turns it back on; a collector the caller turned off stays off
-    with pytest.raises(ZeroDivisionError):
-        with paused():
-            1 / 0
-    assert gc.isenabled()
-    gc.disable()
-    try:
-        with paused():
-            pass
-        assert not gc.isenabled()
-    finally:
-        gc.enable()

@@ -5,7 +5,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import naive_rouge
-import rouge_kernels as K
+from conftest import compiled_kernels, staged
+
+K = compiled_kernels()
 
 # small alphabets make repeats, ties and partial matches likely
 sentence = st.lists(st.integers(0, 5), max_size=9)
@@ -144,7 +146,7 @@ def test_only_two_non_ascii_characters_lower_to_ascii():
     import re
     import sys
 
-    import rouge_text
+    rouge_text = staged("rouge_text")
 
     found = tuple(chr(c) for c in range(0x80, sys.maxunicode + 1)
                   if re.search("[a-z0-9]", chr(c).lower()))
@@ -152,7 +154,7 @@ def test_only_two_non_ascii_characters_lower_to_ascii():
 
 
 def test_text_holding_nul_is_still_one_text():
-    import rouge_text
+    rouge_text = staged("rouge_text")
 
     batch = rouge_text.tokenize_ascii_batch(["a\x00b", "c"], K.scan_ascii_tokens,
                                             unicode_lower=True)

@@ -4,7 +4,9 @@ import warnings
 from hypothesis import given, settings, strategies as st
 
 from conftest import staged
-import rouge_kernels as K
+from conftest import compiled_kernels
+
+K = compiled_kernels()
 
 TYPES = ["rouge1", "rouge2", "rouge3", "rougeL", "rougeLsum", "rougeW", "rougeW-2.0",
          "rougeS4", "rougeSU4", "rougeS", "rougeSU", "rougeS0"]
@@ -96,15 +98,12 @@ def test_one_pass_scan_and_stem_equals_scan_then_stem(metric_module, texts, stem
 
     plain = M.tokenize_ascii_batch(texts, K.scan_ascii_tokens, unicode_lower=unicode_lower,
                                    stem_memo=memo(), dense_ids=K.dense_ids)
-    fast_memo, kernel_memo = memo(), memo()
-    # with Porter, also with the stemmer as a kernel on packed codes (porter_stem_codes)
-    code_stemmers = [None, K.porter_stem_codes] if stemmer == "porter" else [None]
-    for code_stemmer, _ in [(c, i) for c in code_stemmers for i in range(2)]:
+    fast_memo = memo()
+    for _ in range(2):
         fast = M.tokenize_ascii_batch(texts, K.scan_ascii_tokens, unicode_lower=unicode_lower,
-                                      stem_memo=kernel_memo if code_stemmer else fast_memo,
-                                      dense_ids=K.dense_ids, scan_stem=K.scan_stem_tokens,
-                                      table_insert=K.stem_table_insert,
-                                      code_stemmer=code_stemmer)
+                                      stem_memo=fast_memo, dense_ids=K.dense_ids,
+                                      scan_stem=K.scan_stem_tokens,
+                                      table_insert=K.stem_table_insert)
         assert _first_appearance_ids(fast.tokens) == _first_appearance_ids(plain.tokens)
         # packed words (ids >= 0) are the words themselves; negative ids number long words
         assert [max(t, -1) for t in fast.tokens.tolist()] == \

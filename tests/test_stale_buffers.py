@@ -13,10 +13,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-import rouge_kernels as K
+from conftest import compiled_kernels
+
+K = compiled_kernels()
 from conftest import staged
 from test_kernels import batch
-from test_tiers import _calls as tier_calls
+from test_backend import _calls as tier_calls
 
 _FILL = np.random.default_rng(2024)
 
@@ -46,11 +48,10 @@ class _PoisonedNumpy:
 
 
 def _poisoned_twin():
-    """rouge_kernels.py run once more as plain Python (as pure_python_twin does), on poisoned
-    numpy."""
+    """rouge_kernels.py run once more as plain Python (its @njit marks functions only until
+    rouge_backend compiles them), on poisoned numpy."""
     spec = importlib.util.spec_from_file_location("rouge_kernels_poisoned", K.__file__)
     twin = importlib.util.module_from_spec(spec)
-    twin.PURE_PYTHON = True
     spec.loader.exec_module(twin)
     twin.np = _PoisonedNumpy()
     twin._BASE_CELLS = 12  # the Hirschberg-style blocks of _mark_path on small sentences

@@ -5,7 +5,9 @@ import warnings
 import pytest
 from hypothesis import given, settings, strategies as st
 
-import rouge_text as T
+from conftest import staged
+
+T = staged("rouge_text")
 
 
 @pytest.mark.parametrize("text,tokens", [

@@ -1,0 +1,312 @@
+"""rouge_backend: which implementation of a kernel runs, and the guest's manners.
+
+* Every implementation gives the compiled kernels' numbers: the numpy twins (rouge_vectorized),
+  rouge_kernels run as plain Python, and the metric under ROUGE_METRIC_BACKEND=numpy.
+* A call leaves the process as it found it: the collector stays on, no signal handler changes,
+  csv's field limit stays, the metric pickles and deep-copies, a fork right after
+  evaluate.load returns at once and its child scores, a child forked while another thread
+  scores can score, and the compile process ends with the process that started it (the CLI).
+"""
+import copy
+import gc
+import json
+import os
+import pickle
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import rouge_kernels as PY  # imported directly: plain Python (the backend compiles a copy)
+import rouge_vectorized as V
+from conftest import REPO, compiled_kernels, staged
+from test_kernels import PAIR, batch, text
+
+K = compiled_kernels()
+
+# several pairs in one call, with prediction sentences past 64 and 128 tokens (several machine
+# words) now and then, and a prediction scored against several references
+long_sentence = st.lists(st.integers(0, 5), min_size=60, max_size=140)
+many_texts = st.lists(st.one_of(text, st.lists(long_sentence, min_size=1, max_size=2)),
+                      min_size=2, max_size=8)
+
+
+def _calls(tokens, sent_offsets, text_sent_offsets, offsets, pred, ref):
+    return [("ngram_stats", (tokens, offsets, pred, ref, np.array([1, 2, 3]))),
+            ("ngram_stats", (tokens, offsets, pred, ref, np.array([2, 5]))),
+            ("lcs_stats", (tokens, offsets, pred, ref)),
+            ("union_lcs_stats", (tokens, sent_offsets, text_sent_offsets, tokens, offsets, pred,
+                                 ref)),
+            ("wlcs_stats", (tokens, sent_offsets, text_sent_offsets, tokens, offsets, pred, ref,
+                            1.2)),
+            ("skip_bigram_stats", (tokens, offsets, pred, ref, 4, True)),
+            ("skip_bigram_stats", (tokens, offsets, pred, ref, 0, False)),
+            ("skip_bigram_stats", (tokens, offsets, pred, ref, -1, False)),
+            ("skip_bigram_stats", (tokens, offsets, pred, ref, -1, True))]
+
+
+@settings(max_examples=100, deadline=None)
+@given(pred=text, ref=text)
+def test_plain_python_kernels_equal_compiled(pred, ref):
+    tokens, sent_offsets, text_sent_offsets, offsets = batch(pred, ref)
+    with np.errstate(over="ignore"):
+        for name, args in _calls(tokens, sent_offsets, text_sent_offsets, offsets, *PAIR):
+            assert np.array_equal(getattr(PY, name)(*args), getattr(K, name)(*args)), name
+
+
+def _draw_pairs(data, n):
+    """Up to 6 (prediction, reference) text indices among n texts, repeats allowed."""
+    pred = np.array(data.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=6)),
+                    dtype=np.int64)
+    ref = np.array(data.draw(st.lists(st.integers(0, n - 1), min_size=len(pred),
+                                      max_size=len(pred))), dtype=np.int64)
+    return pred, ref
+
+
+@settings(max_examples=150, deadline=None)
+@given(texts=many_texts, data=st.data())
+def test_vectorized_kernels_equal_compiled_on_batches(texts, data):
+    tokens, sent_offsets, text_sent_offsets, offsets = batch(*texts)
+    n = len(texts)
+    pred, ref = _draw_pairs(data, n)
+    for name, args in _calls(tokens, sent_offsets, text_sent_offsets, offsets, pred, ref):
+        if not hasattr(V, name):
+            continue
+        assert np.array_equal(getattr(V, name)(*args), getattr(K, name)(*args)), name
+    ids, u = V.dense_ids(tokens)
+    expected_ids, expected_u = K.dense_ids(tokens)
+    assert u == expected_u and np.array_equal(ids, expected_ids)
+
+
+ascii_text = st.lists(st.sampled_from(list("abzAZ09 \n.,-é") + ["running", "x" * 13]),
+                      max_size=30).map("".join)
+
+
+@settings(max_examples=150, deadline=None)
+@given(texts=st.lists(ascii_text, min_size=1, max_size=5), stem_some=st.booleans())
+def test_vectorized_scanners_equal_compiled(texts, stem_some):
+    buf = np.frombuffer("\x00".join(texts).encode("utf-8"), dtype=np.uint8)
+    for got, want in zip(V.scan_ascii_tokens(buf, 12), K.scan_ascii_tokens(buf, 12)):
+        assert np.array_equal(got, want)
+    # a stem table filled by both inserts: some codes stem to a code, some to -1 (unpacked)
+    codes = K.scan_ascii_tokens(np.frombuffer(buf.tobytes().lower(), dtype=np.uint8), 12)[0]
+    chosen = np.unique(codes[codes >= K.MIN_STEM_CODE])[: 3 if stem_some else 0]
+    stems = np.where(np.arange(len(chosen)) % 2 == 0, chosen // 5 + 1, -1).astype(np.int64)
+    tables = []
+    for insert in (K.stem_table_insert, V.stem_table_insert):
+        keys, vals = np.zeros(16, dtype=np.int64), np.zeros(16, dtype=np.int64)
+        insert(keys, vals, chosen, stems)
+        tables.append((keys, vals))
+    for stem in (True, False):
+        want = K.scan_stem_tokens(buf, 12, *tables[0], stem)
+        got = V.scan_stem_tokens(buf, 12, *tables[1], stem)  # another layout, same lookups
+        for a, b in zip(got, want):
+            assert np.array_equal(a, b)
+
+
+def test_vectorized_stem_table_insert_keeps_every_key_reachable():
+    rng = np.random.default_rng(7)
+    codes = np.unique(rng.integers(K.MIN_STEM_CODE, 37 ** 8, 3000))
+    keys, vals = np.zeros(8192, dtype=np.int64), np.zeros(8192, dtype=np.int64)
+    V.stem_table_insert(keys, vals, codes, codes // 3)
+    V.stem_table_insert(keys, vals, codes[:10], -np.ones(10, dtype=np.int64))  # updates
+    slot = V._probe(keys, codes)
+    assert (slot >= 0).all()
+    assert np.array_equal(vals[slot], np.where(np.arange(len(codes)) < 10, -1, codes // 3))
+
+
+
+
+def test_poisson_bootstrap_twin_equals_compiled():
+    cdf = staged("rouge_aggregate")._POISSON_CDF
+    rng = np.random.default_rng(3)
+    for rows, samples in ((1, 1), (7, 5), (600, 1000), (2500, 33)):
+        values = rng.integers(0, 1 << 40, (rows, 3)).astype(np.float64)
+        keys = rng.integers(0, 1 << 63, rows, dtype=np.uint64)
+        occurrences = rng.integers(0, 3, rows)
+        args = (values, keys, occurrences, np.uint64(rows), samples, cdf)
+        for got, want in zip(V.poisson_bootstrap_sums(*args), K.poisson_bootstrap_sums(*args)):
+            assert np.array_equal(got, want)
+
+
+CASES = [
+    dict(rouge_types=["rouge1", "rouge2", "rougeL", "rougeLsum"], use_stemmer=True),
+    dict(rouge_types=["rougeW-1.2", "rougeS4", "rougeSU4", "rougeS", "rougeSU"],
+         multi_ref="average", remove_stopwords=True),
+    dict(rouge_types=["rouge1", "rougeL", "rougeW", "rougeSU4"], profile="rouge155",
+         use_stemmer=True, length_limit_bytes=300, n_samples=50),
+    dict(rouge_types=["rouge2", "rougeLsum"], aggregation="micro", multi_ref="best"),
+]
+
+
+@pytest.mark.parametrize("options", CASES)
+def test_metric_on_the_numpy_backend_equals_compiled(metric, realsumm, monkeypatch, options):
+    rows = realsumm[::70]  # 50 rows, 1-4 references each
+    kwargs = dict(predictions=[r["prediction"] for r in rows],
+                  references=[r["references"] for r in rows], detailed=True, **options)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        compiled = [metric.compute(**kwargs), metric.compute(use_aggregator=False, **kwargs)]
+        monkeypatch.setenv("ROUGE_METRIC_BACKEND", "numpy")
+        assert staged("rouge_backend").kernel("lcs_stats") is staged("rouge_vectorized").lcs_stats
+        assert [metric.compute(**kwargs), metric.compute(use_aggregator=False, **kwargs)] == compiled
+
+
+def test_backend_override_is_checked(metric, monkeypatch):
+    monkeypatch.setenv("ROUGE_METRIC_BACKEND", "cuda")
+    with pytest.raises(ValueError, match="ROUGE_METRIC_BACKEND: got 'cuda'; allowed: 'numba', 'numpy'"):
+        metric.compute(predictions=["a"], references=["a"])
+
+
+def test_vectorized_skip_bigrams_refuse_to_list_too_many():
+    """The numpy tier lists skip-bigrams (length x distance of them): past MAX_SKIP_KEYS it
+    steps aside (a loaded CI once ran rougeS15000 on 2 x 20k tokens there, out of memory),
+    and the kernels, which count in O(length), give the hand-computed numbers."""
+    n = 20_000
+    tokens = np.concatenate([np.arange(n), np.arange(n)[::-1]]).astype(np.int64)
+    offsets = np.array([0, n, 2 * n], dtype=np.int64)
+    pred, ref = np.array([0, 0]), np.array([0, 1])
+    with pytest.raises(V.OutOfScope, match="skip-bigrams to list"):
+        V.skip_bigram_stats(tokens, offsets, pred, ref, 15_000, False)
+    count = sum(n - g for g in range(1, 15_002))  # gaps 1..d+1, every pair of the text
+    assert K.skip_bigram_stats(tokens, offsets, pred, ref, 15_000, False).tolist() == \
+        [[count, count, count], [0, count, count]]
+    # within the bound the numpy tier still serves (and agrees)
+    short = np.concatenate([np.arange(300), np.arange(300)[::-1]]).astype(np.int64)
+    args = (short, np.array([0, 300, 600]), pred, ref, -1, True)
+    assert np.array_equal(V.skip_bigram_stats(*args), K.skip_bigram_stats(*args))
+
+
+# --------------------------------------------------------------------------------------------
+# A polite guest
+
+
+def _fresh_env(tmp_path) -> dict:
+    """A subprocess's environment with empty caches: the metric staged anew, nothing compiled."""
+    return dict(os.environ, HF_MODULES_CACHE=str(tmp_path / "modules"),
+                ROUGE_METRIC_CACHE_DIR=str(tmp_path / "kernels"), PYTHONPATH=str(REPO))
+
+
+def _alive(marker: str) -> list:
+    """Pids of the processes whose command line holds `marker`."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if marker.encode() in f.read():
+                    found.append(int(pid))
+        except OSError:
+            pass
+    return found
+
+
+def test_a_call_leaves_the_collector_and_signal_handlers_as_they_were(metric, realsumm):
+    rows = realsumm[:2000]
+    handlers = {s: signal.getsignal(s) for s in signal.valid_signals()}
+    seen, done = [], threading.Event()
+
+    def sample():
+        while not done.is_set():
+            seen.append(gc.isenabled())
+            time.sleep(0.0005)
+
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    try:
+        for options in ({}, dict(use_stemmer=True, detailed=True, rouge_types=["rougeW"])):
+            metric.compute(predictions=[r["prediction"] for r in rows],
+                           references=[r["references"] for r in rows], **options)
+    finally:
+        done.set()
+        sampler.join()
+    assert len(seen) > 100 and all(seen)
+    assert {s: signal.getsignal(s) for s in signal.valid_signals()} == handlers
+
+
+def test_the_metric_pickles_and_deep_copies(metric):
+    for twin in (pickle.loads(pickle.dumps(metric)), copy.deepcopy(metric)):
+        assert twin.compute(predictions=["the cat sat"], references=["the cat lay"],
+                            rouge_types=["rouge1"]) == {"rouge1": 2 / 3}
+
+
+_FORK_AFTER_LOAD = textwrap.dedent("""
+    import json, os, sys, time, evaluate
+    metric = evaluate.load(sys.argv[1])
+    start = time.perf_counter()
+    pid = os.fork()
+    if pid == 0:
+        out = metric.compute(predictions=["the cat sat"], references=["the cat lay"],
+                             rouge_types=["rouge1", "rougeL"], detailed=True)
+        print(json.dumps([out["rouge1"]["fmeasure"]["mid"], out["rougeL"]["recall"]["mid"]]),
+              flush=True)
+        os._exit(0)
+    took = time.perf_counter() - start
+    _, status = os.waitpid(pid, 0)
+    print(json.dumps([took, status]), flush=True)
+""")
+
+
+def test_fork_right_after_load_returns_at_once_and_the_child_scores(tmp_path):
+    """Empty caches: the compile process runs when the fork comes; the fork does not wait for
+    it, and the child scores (on the numpy twins) with rouge1 F = 2/3 by hand."""
+    done = subprocess.run([sys.executable, "-c", _FORK_AFTER_LOAD, str(REPO / "rouge_metric.py")],
+                          env=_fresh_env(tmp_path), capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    child, parent = [json.loads(line) for line in done.stdout.splitlines()]
+    assert child == [2 / 3, 2 / 3]
+    took, status = parent
+    assert status == 0 and took < 1.0
+
+
+_FORK_WHILE_SCORING = textwrap.dedent("""
+    import json, os, sys, threading, time, evaluate
+    metric = evaluate.load(sys.argv[1])
+    metric.compile_kernels(wait=True)
+    rows = ["word%d other%d the cat sat on the mat" % (i, i % 7) for i in range(20000)]
+    busy = threading.Thread(target=lambda: [metric.compute(predictions=rows, references=rows,
+                                                           use_stemmer=True) for _ in range(3)])
+    busy.start()
+    time.sleep(0.5)  # the busy thread holds the metric's lock for most of 3 s
+    pid = os.fork()
+    if pid == 0:
+        out = metric.compute(predictions=["the cats sat"], references=["the cat sat"],
+                             use_stemmer=True, rouge_types=["rouge1"])
+        print(json.dumps(out["rouge1"]), flush=True)
+        os._exit(0)
+    _, status = os.waitpid(pid, 0)
+    busy.join()
+    print(status, flush=True)
+""")
+
+
+def test_a_child_forked_while_another_thread_scores_can_score(tmp_path):
+    """The metric's lock and the stem memo's belonged to the parent's scoring thread at the
+    fork: the child gets fresh ones (it used to block forever)."""
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    done = subprocess.run([sys.executable, "-c", _FORK_WHILE_SCORING, str(REPO / "rouge_metric.py")],
+                          env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["1.0", "0"]
+
+
+def test_the_cli_leaves_no_process_behind(tmp_path):
+    """Empty caches: the CLI scores on the numpy twins while the compile process starts; when
+    the CLI exits the compile process ends too (its stdin closes). What it cached stays."""
+    env = _fresh_env(tmp_path)
+    done = subprocess.run([sys.executable, str(REPO / "rouge_cli.py"), "--input",
+                           str(REPO / "examples" / "pairs.jsonl"), "--use-stemmer"],
+                          env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    folder = tmp_path / "kernels"
+    assert list(folder.glob("kernels-*/rouge_kernels.py"))  # the compile process was started
+    deadline = time.monotonic() + 10
+    while _alive(str(folder)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _alive(str(folder)) == []
