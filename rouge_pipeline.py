@@ -44,6 +44,7 @@ from .rouge_backend import (
     kernel,
 )
 from .rouge_registry import (
+    KINDS,
     kind_of,
 )
 from .rouge_lang import (
@@ -146,7 +147,6 @@ def _pair_statistics(options: RougeOptions, predictions, references):
 
     tokenizer = options.tokenizer
     token_options = dict(stemmer=options.stemmer, stopwords=options.remove_stopwords)
-    kinds = {t.kind for t in options.rouge_types}
     if options.length_limit_words is not None:
         texts = [_truncate_words(t, options.length_limit_words) for t in texts]
     flat_texts = texts
@@ -163,7 +163,7 @@ def _pair_statistics(options: RougeOptions, predictions, references):
     else:
         flat = tokenizer.batch(flat_texts, **token_options)
         sent = flat
-        if kinds & {"Lsum", "W"}:
+        if any(KINDS[t.kind].sentences for t in options.rouge_types):
             sent = tokenizer.sentence_batch(texts, **token_options) or flat
 
     flat_offsets = flat.text_offsets
@@ -173,22 +173,12 @@ def _pair_statistics(options: RougeOptions, predictions, references):
         by_order = _over_pairs(kernel("ngram_stats"), (flat.tokens, flat_offsets), pair_pred,
                                pair_ref, (np.array(ngram_orders, dtype=np.int64),))
     for t in options.rouge_types:
-        name = kind_of(options, t).kernel
+        kind = kind_of(options, t)
         if t.kind == "n":
             values = by_order[:, ngram_orders.index(t.n), :]
-        elif name == "lcs_stats":
-            values = _over_pairs(kernel(name), (flat.tokens, flat_offsets), pair_pred, pair_ref)
-        elif name == "union_lcs_stats":
-            values = _over_pairs(kernel("union_lcs_stats"), (sent.tokens, sent.sent_offsets,
-                                 sent.text_sent_offsets, *_clip_view(options, flat, sent)),
-                                 pair_pred, pair_ref)
-        elif name == "wlcs_stats":
-            values = _over_pairs(kernel("wlcs_stats"), (sent.tokens, sent.sent_offsets,
-                                 sent.text_sent_offsets, *_clip_view(options, flat, sent)),
-                                 pair_pred, pair_ref, (t.weight,))
         else:
-            values = _over_pairs(kernel("skip_bigram_stats"), (flat.tokens, flat_offsets),
-                                 pair_pred, pair_ref, (t.max_skip, t.kind == "SU"))
+            head, tail = kind.arguments(t, flat, sent, _clip_view(options, flat, sent))
+            values = _over_pairs(kernel(kind.kernel), head, pair_pred, pair_ref, tail)
         stats[t.name] = np.asarray(values, dtype=np.float64)
     return stats, ref_counts, texts, flat, sent
 
@@ -330,13 +320,25 @@ def _row_keys(predictions, references) -> np.ndarray:
     """A 64-bit key per example from its own texts: CRC-32 and Adler-32 of the prediction and
     the references. (Two checksums of different kinds: CRC-32 alone is affine in its input,
     so a second CRC would collide together with the first.) The bootstrap weights are drawn
-    from it, so they follow the example wherever it arrives (order, chunk, process)."""
+    from it, so they follow the example wherever it arrives (order, chunk, process).
+
+    The checksummed bytes are an unambiguous encoding of the texts, so that distinct rows never
+    share a key through it: texts without NUL are joined with NUL (split on it, they come
+    back; this is the encoding that every published interval was drawn from, kept so that
+    none changes); a row with a NUL in a text is length-prefixed instead, after a 0xFF byte,
+    which no UTF-8 (hence no NUL-joined row) holds."""
     keys = []
     for prediction, refs in zip(predictions, references):
-        if isinstance(refs, str):  # the same bytes as [refs]
-            data = (prediction + "\0" + refs).encode("utf-8", "surrogatepass")
+        texts = [prediction, refs] if isinstance(refs, str) else [prediction, *refs]  # as [str]
+        joined = "\0".join(texts)
+        if joined.count("\0") == len(texts) - 1:  # no text holds a NUL (the common case)
+            data = joined.encode("utf-8", "surrogatepass")
         else:
-            data = "\0".join([prediction, *refs]).encode("utf-8", "surrogatepass")
+            parts = [b"\xff"]
+            for text in texts:
+                raw = text.encode("utf-8", "surrogatepass")
+                parts += [len(raw).to_bytes(8, "little"), raw]
+            data = b"".join(parts)
         keys.append(zlib.crc32(data) << 32 | zlib.adler32(data))
     return np.array(keys, dtype=np.uint64)
 
@@ -345,8 +347,7 @@ def _row_keys(predictions, references) -> np.ndarray:
 def reads_sentences(options: RougeOptions) -> bool:
     """Whether a requested type compares sentence by sentence: rougeLsum, rougeW, and rougeL
     where the profile's ROUGE-L is the summary-level union LCS (ROUGE-1.5.5)."""
-    return any(t.kind in ("Lsum", "W") or (t.kind == "L" and options.profile.rouge_l == "union")
-               for t in options.rouge_types)
+    return any(kind_of(options, t).sentences for t in options.rouge_types)
 
 
 # --------------------------------------------------------------------------------------------

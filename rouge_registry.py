@@ -94,21 +94,38 @@ def _skip_cost(t, p: Pairs, repeats: int, traceback: bool) -> tuple:
     return 2e-8 * float(keys.sum()), 48.0 * float(keys.max())
 
 
+def _flat(t, flat, sent, clip) -> tuple:
+    return (flat.tokens, flat.text_offsets), ()
+
+
+def _by_sentence(t, flat, sent, clip) -> tuple:
+    return (sent.tokens, sent.sent_offsets, sent.text_sent_offsets, *clip), (
+        (t.weight,) if t.kind == "W" else ())
+
+
+def _skip(t, flat, sent, clip) -> tuple:
+    return (flat.tokens, flat.text_offsets), (t.max_skip, t.kind == "SU")
+
+
 @dataclass(frozen=True)
 class Kind:
-    """One ROUGE kind: the rouge_kernels kernel that scores it and its cost
-    (rouge_type, Pairs, repeats, traceback) -> (seconds, peak bytes)."""
+    """One ROUGE kind: the rouge_kernels kernel that scores it; its arguments (rouge_type,
+    flat batch, sentence batch, clip view) -> (before the pairs, after the pairs); whether it
+    reads sentences; and its cost (rouge_type, Pairs, repeats, traceback) -> (seconds, peak
+    bytes). ROUGE-N's orders are scored in one call (the pipeline batches them)."""
     kernel: str
+    arguments: Callable
+    sentences: bool
     cost: Callable
 
 
 KINDS = {
-    "n": Kind("ngram_stats", _ngram_cost),
-    "L": Kind("lcs_stats", _lcs_cost),  # rouge155's ROUGE-L is the union LCS: Lsum's kernel
-    "Lsum": Kind("union_lcs_stats", _union_cost),
-    "W": Kind("wlcs_stats", _union_cost),
-    "S": Kind("skip_bigram_stats", _skip_cost),
-    "SU": Kind("skip_bigram_stats", _skip_cost),
+    "n": Kind("ngram_stats", _flat, False, _ngram_cost),
+    "L": Kind("lcs_stats", _flat, False, _lcs_cost),  # rouge155's ROUGE-L: Lsum's (kind_of)
+    "Lsum": Kind("union_lcs_stats", _by_sentence, True, _union_cost),
+    "W": Kind("wlcs_stats", _by_sentence, True, _union_cost),
+    "S": Kind("skip_bigram_stats", _skip, False, _skip_cost),
+    "SU": Kind("skip_bigram_stats", _skip, False, _skip_cost),
 }
 
 
