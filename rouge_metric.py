@@ -181,9 +181,10 @@ def _text(name: str, value) -> str:
     return value
 
 
-def check_inputs(predictions, references) -> tuple:
+def check_inputs(predictions, references, allow_empty: bool = False) -> tuple:
     """(predictions, references) as lists of str and of str or list of str, or a TypeError /
-    ValueError that names the argument."""
+    ValueError that names the argument. allow_empty: no rows is fine (partial(): an empty
+    partition's state is merge's identity)."""
     for name, value in (("predictions", predictions), ("references", references)):
         if value is None:
             raise TypeError(f"{name}: got None; allowed: a list of strings")
@@ -192,7 +193,7 @@ def check_inputs(predictions, references) -> tuple:
     if len(predictions) != len(references):
         raise ValueError(f"predictions and references: got {len(predictions)} predictions and "
                          f"{len(references)} references; they must have the same length")
-    if len(predictions) == 0:
+    if len(predictions) == 0 and not allow_empty:
         raise ValueError("predictions: got an empty list; allowed: at least one example "
                          "(or call compute() with no arguments after add/add_batch)")
     predictions = [_text(f"predictions[{i}]", p) for i, p in enumerate(predictions)]
@@ -382,7 +383,8 @@ class RougeMetric(evaluate.Metric):
         """A small, mergeable state of these rows: ``state.merge(other)``,
         ``state.to_bytes()`` / ``rouge.state_from_bytes(data)``, and ``rouge.finalize(state)``,
         which returns exactly what compute() returns on all the rows. States must hold
-        disjoint examples (identical rows in one state: partition by the texts)."""
+        disjoint examples (identical rows in one state: partition by the texts). No rows
+        (an empty partition, as Spark and Ray make) give the identity of merge."""
         opts = RougeOptions.build(**options)
         if not opts.use_aggregator:
             raise ValueError("use_aggregator: got False; partial states aggregate (for "
@@ -392,9 +394,10 @@ class RougeMetric(evaluate.Metric):
             raise ValueError(f"profile: got {opts.profile.name!r}, whose bootstrap depends on "
                              "the order of all rows: its states cannot be merged; allowed: "
                              "the rouge_score profile")
-        predictions, references = check_inputs(predictions, references)
+        predictions, references = check_inputs(predictions, references, allow_empty=True)
         state = Scorer(opts)
-        state.add(predictions, references)
+        if predictions:  # else the empty state: merging it changes nothing
+            state.add(predictions, references)
         return state
 
     def state_from_bytes(self, data):
@@ -407,6 +410,10 @@ class RougeMetric(evaluate.Metric):
         if not isinstance(state, Scorer):
             raise TypeError(f"state: got {type(state).__name__}; allowed: a state from "
                             "partial(), merge() or state_from_bytes()")
+        if state.aggregate.count == 0:  # only empty partitions: as compute() of no rows
+            raise ValueError("state: holds no examples (every partial() it was merged from "
+                             "had empty predictions); allowed: a state of at least one "
+                             "example")
         for message in state.warnings():
             warnings.warn(message, RougeWarning, stacklevel=2)
         return state.result()

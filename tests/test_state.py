@@ -5,9 +5,11 @@ import hashlib
 import pickle
 import random
 import warnings
+import zlib
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings, strategies as st
 from rouge_score import rouge_scorer
 
 from conftest import staged
@@ -177,3 +179,70 @@ def test_finalize_warns_as_compute_does(metric):
         assert metric.finalize(a.merge(b)) == expected
     assert [str(w.message) for w in merged] == [str(w.message) for w in direct]
     assert direct  # Cyrillic under the default tokenizer: no tokens, and a warning says so
+
+
+# -- issue 27: an empty partition's state, and row keys that cannot collide ------------------
+
+
+@pytest.mark.parametrize("detailed", [False, True])
+def test_an_empty_state_is_the_identity_of_merge(metric, realsumm, detailed):
+    rows = [(r["prediction"], r["references"]) for r in realsumm[:40]]
+    state = state_of(metric, rows, detailed=detailed)
+    empty = metric.partial(predictions=[], references=[], detailed=detailed)
+    expected = metric.compute(predictions=[p for p, _ in rows],
+                              references=[r for _, r in rows], detailed=detailed)
+    assert metric.finalize(state) == expected
+    through_bytes = metric.state_from_bytes(empty.to_bytes())
+    for merged in (empty.merge(state), state.merge(empty), through_bytes.merge(state),
+                   pickle.loads(pickle.dumps(empty)).merge(empty).merge(state)):
+        assert metric.finalize(merged) == expected
+
+
+def test_only_empty_states_finalize_to_a_clear_error(metric):
+    empty = metric.partial(predictions=[], references=[])
+    for state in (empty, empty.merge(metric.partial(predictions=[], references=[]))):
+        with pytest.raises(ValueError, match="state: holds no examples.*at least one example"):
+            metric.finalize(state)
+    with pytest.raises(ValueError, match="at least one example"):  # as compute() says
+        metric.compute(predictions=[], references=[])
+    with pytest.raises(TypeError, match="predictions: got None"):  # still checked when empty
+        metric.partial(predictions=None, references=[])
+
+
+def old_key(prediction, references):
+    """The key as it was before issue 27 (NUL-joined texts): a plain reimplementation, which
+    ordinary rows must still get (their bootstrap weights, hence intervals, come from it)."""
+    refs = [references] if isinstance(references, str) else references
+    data = "\0".join([prediction, *refs]).encode("utf-8")
+    return zlib.crc32(data) << 32 | zlib.adler32(data)
+
+
+def test_keys_of_rows_without_nul_are_unchanged(realsumm):
+    pipeline = staged("rouge_pipeline")
+    rows = [(r["prediction"], r["references"]) for r in realsumm[:500]]
+    rows += [("x", "a b"), ("", [""]), ("é", ["", "ü"])]
+    keys = pipeline._row_keys([p for p, _ in rows], [r for _, r in rows])
+    assert keys.tolist() == [old_key(p, r) for p, r in rows]
+
+
+@pytest.mark.parametrize("a, b", [(("a\0b", "c"), ("a", "b\0c")),
+                                  (("x", ["a", "b"]), ("x", "a\0b")),
+                                  (("x", ["a", "b"]), ("x", ["a\0b"])),
+                                  (("a\0", ["b"]), ("a", ["\0b"]))])
+def test_rows_that_joined_alike_merge_with_intervals(metric, a, b):
+    sa = metric.partial(predictions=[a[0]], references=[a[1]], detailed=True)
+    sb = metric.partial(predictions=[b[0]], references=[b[1]], detailed=True)
+    refs = [r if isinstance(r, list) else [r] for r in (a[1], b[1])]  # str is [str]
+    assert metric.finalize(sa.merge(sb)) == metric.compute(
+        predictions=[a[0], b[0]], references=refs, detailed=True)
+
+
+TEXT = st.text(alphabet="ab\0\xff", max_size=4)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(TEXT, st.lists(TEXT, min_size=1, max_size=3)), min_size=2,
+                max_size=6, unique_by=lambda row: (row[0], tuple(row[1]))))
+def test_distinct_rows_get_distinct_keys(rows):
+    keys = staged("rouge_pipeline")._row_keys([p for p, _ in rows], [r for _, r in rows])
+    assert len(set(keys.tolist())) == len(rows)
