@@ -158,8 +158,7 @@ def kernel(name: str):
     return _twin(name)
 
 
-def compiled_kernels():
-    """rouge_kernels as numba dispatchers (tests and benchmarks of the compiled code)."""
+def compiled_kernels():  # rouge_kernels as numba dispatchers: tests and benchmarks
     return _compiled_module()
 
 
@@ -273,6 +272,7 @@ def _adopt(process) -> None:
             except Exception:  # noqa: BLE001 - the call that needs it compiles it and raises
                 pass
     process.wait()
+    process.stdin.close(), process.stdout.close()
     for name in KERNELS:  # anyone still waiting compiles the kernel itself
         _event(name).set()
 
