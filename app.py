@@ -25,11 +25,10 @@ from space.api import rouge, rouge_compare, rouge_corpus
 from space.limits import MAX_COMPARE_SAMPLES, MAX_NGRAM, MAX_REFERENCES, MAX_SAMPLES, \
     MAX_SKIP, MAX_UPLOAD_BYTES
 from space.metric import metric
-from space.options import DEFAULT_TYPES, LANGUAGE_CHOICES, NO_LANGUAGE, OPTION_NAMES, \
-    ROUGE_TYPE_CHOICES
+from space.options import OPTION_NAMES, control
 from space.page import (COLLAPSE_ON_PHONES_JS, COMPARE_INPUTS, CORPUS_INPUTS, EMPTY_COMPARE,
                         EMPTY_CORPUS, EMPTY_HIGHLIGHTS, EMPTY_SINGLE, EXAMPLE_LABELS, EXAMPLES,
-                        FRESH_JS, HEAD, INTRO, STALE_NOTE, usage_markdown)
+                        FRESH_JS, HEAD, INTRO, STALE_NOTE, TEST_INFO, usage_markdown)
 from space.startup import warm_up
 from space.wiring import bind, mark_stale
 
@@ -63,36 +62,29 @@ def _options_panel() -> dict:
     """The Options panel's controls, by the name the handlers get their values (OPTION_NAMES)."""
     ui: dict = {}
     with gr.Accordion("Options", open=True, elem_id="options-accordion"):
-        ui["rouge_types"] = gr.CheckboxGroup(
-            ROUGE_TYPE_CHOICES, value=DEFAULT_TYPES, label="ROUGE types",
-            info="N-grams, LCS (L, Lsum), weighted LCS (W), skip-bigrams (S4/SU4: gap ≤ 4)",
-            elem_id="rouge-types")
+        # each metric option's choices, default, bounds and help: control(), from the schema
+        ui["rouge_types"] = gr.CheckboxGroup(**control("rouge_types"), label="ROUGE types",
+                                             elem_id="rouge-types")
         ui["extra_types"] = gr.Textbox(
             label="More types", placeholder="e.g. rougeW-1.5, rouge5, rougeSU9", lines=1,
             elem_id="extra-types", info=f"rouge1…rouge{MAX_NGRAM}, rougeW-<w>, rougeS<d> / "
                                         f"rougeSU<d> (d ≤ {MAX_SKIP})")
-        ui["use_stemmer"] = gr.Checkbox(label="Porter stemmer", value=False,
+        ui["use_stemmer"] = gr.Checkbox(**control("use_stemmer"), label="Stemmer",
                                         elem_id="use-stemmer")
-        ui["remove_stopwords"] = gr.Checkbox(label="Remove stopwords (SMART list)", value=False,
+        ui["remove_stopwords"] = gr.Checkbox(**control("remove_stopwords"),
+                                             label="Remove stopwords (SMART list)",
                                              elem_id="remove-stopwords")
-        ui["profile"] = gr.Radio(list(metric.PROFILES), value="rouge_score", label="Profile",
-                                 info="rouge_score 0.1.2, or the ROUGE-1.5.5 Perl script",
-                                 elem_id="profile")
-        ui["multi_ref"] = gr.Radio(["max", "average", "best"], value="max",
-                                   label="Several references",
-                                   info="max: best reference per type; average: counts pooled "
-                                        "(-f A); best: -f B", elem_id="multi-ref")
-        ui["alpha"] = gr.Slider(0.0, 1.0, value=0.5, step=0.05, label="α (F weight)",
-                                info="F = 1 / (α/P + (1-α)/R); 0.5 is F1", elem_id="alpha")
-        ui["tokenizer"] = gr.Radio(list(metric.TOKENIZERS), value="default", label="Tokenizer",
-                                   info="default: rouge_score's [a-z0-9]+; unicode: any script",
+        ui["profile"] = gr.Radio(**control("profile"), label="Profile", elem_id="profile")
+        ui["multi_ref"] = gr.Radio(**control("multi_ref"), label="Several references",
+                                   elem_id="multi-ref")
+        ui["alpha"] = gr.Slider(**control("alpha", step=0.05), label="α (F weight)",
+                                elem_id="alpha")
+        ui["tokenizer"] = gr.Radio(**control("tokenizer"), label="Tokenizer",
                                    elem_id="tokenizer")
-        ui["split_sentences"] = gr.Checkbox(label="Split sentences (rule-based) for Lsum / W",
-                                            value=False, elem_id="split-sentences")
-        ui["lang"] = gr.Dropdown(LANGUAGE_CHOICES, value=NO_LANGUAGE, label="Language",
-                                 info="XL-Sum's multilingual ROUGE (its segmenter and stemmer); "
-                                      "with Profile rouge_score and Tokenizer default",
-                                 elem_id="lang")
+        ui["split_sentences"] = gr.Checkbox(**control("split_sentences"),
+                                            label="Split sentences (rule-based) for Lsum / W",
+                                            elem_id="split-sentences")
+        ui["lang"] = gr.Dropdown(**control("lang"), label="Language", elem_id="lang")
     assert set(ui) == set(OPTION_NAMES)  # the names page_options takes their values by
     return ui
 
@@ -161,13 +153,13 @@ def _corpus_tab() -> dict:
     ui: dict = {}
     ui["file"], ui["pred_file"], ui["ref_files"] = _file_inputs(*CORPUS_INPUTS)
     with gr.Accordion("Aggregation and bootstrap", open=False):
-        ui["aggregation"] = gr.Radio(["macro", "micro"], value="macro", label="Aggregation",
-                                     info="macro: mean of per-example scores; micro: counts "
-                                          "pooled over the corpus")
-        ui["n_samples"] = gr.Slider(100, MAX_SAMPLES, value=1000, step=100,
+        ui["aggregation"] = gr.Radio(**control("aggregation"), label="Aggregation",
+                                     elem_id="aggregation")
+        ui["n_samples"] = gr.Slider(**control("n_samples", step=1, cap=MAX_SAMPLES),
                                     label="Bootstrap samples", elem_id="n-samples")
-        ui["confidence"] = gr.Slider(0.5, 0.99, value=0.95, step=0.01, label="Confidence")
-        ui["seed"] = gr.Number(value=12345, precision=0, label="Seed", minimum=0)
+        ui["confidence"] = gr.Slider(**control("confidence", step=0.01), label="Confidence",
+                                     elem_id="confidence")
+        ui["seed"] = gr.Number(**control("seed"), precision=0, label="Seed", elem_id="seed")
     ui["button"] = gr.Button("Score corpus", variant="primary", elem_id="corpus-button")
     gr.HTML(STALE_NOTE % ("corpus", "Score corpus"), elem_id="corpus-stale")
     ui["results"] = gr.HTML(EMPTY_CORPUS, elem_id="corpus-results")
@@ -195,11 +187,18 @@ def _compare_tab() -> dict:
     with gr.Accordion("Test", open=False):
         ui["baseline"] = gr.Textbox(label="Baseline system", placeholder="the first system",
                                     elem_id="baseline")
-        ui["test"] = gr.Radio(["bootstrap", "randomization"], value="bootstrap", label="Test")
-        ui["n_samples"] = gr.Slider(100, MAX_COMPARE_SAMPLES, value=1000, step=100,
-                                    label="Resamples / trials")
-        ui["confidence"] = gr.Slider(0.5, 0.99, value=0.95, step=0.01, label="Confidence")
-        ui["seed"] = gr.Number(value=12345, precision=0, label="Seed", minimum=0)
+        ui["test"] = gr.Radio(list(metric.TESTS), value=metric.DEFAULT_TEST, label="Test",
+                              info=TEST_INFO, elem_id="compare-test")
+        # the test's own default count, set again when the test changes (test_changed)
+        samples = control("n_samples", step=1, cap=MAX_COMPARE_SAMPLES)
+        samples["value"] = metric.DEFAULT_SAMPLES[metric.DEFAULT_TEST]
+        ui["n_samples"] = gr.Slider(**dict(samples, info="trials (randomization) or "
+                                           "resamples (bootstrap)"),
+                                    label="Trials / resamples", elem_id="compare-n-samples")
+        ui["confidence"] = gr.Slider(**control("confidence", step=0.01), label="Confidence",
+                                     elem_id="compare-confidence")
+        ui["seed"] = gr.Number(**control("seed"), precision=0, label="Seed",
+                               elem_id="compare-seed")
     ui["button"] = gr.Button("Compare", variant="primary", elem_id="compare-button")
     gr.HTML(STALE_NOTE % ("compare", "Compare"), elem_id="compare-stale")
     ui["results"] = gr.HTML(EMPTY_COMPARE, elem_id="compare-results")
@@ -259,6 +258,8 @@ def _wire(demo, single: dict, corpus: dict, compare: dict, options: dict) -> Non
                           n_samples=compare["n_samples"], confidence=compare["confidence"],
                           seed=compare["seed"])
     mark_stale([c for name, c in compare_inputs.items() if name != "options"], "compare")
+    compare["test"].input(handlers.test_changed, [compare["test"]], [compare["n_samples"]],
+                          api_visibility="private", queue=False)
     compare["button"].click(*bind(handlers.compare_page, **compare_inputs),
                             [compare["results"], compare["signature"]],
                             api_visibility="private", concurrency_id="heavy",

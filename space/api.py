@@ -9,9 +9,14 @@ from __future__ import annotations
 
 from typing import Optional, Union
 
-from .options import DEFAULT_TYPES, parse_types
+from .metric import metric
+from .options import DEFAULT_TYPES, OPTION, parse_types
 from .render import MEASURES
 from .scoring import compare_lists, score_corpus_lists, score_example
+
+
+# each default is the metric's (its schema, metric.OPTIONS), so that the API's schema shows it
+D = {name: option.default for name, option in OPTION.items()}
 
 
 def _api_options(rouge_types, **options) -> dict:
@@ -19,10 +24,10 @@ def _api_options(rouge_types, **options) -> dict:
 
 
 def rouge(prediction: str, references: list[str], rouge_types: Optional[list[str]] = None,
-          use_stemmer: bool = False, remove_stopwords: bool = False,
-          profile: str = "rouge_score", alpha: float = 0.5, multi_ref: Optional[str] = None,
-          tokenizer: str = "default", split_sentences: bool = False,
-          lang: Optional[str] = None) -> dict:
+          use_stemmer: bool = D["use_stemmer"], remove_stopwords: bool = D["remove_stopwords"],
+          profile: str = D["profile"], alpha: float = D["alpha"],
+          multi_ref: Optional[str] = D["multi_ref"], tokenizer: Optional[str] = D["tokenizer"],
+          split_sentences: bool = D["split_sentences"], lang: Optional[str] = D["lang"]) -> dict:
     """Score one prediction against one or more references: {type: {"precision", "recall",
     "fmeasure"}, "signature", "warnings"} (compute(detailed=True, use_aggregator=False)'s
     numbers for the one example)."""
@@ -40,13 +45,15 @@ def rouge(prediction: str, references: list[str], rouge_types: Optional[list[str
 
 
 def rouge_corpus(predictions: list[str], references: list[Union[str, list[str]]],
-                 rouge_types: Optional[list[str]] = None, use_stemmer: bool = False,
-                 remove_stopwords: bool = False, profile: str = "rouge_score",
-                 alpha: float = 0.5, multi_ref: Optional[str] = None,
-                 tokenizer: str = "default", split_sentences: bool = False,
-                 aggregation: str = "macro", n_samples: int = 1000,
-                 confidence: float = 0.95, seed: int = 12345,
-                 lang: Optional[str] = None) -> dict:
+                 rouge_types: Optional[list[str]] = None,
+                 use_stemmer: bool = D["use_stemmer"],
+                 remove_stopwords: bool = D["remove_stopwords"], profile: str = D["profile"],
+                 alpha: float = D["alpha"], multi_ref: Optional[str] = D["multi_ref"],
+                 tokenizer: Optional[str] = D["tokenizer"],
+                 split_sentences: bool = D["split_sentences"],
+                 aggregation: str = D["aggregation"], n_samples: int = D["n_samples"],
+                 confidence: float = D["confidence"], seed: int = D["seed"],
+                 lang: Optional[str] = D["lang"]) -> dict:
     """Score a corpus: compute(detailed=True)'s result ({type: {"precision"|"recall"|
     "fmeasure": {"low", "mid", "high"}}, "signature", "count"})."""
     options = _api_options(rouge_types, use_stemmer=use_stemmer,
@@ -59,13 +66,16 @@ def rouge_corpus(predictions: list[str], references: list[Union[str, list[str]]]
 
 
 def rouge_compare(predictions: dict, references: list[Union[str, list[str]]],
-                  baseline: Optional[str] = None, test: str = "bootstrap",
+                  baseline: Optional[str] = None, test: str = metric.DEFAULT_TEST,
                   n_samples: Optional[int] = None, rouge_types: Optional[list[str]] = None,
-                  use_stemmer: bool = False, profile: str = "rouge_score",
-                  multi_ref: Optional[str] = None, aggregation: str = "macro",
-                  confidence: float = 0.95, seed: int = 12345,
-                  lang: Optional[str] = None) -> dict:
-    """Compare 2+ systems with a baseline: the metric's compare() result."""
+                  use_stemmer: bool = D["use_stemmer"], profile: str = D["profile"],
+                  multi_ref: Optional[str] = D["multi_ref"],
+                  aggregation: str = D["aggregation"], confidence: float = D["confidence"],
+                  seed: int = D["seed"], lang: Optional[str] = D["lang"]) -> dict:
+    """Compare 2+ systems with a baseline: the metric's compare() result (test: one of the
+    metric's TESTS, by default its DEFAULT_TEST; n_samples=None: the test's default count).
+    Each system's entries carry per-comparison and family-wise intervals, the raw and
+    Holm-adjusted p-values, a decision and a verdict line."""
     options = _api_options(rouge_types, use_stemmer=use_stemmer, profile=profile,
                            multi_ref=multi_ref, aggregation=aggregation, lang=lang)
     result, _ = compare_lists(predictions, references, options, baseline, test, n_samples,

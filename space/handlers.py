@@ -147,6 +147,13 @@ def corpus_view_changed(state, name):
     return histogram_svg(state["scores"][name][:, 2], name), worst_html(state, name)
 
 
+def test_changed(test: str):
+    """A test picked in the Compare tab: its own default count of trials or resamples."""
+    if test in metric.DEFAULT_SAMPLES:
+        return gr.update(value=metric.DEFAULT_SAMPLES[test])
+    return gr.update()
+
+
 def compare_page(systems_file, system_files, ref_files, options: dict, baseline: str,
                  test: str, n_samples, confidence, seed):
     """The Compare button: the tests' tables and charts, and the signature."""
@@ -158,5 +165,5 @@ def compare_page(systems_file, system_files, ref_files, options: dict, baseline:
                                       int(n_samples), int(seed), float(confidence))
     except gr.Error as error:
         return error_html(error, "compare-error"), gr.update(value="", visible=False)
-    return (warnings_html(notes) + comparison_html(result, base, float(confidence)),
+    return (warnings_html(notes) + comparison_html(result, base, float(confidence), test),
             gr.update(value=result["signature"], visible=True))

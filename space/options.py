@@ -1,5 +1,7 @@
-"""The Options panel's choices, and the checked options of a request: the metric checks them
-(``metric.options``); the Space adds its bounds on the ROUGE types."""
+"""The Options panel's controls and the checked options of a request. Every control of a
+metric option is made from the metric's schema (``metric.OPTIONS``): its choices, default,
+bounds and help (``control``); the metric checks the values (``metric.options``); the Space
+adds its own bounds on the ROUGE types and the sample counts (``limits``)."""
 
 import math
 import re
@@ -7,17 +9,61 @@ import re
 from .limits import CLI, MAX_NGRAM, MAX_SKIP, MAX_TYPES, refused, user_error
 from .metric import metric
 
-ROUGE_TYPE_CHOICES = ["rouge1", "rouge2", "rouge3", "rouge4", "rougeL", "rougeLsum", "rougeW",
-                      "rougeS4", "rougeSU4", "rougeS", "rougeSU"]
-DEFAULT_TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
-# the Language menu, (label, value): "none" is lang=None (rouge_score's tokenizer)
+OPTION = {option.name: option for option in metric.OPTIONS}
+# the metric's defaults as it resolves them (None is a default that depends on other
+# options: the rouge types, multi_ref and the tokenizer of the default profile)
+RESOLVED = metric.options()
+DEFAULT_TYPES = [t.name for t in RESOLVED.rouge_types]
+# the Language menu's value for lang=None (rouge_score's tokenizer)
 NO_LANGUAGE = "none"
-LANGUAGE_CHOICES = [("none (rouge_score's English tokenizer)", NO_LANGUAGE)] + [
-    (f"{language.code} — {language.name}" + (" (right to left)" if language.rtl else ""),
-     language.code) for language in sorted(metric.LANGUAGES, key=lambda lg: lg.code)]
+_LANGUAGE = {language.code: language for language in metric.LANGUAGES}
 # the Options panel's controls, by the name page_options gives their values
 OPTION_NAMES = ("rouge_types", "extra_types", "use_stemmer", "remove_stopwords", "profile",
                 "alpha", "multi_ref", "tokenizer", "split_sentences", "lang")
+
+
+def _language_label(code: str) -> str:
+    language = _LANGUAGE[code]
+    return f"{code} — {language.name}" + (" (right to left)" if language.rtl else "")
+
+
+def _default(name: str):
+    """The option's default as a control shows it: the schema's, or the metric's resolved
+    value where the schema's is None."""
+    default = OPTION[name].default
+    if default is not None:
+        return default
+    if name == "rouge_types":
+        return list(DEFAULT_TYPES)
+    if name == "lang":
+        return NO_LANGUAGE
+    resolved = getattr(RESOLVED, name)
+    return getattr(resolved, "name", resolved)
+
+
+def control(name: str, step=None, cap=None) -> dict:
+    """The keyword arguments of the control of the metric option ``name``, from its schema:
+    ``info`` (its help), ``value`` (its default), ``choices`` (its choices, or the examples of
+    an open option) and ``minimum`` / ``maximum`` (its bounds; a strict bound moved in by one
+    ``step``; ``cap``: the Space's own limit, where lower than the schema's bound)."""
+    option = OPTION[name]
+    kwargs = {"info": option.help, "value": _default(name)}
+    if name == "lang":
+        kwargs["choices"] = [(f"{NO_LANGUAGE} (rouge_score's English tokenizer)",
+                              NO_LANGUAGE)] + [(_language_label(c), c) for c in option.examples]
+    elif option.choices or option.examples:
+        kwargs["choices"] = list(option.choices or option.examples)
+    if option.low is not None:
+        kwargs["minimum"] = option.low + (step if option.strict else 0)
+    if option.high is not None:
+        high = option.high if cap is None else min(option.high, cap)
+        kwargs["maximum"] = high - (step if option.strict and high == option.high else 0)
+    if step is not None:
+        kwargs["step"] = step
+    return kwargs
+
+
+LANGUAGE_CHOICES = control("lang")["choices"]
 
 
 def type_order(rouge_type) -> tuple:
@@ -54,17 +100,22 @@ def parse_types(selected, extra: str = "") -> list:
     return [t.name for t in sorted(parsed.values(), key=type_order)]
 
 
-def build_options(rouge_types, use_stemmer=False, remove_stopwords=False,
-                  profile="rouge_score", alpha=0.5, multi_ref=None, tokenizer="default",
-                  split_sentences=False, lang=None, **extra):
-    """The metric's checked options (its ValueError/TypeError shown as they are)."""
+def build_options(rouge_types, **options):
+    """The metric's checked options (its ValueError/TypeError shown as they are). A value the
+    page leaves empty (None, "", the Language menu's "none") is the metric's default."""
+    given = {"rouge_types": list(rouge_types)}
+    for name, value in options.items():
+        if value is None or value == "" or (name == "lang" and value == NO_LANGUAGE):
+            continue
+        kind = OPTION[name].type if name in OPTION else None
+        # Gradio's checkboxes and sliders may send 0/1 and ints for booleans and floats
+        if kind is bool:
+            value = bool(value)
+        elif kind is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        given[name] = value
     try:
-        return metric.options(
-            rouge_types=list(rouge_types), use_stemmer=bool(use_stemmer),
-            remove_stopwords=bool(remove_stopwords), profile=profile or "rouge_score",
-            alpha=float(0.5 if alpha is None else alpha), multi_ref=multi_ref or None,
-            tokenizer=tokenizer or "default", split_sentences=bool(split_sentences),
-            lang=lang or None, **extra)
+        return metric.options(**given)
     except (ValueError, TypeError) as problem:
         raise user_error(str(problem), title="Invalid option") from None
 
@@ -85,6 +136,6 @@ def cli_flags(options: dict) -> str:
         if options.get(key):
             flags.append(f"--{key.replace('_', '-')}")
     for key in ("profile", "multi_ref", "tokenizer", "lang"):
-        if options.get(key) and options[key] not in ("rouge_score", "default"):
+        if options.get(key) not in (None, "", NO_LANGUAGE, _default(key)):
             flags.append(f"--{key.replace('_', '-')} {options[key]}")
     return " ".join(flags)

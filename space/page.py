@@ -71,6 +71,17 @@ rouge.compute(predictions=["the cat sat on the mat"],
 predictions and references), `/rouge_compare` (a dict of systems); the options are keyword
 arguments named as the metric's (`use_stemmer=True`, `lang="zh"`, …).
 
+**Comparing systems** (`compare()`, `--compare`, the Compare tab, `/rouge_compare`): the
+test is one of {", ".join(f"`{t}`" for t in metric.TESTS)} (default `{metric.DEFAULT_TEST}`).
+Approximate randomization and the centred paired bootstrap reject true nulls at the rate they
+claim; `sacrebleu-bootstrap` is sacrebleu's (and Moses') rule, kept exact to reproduce
+published numbers, and calls about twice as many true nulls significant as it claims. For
+each system, type and measure the result gives the difference from the baseline with a
+**per-comparison** interval (this system alone) and a **family-wise** one (Bonferroni over
+the systems compared), a **raw** and a **Holm-adjusted** p-value, and a **verdict**: better,
+worse or no significant difference (Holm's p below 1 − confidence, then the sign of the
+difference). The metric's docs/significance.md gives the calibration tables.
+
 **Corpus files**: JSON Lines (`{{"prediction": "...", "references": "..." or ["...", ...]}}`
 per line), a JSON list of such objects, CSV/TSV with a `prediction` column and `reference`,
 `reference_1`, `reference_2`, … or `references` (a JSON list per cell), or a predictions text
@@ -116,9 +127,18 @@ CORPUS_INPUTS = (
      "corpus-file"),
     ("or: predictions (.txt)", "single", "pred-file"), "ref-files")
 COMPARE_INPUTS = (
-    "Is a system better than a baseline? Paired significance tests (sacrebleu's paired "
-    "bootstrap or approximate randomization) on ROUGE's per-example statistics, with Holm's "
-    "correction over the systems.",
+    "Is a system better than a baseline? Paired significance tests on ROUGE's per-example "
+    "statistics, with Holm's correction over the systems compared with the baseline: "
+    "approximate randomization (`randomization`), the centred paired bootstrap "
+    "(`bootstrap`), or sacrebleu's paired bootstrap rule (`sacrebleu-bootstrap`: only to "
+    "reproduce sacrebleu-style numbers; it calls about twice as many true nulls significant "
+    f"as it claims). The default is `{metric.DEFAULT_TEST}`. Each system gets a verdict; each "
+    "interval says whether it is per-comparison or family-wise, each p-value whether it is "
+    "raw or Holm-adjusted.",
     ('Systems file (.jsonl: {"references": …, "<system>": …, …})', [".jsonl", ".ndjson"],
      "systems-file"),
     ("or: one file per system (.txt)", "multiple", "system-files"), "compare-ref-files")
+# the Test menu's help: each test's default count is the metric's (DEFAULT_SAMPLES)
+TEST_INFO = "; ".join(f"{test}: {samples:,} by default" + (" (the default test)" if
+                                                          test == metric.DEFAULT_TEST else "")
+                      for test, samples in metric.DEFAULT_SAMPLES.items())

@@ -6,6 +6,7 @@ assets/space.css."""
 
 import html
 import math
+import os
 import re
 from typing import Optional
 
@@ -441,17 +442,51 @@ def _signed(value: float) -> str:
     return f"{value:+.4f}"
 
 
+# colours of the metric's decisions (each result's "decision" field): the page never decides
+DECISION_COLORS = {"better": "#15803d", "worse": "#b91c1c"}
+NO_DECISION_COLOR = "#64748b"
+
+
+def chart_labels(names: list, limit: int = 16) -> dict:
+    """A short label per system name, distinct where the names are: the names as they are when
+    all fit in ``limit`` characters; else without their common prefix ("…" in its place) and
+    shortened in the middle; the full names when two labels would still be the same."""
+    if all(len(name) <= limit for name in names):
+        return {name: name for name in names}
+    prefix = os.path.commonprefix(list(names)) if len(names) > 1 else ""
+    # every label keeps at least one character of its own, and a word cut by the prefix
+    # keeps its start ("out_bert", "out_bart": "…bert", "…bart", not "…ert", "…art")
+    prefix = prefix[:max(0, min(len(name) for name in names) - 1)]
+    cut = max(prefix.rfind(mark) for mark in "/_-. ")
+    prefix = prefix[:cut + 1] if cut >= 0 else prefix
+    labels = {}
+    for name in names:
+        label = ("…" + name[len(prefix):]) if len(prefix) > 1 else name
+        if len(label) > limit:
+            head = (limit - 1) // 2
+            label = label[:head] + "…" + label[len(label) - (limit - 1 - head):]
+        labels[name] = label
+    if len(set(labels.values())) < len(labels):
+        return {name: name for name in names}
+    return labels
+
+
 def delta_chart_svg(result: dict, baseline: str, rouge_type: str, confidence: float) -> str:
-    """Each system's F difference from the baseline (a dot) with its percentile interval (a
-    whisker), around a zero line: green when significantly better, red when worse (Holm)."""
+    """Each system's F difference from the baseline (a dot) with its per-comparison interval
+    (a thick whisker) and its family-wise interval (a thin one), around a zero line; coloured
+    by the metric's decision: green better, red worse, grey no significant difference."""
     systems = [k for k in result if k not in ("signature", "count", baseline)]
     entries = [result[s][rouge_type]["fmeasure"] for s in systems]
-    reach = max([abs(e[k]) for e in entries for k in ("delta_low", "delta_high")] + [0.001])
+    reach = max([abs(e[k]) for e in entries for k in ("delta_low", "delta_high",
+                                                       "delta_low_familywise",
+                                                       "delta_high_familywise")] + [0.001])
     reach = _nice_max(reach * 1000) / 1000  # symmetric axis, at a round number
+    labels = chart_labels([k for k in result if k not in ("signature", "count")])
     # drawn narrow (480 units) so that its text stays readable on a 360 px phone; the CSS caps
-    # its width on desktops
-    width, row_h, top, bottom = 480, 28, 30, 30
-    left, right = 144, 20
+    # its width on desktops. Full names (labels that would collide) widen the label column.
+    longest = max(len(labels[s]) for s in systems)
+    left, right = max(144, 8 * longest + 16), 20
+    width, row_h, top, bottom = 336 + left, 28, 46, 30
     height = top + row_h * len(systems) + bottom
     plot_w = width - left - right
 
@@ -460,10 +495,11 @@ def delta_chart_svg(result: dict, baseline: str, rouge_type: str, confidence: fl
 
     parts = [f'<svg class="chart delta-chart" data-type="{html.escape(rouge_type)}" '
              f'viewBox="0 0 {width} {height}" role="img" aria-label="{html.escape(rouge_type)} F '
-             f'minus the baseline\'s, with {confidence:.0%} intervals" '
-             'xmlns="http://www.w3.org/2000/svg">'
-             f'<text x="4" y="16" class="legend">Δ F vs {html.escape(_short(baseline))}'
-             f'<tspan class="muted">, whiskers: its {confidence:.0%} interval</tspan></text>']
+             f'minus the baseline\'s, with {confidence:.0%} per-comparison and family-wise '
+             'intervals" xmlns="http://www.w3.org/2000/svg">'
+             f'<text x="4" y="16" class="legend">Δ F vs {html.escape(labels[baseline])}</text>'
+             f'<text x="4" y="32" class="legend muted">{confidence:.0%} intervals: thick '
+             'per-comparison, thin family-wise</text>']
     for tick in np.linspace(-reach, reach, 5):
         parts.append(f'<line x1="{x(tick):.1f}" x2="{x(tick):.1f}" y1="{top - 4}" '
                      f'y2="{height - bottom}" class="{"axis" if tick == 0 else "grid"}"/>'
@@ -471,33 +507,40 @@ def delta_chart_svg(result: dict, baseline: str, rouge_type: str, confidence: fl
                      f'class="tick">{tick:+.3g}</text>')
     for row, (name, e) in enumerate(zip(systems, entries)):
         cy = top + row_h * (row + 0.5)
-        significant = e["p_value_holm"] < 1 - confidence
-        color = ("#15803d" if e["delta"] > 0 else "#b91c1c") if significant else "#64748b"
+        color = DECISION_COLORS.get(e["decision"], NO_DECISION_COLOR)
         parts.append(
-            f'<g class="delta" data-system="{html.escape(name)}" data-delta="{e["delta"]!r}" '
-            f'data-low="{e["delta_low"]!r}" data-high="{e["delta_high"]!r}">'
-            f'<title>{html.escape(name)}: {_signed(e["delta"])} [{_signed(e["delta_low"])}, '
-            f'{_signed(e["delta_high"])}], p (Holm) {fmt(e["p_value_holm"])}</title>'
+            f'<g class="delta" data-system="{html.escape(name)}" '
+            f'data-label="{html.escape(labels[name])}" data-decision="{html.escape(e["decision"])}" '
+            f'data-delta="{e["delta"]!r}" data-low="{e["delta_low"]!r}" '
+            f'data-high="{e["delta_high"]!r}" '
+            f'data-low-familywise="{e["delta_low_familywise"]!r}" '
+            f'data-high-familywise="{e["delta_high_familywise"]!r}">'
+            f'<title>{html.escape(e["verdict"])}</title>'
             f'<text x="{left - 10}" y="{cy + 4:.1f}" text-anchor="end" class="label">'
-            f'{html.escape(_short(name))}</text>'
-            f'<line x1="{x(e["delta_low"]):.1f}" x2="{x(e["delta_high"]):.1f}" y1="{cy:.1f}" '
-            f'y2="{cy:.1f}" stroke="{color}" stroke-width="2"/>'
+            f'{html.escape(labels[name])}</text>'
+            f'<line class="familywise" x1="{x(e["delta_low_familywise"]):.1f}" '
+            f'x2="{x(e["delta_high_familywise"]):.1f}" y1="{cy:.1f}" y2="{cy:.1f}" '
+            f'stroke="{color}" stroke-width="1"/>'
+            + "".join(f'<line class="familywise" x1="{x(e[end]):.1f}" x2="{x(e[end]):.1f}" '
+                      f'y1="{cy - 5:.1f}" y2="{cy + 5:.1f}" stroke="{color}" stroke-width="1"/>'
+                      for end in ("delta_low_familywise", "delta_high_familywise"))
+            + f'<line class="per-comparison" x1="{x(e["delta_low"]):.1f}" '
+            f'x2="{x(e["delta_high"]):.1f}" y1="{cy:.1f}" y2="{cy:.1f}" stroke="{color}" '
+            'stroke-width="3"/>'
             f'<circle cx="{x(e["delta"]):.1f}" cy="{cy:.1f}" r="5" fill="{color}"/></g>')
     parts.append("</svg>")
     return "".join(parts)
 
 
-def _short(name: str, limit: int = 16) -> str:
-    return name if len(name) <= limit else name[:limit - 1] + "…"
-
-
-def comparison_html(result: dict, baseline: str, confidence: float) -> str:
-    """The Compare tab's results: per type, the chart of differences and the table."""
+def comparison_html(result: dict, baseline: str, confidence: float, test: str = "") -> str:
+    """The Compare tab's results: per type, the chart of differences, the table (each
+    interval labelled per-comparison or family-wise, each p raw or Holm) and each system's
+    verdict; the colours and stars are the metric's decisions."""
     systems = [k for k in result if k not in ("signature", "count")]
     types = list(result[systems[0]])
     blocks = []
     for t in types:
-        rows = []
+        rows, verdicts = [], []
         for s in systems:
             e = result[s][t]["fmeasure"]
             cells = [f'<td class="num" data-score="{e["score"]!r}">{fmt(e["score"])}'
@@ -505,25 +548,39 @@ def comparison_html(result: dict, baseline: str, confidence: float) -> str:
             if s == baseline:
                 cells.append('<td colspan="2" class="muted">baseline</td>')
             else:
-                better = e["p_value_holm"] < 1 - confidence  # significant, either way
-                # green when significantly better than the baseline, red when worse
-                tone = (" sig-up" if e["delta"] > 0 else " sig-down") if better else ""
-                interval = f'{_signed(e["delta_low"])}–{_signed(e["delta_high"])}'
-                cells.append(f'<td class="num{tone}">{_signed(e["delta"])}'
-                             f'<span class="ci">{interval}'
-                             f'</span></td><td class="num" data-p="{e["p_value"]!r}">'
-                             f'{fmt(e["p_value_holm"])}{" *" if better else ""}'
-                             f'<span class="ci">raw {fmt(e["p_value"])}</span></td>')
+                decided = e["decision"] in DECISION_COLORS
+                tone = {"better": " sig-up", "worse": " sig-down"}.get(e["decision"], "")
+                cells.append(
+                    f'<td class="num{tone}" data-decision="{html.escape(e["decision"])}">'
+                    f'{_signed(e["delta"])}<span class="ci per-comparison"><span class="kind">per-comparison</span> '
+                    f'{_signed(e["delta_low"])}–{_signed(e["delta_high"])}</span>'
+                    f'<span class="ci familywise"><span class="kind">family-wise</span> '
+                    f'{_signed(e["delta_low_familywise"])}–'
+                    f'{_signed(e["delta_high_familywise"])}</span></td>'
+                    f'<td class="num" data-p="{e["p_value"]!r}" '
+                    f'data-p-holm="{e["p_value_holm"]!r}">Holm {fmt(e["p_value_holm"])}'
+                    f'{" *" if decided else ""}<span class="ci">raw {fmt(e["p_value"])}'
+                    '</span></td>')
+                verdicts.append(f'<li data-system="{html.escape(s)}" '
+                                f'data-decision="{html.escape(e["decision"])}" dir="auto">'
+                                f'{html.escape(e["verdict"])}</li>')
             shown = re.sub(r"([_/.-])", r"\1<wbr>", html.escape(s))  # breaks in long names
             rows.append(f'<tr data-system="{html.escape(s)}"><th scope="row" dir="auto">'
                         f'{shown}</th>{"".join(cells)}</tr>')
         chart = delta_chart_svg(result, baseline, t, confidence)
         blocks.append(f'<h4>{html.escape(t)} F</h4>{chart}<div class="table-wrap"><table '
                       f'class="rouge-table compare" data-type="{html.escape(t)}"><thead><tr>'
-                      '<th>System</th><th>F</th><th>Δ vs baseline</th><th>p (Holm)</th>'
+                      '<th>System</th><th>F</th><th>Δ vs baseline</th><th>p</th>'
                       '</tr></thead><tbody>'
-                      f'{"".join(rows)}</tbody></table></div>')
-    return (f'<p class="caption">{result["count"]:,} rows. Under each number its '
-            f"{confidence:.0%} interval; p is two-sided, corrected by Holm's method over the "
-            f"systems (the raw p below it); * : significant at {1 - confidence:.2f}.</p>"
-            f'{"".join(blocks)}')
+                      f'{"".join(rows)}</tbody></table></div><ul class="verdicts" '
+                      f'data-type="{html.escape(t)}">{"".join(verdicts)}</ul>')
+    others = len(systems) - 1
+    level = f"{round(1 - confidence, 12):g}"
+    how = f" by the {html.escape(test)} test" if test else ""
+    return (f'<p class="caption">{result["count"]:,} rows, {others} '
+            f'system{"s" if others != 1 else ""} compared with the baseline{how}. Under each '
+            f"score its {confidence:.0%} interval; under each Δ its {confidence:.0%} "
+            "per-comparison interval (this system alone) and family-wise interval "
+            f"(Bonferroni over the {others}). p is two-sided: Holm-adjusted over the {others}"
+            f", the raw p below it. Green / red and * : the metric's decision, Holm's p below "
+            f"{level}.</p>{''.join(blocks)}")

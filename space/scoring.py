@@ -137,10 +137,11 @@ def highlight_panels(prediction: str, references: list, options: dict, kind: str
 # A corpus, and compared systems
 
 
-def score_corpus_lists(predictions, references, options: dict, aggregation="macro",
-                       n_samples=1000, confidence=0.95, seed=12345, progress=None):
+def score_corpus_lists(predictions, references, options: dict, aggregation=None,
+                       n_samples=None, confidence=None, seed=None, progress=None):
     """Check the limits, then score with the metric's Scorer in chunks: (compute()'s
-    detailed result, per-example scores {type: float64[N, 3]}, the metric's warnings)."""
+    detailed result, per-example scores {type: float64[N, 3]}, the metric's warnings).
+    aggregation, n_samples, confidence, seed: None is the metric's default."""
     predictions, references = check_texts(predictions, references)
     if isinstance(n_samples, float) and n_samples.is_integer():
         n_samples = int(n_samples)
@@ -151,11 +152,11 @@ def score_corpus_lists(predictions, references, options: dict, aggregation="macr
         raise refused("n_samples", f"{n_samples:,}", f"{MAX_SAMPLES:,}",
                       f"{CLI} --input YOUR_FILE.jsonl --n-samples {n_samples}")
     opts = build_options(**options, use_aggregator=True, detailed=True,
-                         aggregation=aggregation, n_samples=n_samples,
-                         confidence=float(confidence), seed=seed)
-    # TEMPORARY, until the metric estimates its resampling as it does its kernels
-    # (metric.estimate_cost covers the kernels only): about 2 ns per sample, example and type
-    bootstrap = 2e-9 * opts.n_samples * len(predictions) * len(opts.rouge_types)
+                         aggregation=aggregation, n_samples=n_samples, confidence=confidence,
+                         seed=seed)
+    # the metric's estimate of its bootstrap (its kernels' is check_budget's): one side, a
+    # statistic per type
+    bootstrap = metric.resampling_cost(len(predictions), opts.n_samples, len(opts.rouge_types))
     check_budget(opts, predictions, references,
                  f"{CLI} --input YOUR_FILE.jsonl {cli_flags(options)}",
                  extra_seconds=bootstrap)
@@ -178,8 +179,11 @@ def score_corpus_lists(predictions, references, options: dict, aggregation="macr
 
 
 def compare_lists(predictions: dict, references: list, options: dict, baseline=None,
-                  test="bootstrap", n_samples=None, seed=12345, confidence=0.95) -> tuple:
-    """Check the limits, then metric.compare(): (its result, its warnings)."""
+                  test=metric.DEFAULT_TEST, n_samples=None, seed=None,
+                  confidence=None) -> tuple:
+    """Check the limits, then metric.compare(): (its result, its warnings). n_samples=None:
+    the test's default count (metric.DEFAULT_SAMPLES); seed, confidence: None is the
+    metric's default."""
     if not isinstance(predictions, dict) or len(predictions) > MAX_SYSTEMS:
         got = f"{len(predictions)} systems" if isinstance(predictions, dict) else \
             type(predictions).__name__
@@ -195,16 +199,20 @@ def compare_lists(predictions: dict, references: list, options: dict, baseline=N
                       f"--n-samples {int(n_samples)}")
     if isinstance(n_samples, float) and n_samples.is_integer():
         n_samples = int(n_samples)
+    if test not in metric.TESTS:
+        raise user_error(f"test: got {test!r}; allowed: {', '.join(metric.TESTS)}",
+                         title="Invalid option")
     checked = {}
     for name, rows in predictions.items():
         rows, refs = check_texts(rows, references)
         checked[name] = rows
-    opts = build_options(**options)
-    # TEMPORARY, until the metric estimates its resampling (as for the bootstrap above): the
-    # default counts of compare()'s tests, and about 2 ns per trial, row, system, type and
-    # statistic (P, R, F of both sides)
-    samples = n_samples or (10_000 if test == "randomization" else 1_000)
-    resampling = 2e-9 * samples * len(refs) * len(checked) * len(opts.rouge_types) * 6
+    # the metric checks the count (an error names n_samples); None is the test's default
+    opts = build_options(**options, n_samples=metric.DEFAULT_SAMPLES[test]
+                         if n_samples is None else n_samples)
+    # the metric's estimate of the test's resampling: each comparison with the baseline has
+    # two sides, each a statistic per type
+    resampling = metric.resampling_cost(len(refs), opts.n_samples,
+                                        2 * max(1, len(checked) - 1) * len(opts.rouge_types))
     all_rows = [p for rows in checked.values() for p in rows]
     all_refs = refs * len(checked)
     check_budget(opts, all_rows, all_refs,
@@ -212,9 +220,10 @@ def compare_lists(predictions: dict, references: list, options: dict, baseline=N
                  extra_seconds=resampling)
     try:
         with recorded_warnings() as messages:
+            given = {k: v for k, v in dict(n_samples=n_samples, seed=seed,
+                                               confidence=confidence).items() if v is not None}
             result = metric.compare(predictions=checked, references=refs, baseline=baseline,
-                                    test=test, n_samples=n_samples, seed=seed,
-                                    confidence=confidence, **options)
+                                    test=test, **given, **options)
     except (ValueError, TypeError) as error:
         raise user_error(str(error), title="Invalid input") from None
     return result, messages

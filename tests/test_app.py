@@ -258,6 +258,92 @@ def test_compare_matches_rouge_score_means(space):
     assert "baseline" in html and 'data-system="new"' in html
 
 
+def _cells(html: str, tag: str, system: str) -> str:
+    """The part of the Compare tab's html from a system's row (tr) or verdict (li) on."""
+    start = html.index(f'<{tag} data-system="{system}"')
+    return html[start:html.index(f"</{tag}>", start)]
+
+
+def test_compare_shows_the_metrics_tests_decisions_and_verdicts(space, metric):
+    """The Space compares as the metric does, by default with its DEFAULT_TEST and the test's
+    DEFAULT_SAMPLES; the page colours and stars each system by the result's own decision, labels
+    every interval (per-comparison, family-wise) and every p (raw, Holm), and prints each
+    system's verdict line."""
+    rng = random.Random(4)
+    refs = [[_text(rng)] for _ in range(40)]
+    prefix = "ext/pnbert/out_"
+    systems = {prefix + "baseline_run": [_text(rng) for _ in refs],
+               prefix + "references_copy": [r[0] for r in refs],
+               prefix + "noise_run_2": [_text(rng) for _ in refs]}
+    base = prefix + "baseline_run"
+    result = space.api.rouge_compare(systems, refs, rouge_types=["rouge1", "rougeL"])
+    want = metric.compare(predictions=systems, references=refs, rouge_types=["rouge1", "rougeL"])
+    assert result == want
+    assert f"bs:{metric.DEFAULT_SAMPLES[metric.DEFAULT_TEST]}|" in result["signature"]
+    assert f"test:{metric.DEFAULT_TEST}|" in result["signature"]
+    html = space.render.comparison_html(result, base, 0.95, metric.DEFAULT_TEST)
+    for t in ("rouge1", "rougeL"):
+        block = html[html.index(f'<h4>{t} F</h4>'):]
+        for system in list(systems)[1:]:
+            e = result[system][t]["fmeasure"]
+            row = _cells(block, "tr", system)
+            tone = {"better": "sig-up", "worse": "sig-down"}.get(e["decision"])
+            assert (tone is not None and f'class="num {tone}"' in row) or \
+                (tone is None and "sig-" not in row), (system, e["decision"])
+            assert ("Holm" in row and " *<" in row) == (tone is not None)
+            assert f'<span class="kind">per-comparison</span> {e["delta_low"]:+.4f}–' \
+                   f'{e["delta_high"]:+.4f}' in row
+            assert f'<span class="kind">family-wise</span> ' \
+                   f'{e["delta_low_familywise"]:+.4f}–{e["delta_high_familywise"]:+.4f}' in row
+            assert f'Holm {e["p_value_holm"]:.4f}' in row and f'raw {e["p_value"]:.4f}' in row
+            assert _cells(block, "li", system).endswith(
+                f'>{e["verdict"].replace("&", "&amp;").replace("<", "&lt;")}')
+        assert block.count("<li ") >= 2
+    assert result[prefix + "references_copy"]["rouge1"]["fmeasure"]["decision"] == "better"
+    # the chart's labels: the shared prefix stripped, so the two systems read apart
+    labels = re.findall(r'data-label="([^"]*)"', html[:html.index("</svg>")])
+    assert labels == ["…references_copy", "…noise_run_2"]
+
+
+def test_compare_colours_by_the_decision_not_by_p_against_1_minus_confidence(space, metric):
+    """19 randomization trials and one clearly better system: p = (0 + 1) / (19 + 1) = 0.05,
+    and 1 - 0.95 is 0.050000000000000044 in float64. The metric decides "no significant
+    difference" (p < 0.05 is false); the page shows that decision, not p < 1 - confidence."""
+    refs = [[f"w{k} a b c d"] for k in range(30)]
+    systems = {"base": [f"x{k} y z" for k in range(30)], "new": [r[0] for r in refs]}
+    result = space.api.rouge_compare(systems, refs, test="randomization", n_samples=19,
+                                     rouge_types=["rouge1"])
+    e = result["new"]["rouge1"]["fmeasure"]
+    assert e["p_value_holm"] == 0.05 and e["p_value_holm"] < 1 - 0.95  # the trap
+    assert e["decision"] == "no significant difference"
+    html = space.render.comparison_html(result, "base", 0.95, "randomization")
+    row = _cells(html, "tr", "new")
+    assert "sig-" not in row and " *<" not in row
+    assert 'data-decision="no significant difference"' in html
+    assert space.render.NO_DECISION_COLOR in html[html.index('data-system="new"'):]
+    assert space.render.DECISION_COLORS["better"] not in html
+
+
+def test_chart_labels_are_distinct():
+    """Names that fit stay whole; a long shared prefix is stripped at a separator ("…" in
+    its place); a long rest is cut in the middle; labels that would collide are the full
+    names (hand-written expectations)."""
+    from space.render import chart_labels
+
+    assert chart_labels(["t5-small", "t5-base"]) == {"t5-small": "t5-small",
+                                                      "t5-base": "t5-base"}
+    names = [f"ext/pnbert/out_{k}_checkpoint" for k in range(8)]
+    assert chart_labels(names) == {n: f"…{k}_checkpoint" for k, n in enumerate(names)}
+    names = ["ext/pnbert/out_bert_large", "ext/pnbert/out_bart_base"]
+    assert chart_labels(names) == dict(zip(names, ["…bert_large", "…bart_base"]))
+    long = ["runs/" + "a" * 30 + "_1", "runs/" + "b" * 30 + "_1"]
+    # "…" for "runs/", then 7 characters, "…", the last 8 (16 in all)
+    assert chart_labels(long) == dict(zip(long, ["…" + "a" * 6 + "…" + "a" * 6 + "_1",
+                                                 "…" + "b" * 6 + "…" + "b" * 6 + "_1"]))
+    clash = ["x" * 20 + "1" + "y" * 20, "x" * 20 + "2" + "y" * 20, "z"]
+    assert chart_labels(clash) == {n: n for n in clash}
+
+
 # --------------------------------------------------------------------------------------------
 # The Space's limits on the API path (the page calls the same functions)
 
