@@ -157,6 +157,65 @@ def test_examples_of_open_options_are_valid():
         assert options.RougeOptions.build(lang=code).lang == code
 
 
+# the Space's controls of metric options, by element id (the Corpus and Compare tabs each
+# have their own n_samples, confidence and seed), and the Space's own caps on the counts
+SPACE_CONTROLS = {
+    "rouge-types": "rouge_types", "use-stemmer": "use_stemmer",
+    "remove-stopwords": "remove_stopwords", "profile": "profile", "multi-ref": "multi_ref",
+    "alpha": "alpha", "tokenizer": "tokenizer", "split-sentences": "split_sentences",
+    "lang": "lang", "aggregation": "aggregation", "n-samples": "n_samples",
+    "confidence": "confidence", "seed": "seed", "compare-n-samples": "n_samples",
+    "compare-confidence": "confidence", "compare-seed": "seed"}
+
+
+def test_space_controls_are_made_from_the_schema():
+    """Each Space control of a metric option shows the schema's help, its choices (an open
+    option's examples; the Language menu adds "none" for lang=None), its default (where the
+    schema's is None, what RougeOptions.build() resolves it to) and its bounds (a strict bound
+    one step inside; the Space's own cap where lower). The Compare tab's test menu offers the
+    metric's TESTS, set to DEFAULT_TEST, with that test's DEFAULT_SAMPLES."""
+    pytest.importorskip("gradio")
+    sys.path.insert(0, str(REPO))
+    try:
+        import app
+        from space import limits
+    finally:
+        sys.path.remove(str(REPO))
+    controls = {block.elem_id: block for block in app.demo.blocks.values()
+                if getattr(block, "elem_id", None)}
+    options, resolved = schema(), schema().RougeOptions.build()
+    significance = staged("rouge_significance")
+    caps = {"n-samples": limits.MAX_SAMPLES, "compare-n-samples": limits.MAX_COMPARE_SAMPLES}
+    for elem_id, name in SPACE_CONTROLS.items():
+        option, control = options.OPTION[name], controls[elem_id]
+        # compare()'s n_samples counts its test's trials or resamples, not compute()'s
+        # bootstrap samples: it has its own help (its bounds and default are checked below)
+        if elem_id != "compare-n-samples":
+            assert control.info == option.help, elem_id
+        if option.choices or option.examples:
+            values = [value for _, value in control.choices]
+            assert values == (["none"] if name == "lang" else []) + \
+                list(option.choices or option.examples), elem_id
+        default = option.default
+        if name == "rouge_types":
+            default = [t.name for t in resolved.rouge_types]
+        elif name == "lang":
+            default = "none"
+        elif default is None:
+            default = getattr(getattr(resolved, name), "name", getattr(resolved, name))
+        if elem_id == "compare-n-samples":
+            default = significance.DEFAULT_SAMPLES[significance.DEFAULT_TEST]
+        assert control.value == default, elem_id
+        if option.low is not None:
+            step = getattr(control, "step", 0) if option.strict else 0
+            high = min(option.high, caps.get(elem_id, option.high))
+            assert control.minimum == option.low + step, elem_id
+            assert control.maximum == high - (step if high == option.high else 0), elem_id
+    test = controls["compare-test"]
+    assert [value for _, value in test.choices] == list(significance.TESTS)
+    assert test.value == significance.DEFAULT_TEST
+
+
 def write_readme_table():
     """Put options_table() between the README's markers."""
     import importlib
