@@ -64,13 +64,14 @@ UTF-8 text can hold it.
 For the Space: an uploaded file keeps its suffix, so ``read_rows(path)`` picks the format;
 ``RowError``'s message is meant to be shown as it is.
 
-The csv module refuses fields longer than ``csv.field_size_limit()`` (128 KiB by default, a
-process-wide setting): reading CSV raises that setting to ``max_record_bytes`` when it is
-lower (it is never lowered).
+CSV is parsed by ``_csv_records``, not by the csv module: csv refuses fields longer than
+``csv.field_size_limit()`` (128 KiB by default), a process-wide setting that a reader may not
+change. ``_csv_records`` reads every record exactly as ``csv.reader(lines, delimiter=...,
+strict=True)`` would with a large enough limit, errors and their messages included
+(tests/test_io.py holds them equal), and leaves the limit to ``max_record_bytes``.
 """
 
 import codecs
-import csv
 import json
 import os
 import re
@@ -612,16 +613,83 @@ class _JsonDocument:
                                                   f'"references"[{k}]')
 
 
+class _CsvError(Exception):
+    """A record that csv.reader(strict=True) refuses; the message is csv's, but for
+    _CSV_STRAY_CR (csv's advice there, to open the file in another newline mode, is not the
+    user's to follow, and its wording differs between Python versions)."""
+
+
+_CSV_STRAY_CR = 'a "\\r" (carriage return) outside quotes with more text after it on its line'
+
+
+def _csv_after_field(line: str, pos: int, delimiter: str) -> bool:
+    """After a field, at line[pos]: True if another field follows (a delimiter, skipped by the
+    caller), False if the record ends here (the line's end, or "\r"/"\n" and nothing but
+    them to the line's end, as csv's state after a line end allows)."""
+    c = line[pos:pos + 1]
+    if c == delimiter:
+        return True
+    if c and line[pos:].strip("\r\n"):
+        raise _CsvError(_CSV_STRAY_CR)
+    return False
+
+
+def _csv_records(lines, delimiter: str):
+    """The records of ``lines`` (physical lines, each ending with "\n" but perhaps the last),
+    as csv.reader(lines, delimiter=delimiter, strict=True) gives them with no field size
+    limit: lists of cells, [] for a blank line; _CsvError where csv raises.
+    Its rules (_csv.c): a cell starting with '"' is quoted, ends at a '"' not doubled, may
+    span lines, and must be followed by the delimiter or the line's end; any other cell runs
+    to the delimiter, "\r" or "\n" ('"' inside it is kept); after "\r" or "\n" outside
+    quotes only line ends may follow; a quote open at the end of the input is an error."""
+    lines = iter(lines)
+    unquoted = re.compile(f"[^{re.escape(delimiter)}\r\n]*")
+    for line in lines:
+        if '"' not in line:  # the common case: split at once
+            body = line.rstrip("\r\n")
+            if "\r" not in body and "\n" not in body:
+                yield body.split(delimiter) if body else []
+                continue
+        if line[0] in "\r\n":  # a blank line, or "\r" then more: an error
+            _csv_after_field(line, 0, delimiter)
+            yield []
+            continue
+        record, pos = [], 0
+        while True:  # at the start of a cell
+            if line.startswith('"', pos):
+                parts, pos = [], pos + 1
+                while (quote := line.find('"', pos)) < 0 or line.startswith('"', quote + 1):
+                    if quote < 0:  # the cell goes on on the next line
+                        parts.append(line[pos:])
+                        line, pos = next(lines, None), 0
+                        if line is None:
+                            raise _CsvError("unexpected end of data")
+                    else:  # "" is a quote
+                        parts.append(line[pos:quote + 1])
+                        pos = quote + 2
+                parts.append(line[pos:quote])
+                record.append("".join(parts))
+                pos = quote + 1
+                if line[pos:pos + 1] not in ("", delimiter, "\r", "\n"):
+                    raise _CsvError(f"'{delimiter}' expected after '\"'")
+            else:
+                end = unquoted.match(line, pos).end()
+                record.append(line[pos:end])
+                pos = end
+            if not _csv_after_field(line, pos, delimiter):
+                break
+            pos += 1
+        yield record
+
+
 class _CsvReader:
-    """RFC 4180 records through Python's csv module (strict, delimiter fixed), fed physical
-    lines with a byte budget per record."""
+    """RFC 4180 records (strict, delimiter fixed) from physical lines with a byte budget per
+    record, parsed by _csv_records (the csv module's field size limit is process-wide)."""
 
     def __init__(self, file: _LineFile, delimiter: str):
         self.file, self.delimiter = file, delimiter
         self.record_start = 1  # line of the record being read
         self.record_bytes = 0
-        if csv.field_size_limit() < file.limit:
-            csv.field_size_limit(file.limit)
 
     def physical_lines(self):
         """The lines with their ends, as csv needs them; RowError when a record's lines add
@@ -638,13 +706,13 @@ class _CsvReader:
 
     def records(self):
         """(line, cells) of each non-blank record."""
-        reader = csv.reader(self.physical_lines(), delimiter=self.delimiter, strict=True)
+        reader = _csv_records(self.physical_lines(), self.delimiter)
         while True:
             try:
                 cells = next(reader)
             except StopIteration:
                 return
-            except csv.Error as error:
+            except _CsvError as error:
                 raise RowError(f"{self.file.path}:{self.record_start}: not valid CSV: {error}; "
                                "allowed: RFC 4180 (a cell holding a quote, delimiter or "
                                'newline is quoted with ", and a quote inside it doubled: "")') \

@@ -5,6 +5,7 @@ file gives one RowError line naming ``file:line`` and what is allowed, and a rec
 the limit (a 2 GiB sparse line) is refused within a bounded address space, in a subprocess.
 """
 import csv
+import io
 import json
 import os
 import re
@@ -423,12 +424,74 @@ def test_record_over_the_limit(tmp_path, fmt):
     assert len(list(read_rows(path, fmt, reference_paths=refs, max_record_bytes=5000))) >= 1
 
 
-def test_csv_field_size_limit_is_raised_not_lowered(tmp_path):
-    big = "w " * 100_000  # 200 KB, over csv's default field limit of 128 KiB
+def test_csv_field_size_limit_is_left_alone(tmp_path):
+    """A 1 MB cell (over csv's default field limit of 128 KiB) reads right, and the process-wide
+    csv.field_size_limit() is the same after (issue 25: a reader changes no global state)."""
+    before = csv.field_size_limit()
+    big = "w " * 500_000
     path = tmp_path / "big.csv"
-    pd.DataFrame({"prediction": [big], "reference": ["r"]}).to_csv(path, index=False)
-    assert list(read_rows(path)) == [(big, ["r"])]
-    assert csv.field_size_limit() >= rouge_io.DEFAULT_MAX_RECORD_BYTES
+    pd.DataFrame({"prediction": [big, "p"], "reference": ["r", big + "\n" + big]}).to_csv(
+        path, index=False)
+    assert list(read_rows(path)) == [(big, ["r"]), ("p", [big + "\n" + big])]
+    assert csv.field_size_limit() == before
+
+
+def csv_lines(text):
+    """Lines as rouge_io's _LineFile gives them to the CSV parser: split on "\n" only, each
+    keeping its end."""
+    return [line for line in re.split("(?<=\n)", text) if line]
+
+
+def csv_module(text, delimiter):
+    """(records, error message) of Python's csv.reader(strict=True) on those lines: the
+    reference (the texts here are far under its field size limit)."""
+    records = []
+    try:
+        for record in csv.reader(csv_lines(text), delimiter=delimiter, strict=True):
+            records.append(record)
+    except csv.Error as error:  # its advice on a stray "\r" is reworded (and varies)
+        stray_cr = str(error).startswith("new-line character seen in unquoted field")
+        return records, rouge_io._CSV_STRAY_CR if stray_cr else str(error)
+    return records, None
+
+
+def ours(text, delimiter):
+    records = []
+    try:
+        for record in rouge_io._csv_records(csv_lines(text), delimiter):
+            records.append(record)
+    except rouge_io._CsvError as error:
+        return records, str(error)
+    return records, None
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.text(alphabet=[",", "\t", '"', "\r", "\n", "a", " ", "\0", "é"], max_size=40),
+       st.sampled_from([",", "\t"]))
+def test_csv_parser_equals_the_csv_module(text, delimiter):
+    """Records and errors (csv's messages; a stray "\\r" reworded) are those of
+    csv.reader(strict=True), on any mix of delimiters, quotes, CR, LF and NUL."""
+    assert ours(text, delimiter) == csv_module(text, delimiter)
+
+
+@pytest.mark.parametrize("text", [
+    'a,b\r\n"x\r\ny",""""\n', '"a"b\n', 'a"b",c\n', '"a\n', "a\rb\n", "\r\n\n,\n",
+    "a,\n", "a,", '"a"', 'a,""', '"a""\n"', "\rx\n", 'x,"a"\r\r\n'])
+def test_csv_parser_cases(text):
+    assert ours(text, ",") == csv_module(text, ",")
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.lists(st.text(max_size=30), min_size=1, max_size=4), max_size=5),
+       st.sampled_from(["\r\n", "\n"]), st.sampled_from([csv.QUOTE_MINIMAL, csv.QUOTE_ALL]),
+       st.integers(130_000, 300_000))
+def test_csv_parser_reads_what_csv_writer_wrote_with_long_fields(rows, end, quoting, long):
+    """Cells longer than csv's default field limit read back exactly as csv.writer wrote
+    them (Python's csv writes any size; its reader would need the process-wide limit raised)."""
+    rows = [["x" * long + "\n\"," + cells[0], *cells[1:]] for cells in rows]
+    out = io.StringIO()
+    csv.writer(out, lineterminator=end, quoting=quoting).writerows(rows)
+    assert ours(out.getvalue(), ",") == ([row if row != [""] else [] for row in rows], None)
 
 
 _BOUNDED = textwrap.dedent("""
