@@ -220,9 +220,9 @@ def _wire(demo, single: dict, corpus: dict, compare: dict, options: dict) -> Non
               api_visibility="private", concurrency_id="single",
               show_progress_on=[single["table"]])
     demo.load(None, None, None, js=COLLAPSE_ON_PHONES_JS)
-    for control in (single["kind"], single["show_all"]):
-        control.input(*bind(handlers.rehighlight, **example), [single["highlights"]],
-                      api_visibility="private", concurrency_id="single")
+    for widget in (single["kind"], single["show_all"]):
+        widget.input(*bind(handlers.rehighlight, **example), [single["highlights"]],
+                     api_visibility="private", concurrency_id="single")
     boxes = [single["n_refs"], *refs, single["add"], single["remove"]]
     single["add"].click(handlers.add_reference, [single["n_refs"]], boxes,
                         api_visibility="private", queue=False)

@@ -510,7 +510,8 @@ def delta_chart_svg(result: dict, baseline: str, rouge_type: str, confidence: fl
         color = DECISION_COLORS.get(e["decision"], NO_DECISION_COLOR)
         parts.append(
             f'<g class="delta" data-system="{html.escape(name)}" '
-            f'data-label="{html.escape(labels[name])}" data-decision="{html.escape(e["decision"])}" '
+            f'data-label="{html.escape(labels[name])}" '
+            f'data-decision="{html.escape(e["decision"])}" '
             f'data-delta="{e["delta"]!r}" data-low="{e["delta_low"]!r}" '
             f'data-high="{e["delta_high"]!r}" '
             f'data-low-familywise="{e["delta_low_familywise"]!r}" '
@@ -532,6 +533,12 @@ def delta_chart_svg(result: dict, baseline: str, rouge_type: str, confidence: fl
     return "".join(parts)
 
 
+def _interval(kind: str, low: float, high: float) -> str:
+    """An interval of a difference under the label of its kind (on a line of its own)."""
+    return (f'<span class="kind">{kind}</span><span class="ci {kind}">{_signed(low)}–'
+            f'{_signed(high)}</span>')
+
+
 def comparison_html(result: dict, baseline: str, confidence: float, test: str = "") -> str:
     """The Compare tab's results: per type, the chart of differences, the table (each
     interval labelled per-comparison or family-wise, each p raw or Holm) and each system's
@@ -550,15 +557,15 @@ def comparison_html(result: dict, baseline: str, confidence: float, test: str = 
             else:
                 decided = e["decision"] in DECISION_COLORS
                 tone = {"better": " sig-up", "worse": " sig-down"}.get(e["decision"], "")
+                intervals = (_interval("per-comparison", e["delta_low"], e["delta_high"])
+                             + _interval("family-wise", e["delta_low_familywise"],
+                                         e["delta_high_familywise"]))
                 cells.append(
                     f'<td class="num{tone}" data-decision="{html.escape(e["decision"])}">'
-                    f'{_signed(e["delta"])}<span class="ci per-comparison"><span class="kind">per-comparison</span> '
-                    f'{_signed(e["delta_low"])}–{_signed(e["delta_high"])}</span>'
-                    f'<span class="ci familywise"><span class="kind">family-wise</span> '
-                    f'{_signed(e["delta_low_familywise"])}–'
-                    f'{_signed(e["delta_high_familywise"])}</span></td>'
+                    f'{_signed(e["delta"])}{intervals}</td>'
                     f'<td class="num" data-p="{e["p_value"]!r}" '
-                    f'data-p-holm="{e["p_value_holm"]!r}">Holm {fmt(e["p_value_holm"])}'
+                    f'data-p-holm="{e["p_value_holm"]!r}"><span class="kind">Holm</span>'
+                    f'{fmt(e["p_value_holm"])}'
                     f'{" *" if decided else ""}<span class="ci">raw {fmt(e["p_value"])}'
                     '</span></td>')
                 verdicts.append(f'<li data-system="{html.escape(s)}" '

@@ -291,11 +291,13 @@ def test_compare_shows_the_metrics_tests_decisions_and_verdicts(space, metric):
             assert (tone is not None and f'class="num {tone}"' in row) or \
                 (tone is None and "sig-" not in row), (system, e["decision"])
             assert ("Holm" in row and " *<" in row) == (tone is not None)
-            assert f'<span class="kind">per-comparison</span> {e["delta_low"]:+.4f}–' \
-                   f'{e["delta_high"]:+.4f}' in row
-            assert f'<span class="kind">family-wise</span> ' \
-                   f'{e["delta_low_familywise"]:+.4f}–{e["delta_high_familywise"]:+.4f}' in row
-            assert f'Holm {e["p_value_holm"]:.4f}' in row and f'raw {e["p_value"]:.4f}' in row
+            assert f'<span class="kind">per-comparison</span><span class="ci per-comparison">' \
+                   f'{e["delta_low"]:+.4f}–{e["delta_high"]:+.4f}</span>' in row
+            assert f'<span class="kind">family-wise</span><span class="ci family-wise">' \
+                   f'{e["delta_low_familywise"]:+.4f}–{e["delta_high_familywise"]:+.4f}' \
+                   "</span>" in row
+            assert f'<span class="kind">Holm</span>{e["p_value_holm"]:.4f}' in row
+            assert f'raw {e["p_value"]:.4f}' in row
             assert _cells(block, "li", system).endswith(
                 f'>{e["verdict"].replace("&", "&amp;").replace("<", "&lt;")}')
         assert block.count("<li ") >= 2
@@ -306,7 +308,8 @@ def test_compare_shows_the_metrics_tests_decisions_and_verdicts(space, metric):
 
 
 def test_compare_colours_by_the_decision_not_by_p_against_1_minus_confidence(space, metric):
-    """19 randomization trials and one clearly better system: p = (0 + 1) / (19 + 1) = 0.05,
+    """19 randomization trials and a system better on every row (so no trial's gap exceeds
+    the observed one): p = (0 + 1) / (19 + 1) = 0.05,
     and 1 - 0.95 is 0.050000000000000044 in float64. The metric decides "no significant
     difference" (p < 0.05 is false); the page shows that decision, not p < 1 - confidence."""
     refs = [[f"w{k} a b c d"] for k in range(30)]
@@ -322,6 +325,30 @@ def test_compare_colours_by_the_decision_not_by_p_against_1_minus_confidence(spa
     assert 'data-decision="no significant difference"' in html
     assert space.render.NO_DECISION_COLOR in html[html.index('data-system="new"'):]
     assert space.render.DECISION_COLORS["better"] not in html
+
+
+def test_resampling_is_costed_by_the_metric(space, monkeypatch):
+    """The Space's budget counts the resampling by the metric's resampling_cost, with the
+    test's default count (metric.DEFAULT_SAMPLES) when none is given: an estimate over the
+    budget refuses the request before any scoring."""
+    metric = space.metric.metric
+    calls = []
+
+    def too_costly(rows, samples, statistics):
+        calls.append((rows, samples, statistics))
+        return 2 * space.limits.CPU_BUDGET_SECONDS
+
+    monkeypatch.setattr(metric, "resampling_cost", too_costly)
+    systems = {"a": ["a b", "c d", "e f"], "b": ["a c", "c e", "e g"], "c": ["x", "y", "z"]}
+    for test in metric.TESTS:
+        with pytest.raises(gr.Error, match="the Space's limit"):
+            space.api.rouge_compare(systems, ["a b", "c d", "e f"], test=test,
+                                    rouge_types=["rouge1", "rouge2"])
+        # 3 rows; 2 comparisons with the baseline, two sides each, per type
+        assert calls.pop() == (3, metric.DEFAULT_SAMPLES[test], 2 * 2 * 2)
+    with pytest.raises(gr.Error, match="the Space's limit"):
+        space.api.rouge_corpus(["a b"] * 4, ["a c"] * 4, rouge_types=["rouge1"], n_samples=300)
+    assert calls == [(4, 300, 1)]
 
 
 def test_chart_labels_are_distinct():

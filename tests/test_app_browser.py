@@ -360,6 +360,21 @@ def test_corpus_and_compare(page, tmp_path):
     low, high = (float(dot.get_attribute(f"data-{k}")) for k in ("low", "high"))
     assert low - 1e-12 <= 1 - mean_f <= high + 1e-12  # every row differs by 3/13 here
     assert page.locator('#compare-results g.delta[data-system="base"]').count() == 0
+    # the family-wise interval (one comparison: Bonferroni over 1) is drawn too, and the
+    # colour is the metric's decision; the verdict line gives the difference in points
+    low_fw, high_fw = (float(dot.get_attribute(f"data-{k}-familywise")) for k in ("low", "high"))
+    assert low_fw <= low <= high <= high_fw
+    assert dot.get_attribute("data-decision") == "better"
+    assert dot.locator("circle").get_attribute("fill") == "#15803d"
+    verdict = page.locator('#compare-results ul.verdicts[data-type="rouge1"] '
+                           'li[data-system="copy"]').inner_text()
+    assert verdict.startswith(f"copy: better than base on rouge1 F-measure: "
+                              f"{100 * (1 - mean_f):+.2f} points"), verdict
+    delta = page.locator('#compare-results table[data-type="rouge1"] tr[data-system="copy"] '
+                         "td[data-decision]")
+    assert [k.inner_text() for k in delta.locator(".kind").all()] == ["per-comparison",
+                                                                      "family-wise"]
+    assert "Holm" in delta.locator("xpath=following-sibling::td").inner_text()
     assert_fits(page, "Compare results")
     # nor do the tables scroll inside: every column is on screen, numbers unwrapped
     assert page.evaluate("() => [...document.querySelectorAll('#compare-results .table-wrap')]"
