@@ -91,8 +91,9 @@ def warnings_html(messages: list) -> str:
     controls = [("lang=", "Options → Language"),
                 ("tokenizer=\"unicode\"", "Options → Tokenizer → unicode"),
                 ("split_sentences=True", "Options → Tokenizer → Split sentences"),
-                ("use_stemmer", "Options → Porter stemmer"),
-                ("n_samples", "Aggregation and bootstrap → Bootstrap samples")]
+                ("use_stemmer", "Options → Stemmer"),
+                ("n_samples", "Aggregation and bootstrap → Bootstrap samples (Corpus), "
+                              "Test → Trials / resamples (Compare)")]
     items = []
     for message in messages:
         hint = [page for code, page in controls if code in message]
