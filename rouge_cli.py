@@ -29,10 +29,12 @@ Output: a line saying what the numbers are (``mid``: the mean over N examples, o
 the summed counts under micro aggregation; ``(low-high)``: the bootstrap interval, with its
 confidence, samples and seed), a table of precision, recall and F per type, then the
 signature and the count; ``--json`` prints the detailed result dict instead. ``--per-example
-PATH`` writes one JSON object per example (``-``: stdout, before the summary).
+PATH`` writes one JSON object per example (``-``: stdout, before the summary), to a
+temporary file renamed onto PATH when the run succeeds; PATH may not be an input.
 
-Exit status: 0; 2 with one line ``rouge_cli: error: ...`` on bad input files or options (no
-input file gives a traceback); 2 with the usage on stdout when called without arguments.
+Exit status: 0; 2 with one line ``rouge_cli: error: ...`` on bad input files or options, an
+output that is an input, or a failed write (no input file gives a traceback); 2 with the
+usage on stdout when called without arguments.
 """
 
 import argparse
@@ -40,6 +42,8 @@ import importlib
 import json
 import os
 import re
+import secrets
+import stat
 import sys
 import textwrap
 import types
@@ -96,17 +100,40 @@ def _positive_int(text: str) -> int:
     return value
 
 
-def schema():
-    """rouge_options, the module of the options schema, read from the files beside this script
-    without evaluate: --help and a bad flag need not wait for evaluate.load (about 3 s). It
-    imports its siblings relatively, so it is imported as a module of a package made of this
-    folder, as evaluate imports it once it has staged the files."""
+def sibling(name: str):
+    """A helper module of the metric (rouge_options, rouge_significance), read from the files
+    beside this script without evaluate: --help and a bad flag need not wait for evaluate.load
+    (about 3 s). The helpers import each other relatively, so they are imported as modules of
+    a package made of this folder, as evaluate imports them once it has staged the files."""
     package = "_rouge_cli_files"
     if package not in sys.modules:
         module = types.ModuleType(package)
         module.__path__ = [str(METRIC_SCRIPT.parent)]
         sys.modules[package] = module
-    return importlib.import_module(package + ".rouge_options")
+    return importlib.import_module(f"{package}.{name}")
+
+
+def schema():
+    """rouge_options, the module of the options schema."""
+    return sibling("rouge_options")
+
+
+# What each of the metric's significance tests is, for --test's help; the names, the default
+# and the sample counts are the metric's (rouge_significance), so the help cannot drift.
+_TEST_HELP = {
+    "randomization": "approximate randomization ({default}{n:,} trials)",
+    "bootstrap": "the centred paired bootstrap ({default}{n:,})",
+    "sacrebleu-bootstrap": "sacrebleu-bootstrap (sacrebleu's rule, {default}{n:,}; not "
+                           "calibrated: ~12% false positives at 0.05)",
+}
+
+
+def test_help(significance) -> str:
+    """--test's help, e.g. "approximate randomization (default; 10,000 trials), ..."."""
+    parts = [_TEST_HELP.get(name, name + " ({default}{n:,})").format(
+        default="default; " if name == significance.DEFAULT_TEST else "",
+        n=significance.DEFAULT_SAMPLES[name]) for name in significance.TESTS]
+    return ", ".join(parts[:-1]) + ", or " + parts[-1] + "; --n-samples sets the count"
 
 
 def metric_options() -> tuple:
@@ -185,9 +212,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the reference text files of --compare's text files")
     c.add_argument("--baseline", metavar="NAME", help="the system the others are compared with\n"
                                                       "(default: the first)")
-    c.add_argument("--test", choices=("bootstrap", "randomization"), default="bootstrap",
-                   help="paired bootstrap (default; 1,000 samples) or approximate\n"
-                        "randomization (10,000 trials); --n-samples sets either")
+    significance = sibling("rouge_significance")
+    test_text = "\n".join(textwrap.wrap(test_help(significance), 60))
+    c.add_argument("--test", choices=significance.TESTS, default=significance.DEFAULT_TEST,
+                   help=test_text.replace("%", "%%"))  # argparse formats help with %
     m = p.add_argument_group("metric options (rouge_metric.py's, with dashes)")
     for option in metric_options():
         m.add_argument("--" + option.name.replace("_", "-"), dest=option.name, default=None,
@@ -362,11 +390,75 @@ def progress_bar(args, total_bytes):
                 desc=PROG, delay=0 if args.progress else 1.0, dynamic_ncols=True)
 
 
-def _open_output(path: str):
-    try:
-        return open(path, "w", encoding="utf-8")
-    except OSError as error:
-        raise CliError(f"{path}: {error.strerror or error}") from None
+def refuse_overwriting_inputs(args) -> None:
+    """CliError if --per-example names one of the input files (the same file: through a
+    symlink or a hard link too), checked before anything is opened for writing: the input
+    would be overwritten while it is read."""
+    if args.per_example in (None, "-"):
+        return
+    inputs = [args.input, args.jsonl, *(args.files or ()), *(args.compare or ()),
+              *(args.references or ())]
+    for path in filter(None, inputs):
+        try:
+            same = os.path.samefile(args.per_example, path)
+        except OSError:  # one of them does not exist (yet): not the same file
+            continue
+        if same:
+            raise CliError(f"--per-example {args.per_example}: the same file as the input "
+                           f"{path}; allowed: an output path that is not an input (it would "
+                           "be overwritten while it is read)")
+
+
+class OutputFile:
+    """A text output written to a temporary file beside it, renamed into place by
+    ``close(keep=True)``: a failed run leaves no half file, and an existing file stays whole
+    until the new one is. A path that is not a regular file (a FIFO, /dev/stdout) is written
+    directly: renaming onto it would replace it. Errors are CliErrors naming the path."""
+
+    def __init__(self, path: str):
+        self.path, self.temporary = path, None
+        target = os.path.realpath(path)  # through a symlink: replace the file, not the link
+        try:
+            try:
+                mode = stat.S_IMODE(os.stat(target).st_mode)
+            except FileNotFoundError:
+                mode = None
+            if mode is not None and not os.path.isfile(target):
+                self.file = open(path, "w", encoding="utf-8")
+                return
+            folder, name = os.path.split(target)
+            self.temporary = os.path.join(folder, f".{name}.{secrets.token_hex(4)}.tmp")
+            fd = os.open(self.temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            if mode is not None:  # the existing file's permissions (new ones: the umask's)
+                os.fchmod(fd, mode)
+            self.file, self.target = os.fdopen(fd, "w", encoding="utf-8"), target
+        except OSError as error:
+            raise self.error(error) from None
+
+    def error(self, error: OSError) -> CliError:
+        return CliError(f"{self.path}: {error.strerror or error}")
+
+    def write(self, text: str) -> None:
+        try:
+            self.file.write(text)
+        except OSError as error:  # e.g. a full disk
+            raise self.error(error) from None
+
+    def close(self, keep: bool) -> None:
+        """Close; with a temporary file, rename it into place if ``keep``, else remove it."""
+        try:
+            self.file.close()
+            if self.temporary is not None and keep:
+                os.replace(self.temporary, self.target)
+                self.temporary = None
+        except OSError as error:
+            raise self.error(error) from None
+        finally:
+            if self.temporary is not None:
+                try:
+                    os.unlink(self.temporary)
+                except OSError:
+                    pass
 
 
 # --------------------------------------------------------------------------------------------
@@ -387,14 +479,14 @@ def load_metric_module():
 def read_systems(args) -> tuple:
     """({system: [prediction, ...]}, [references, ...]) of --compare's files."""
     limits = dict(max_record_bytes=args.max_record_bytes, limit_name="--max-record-bytes")
-    predictions, references = {}, None
+    predictions, references = {}, []
     try:
         if len(args.compare) == 1 and not args.references:
             for row, refs in read_system_rows(args.compare[0], **limits):
                 for name, text in row.items():
                     predictions.setdefault(name, []).append(text)
-                references = (references or []) + [refs]
-            return predictions, references or []
+                references.append(refs)
+            return predictions, references
         if not args.references:
             raise CliError("--compare: give --references REFERENCES... with one predictions "
                            "file per system (or one JSONL file with a key per system)")
@@ -449,12 +541,14 @@ def run_compile(args, stdout) -> None:
 
 
 def run(args, stdout, stderr) -> None:
+    refuse_overwriting_inputs(args)
     if args.compile:
         return run_compile(args, stdout)
     if args.compare:
         return run_compare(args, stdout, stderr)
     rows = open_rows(args)
     per_example = bar = None
+    scored_all = False
     try:
         batches = chunks(rows, args.chunk_size)
         first = next(batches, None)  # errors near the top of a file come before slow imports
@@ -466,7 +560,7 @@ def run(args, stdout, stderr) -> None:
         except (ValueError, TypeError) as error:
             raise CliError(str(error)) from None
         if args.per_example is not None:
-            per_example = stdout if args.per_example == "-" else _open_output(args.per_example)
+            per_example = stdout if args.per_example == "-" else OutputFile(args.per_example)
         bar = progress_bar(args, rows.size)
         scored = 0
 
@@ -480,12 +574,13 @@ def run(args, stdout, stderr) -> None:
 
         result, messages = score_rows(module, options, chain([first], batches), rows.paths[0],
                                       on_batch)
+        scored_all = True
     finally:
         rows.close()
         if bar is not None:
             bar.close()
         if per_example is not None and per_example is not stdout:
-            per_example.close()
+            per_example.close(keep=scored_all)
     for message in messages:
         stderr.write(f"{PROG}: warning: {' '.join(message.split())}\n")
     stdout.write(json.dumps(result) + "\n" if args.json else format_table(result))
@@ -513,6 +608,14 @@ def main(argv=None) -> int:
     except BrokenPipeError:  # e.g. piped into head: stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+    except OSError as error:  # writing stdout failed, e.g. on a full disk
+        try:
+            sys.stdout.flush()
+        except OSError:  # what is left could not be written either: drop it, not at exit
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.stderr.write(f"{PROG}: error: {error.filename or 'output'}: "
+                         f"{error.strerror or error}\n")
+        return 2
     return 0
 
 

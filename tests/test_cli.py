@@ -746,3 +746,124 @@ def test_compare_errors_are_one_line(env, tmp_path, args, message):
     proc = run_cli(env, *args, cwd=tmp_path)
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.count("\n") == 1 and message in proc.stderr, proc.stderr
+
+
+# --------------------------------------------------------------------------------------------
+# Issue 27: no command overwrites what it reads; outputs appear whole or not at all; write
+# errors are one line; --compare reads in linear time; --test is the metric's
+
+
+def one_line_error(proc):
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("rouge_cli: error: "), proc.stderr
+    return lines[0]
+
+
+def test_an_output_that_is_an_input_is_refused(env, tmp_path):
+    """The issue's case (30,000 rows, --chunk-size 1000: the input was truncated while read),
+    by the same path, a symlink and a hard link; text and --compare inputs too. Nothing is
+    written: every input keeps its bytes."""
+    rows = [{"prediction": f"the cat sat {i}", "references": ["a cat sat"]} for i in range(30_000)]
+    write_jsonl(tmp_path / "same.jsonl", rows)
+    write_lines(tmp_path / "p.txt", ["a b"] * 3)
+    write_lines(tmp_path / "r.txt", ["a c"] * 3)
+    os.symlink("same.jsonl", tmp_path / "link.jsonl")
+    os.link(tmp_path / "same.jsonl", tmp_path / "hard.jsonl")
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    cases = [(["--input", "same.jsonl", "--per-example", "same.jsonl"], "same.jsonl"),
+             (["--jsonl", "same.jsonl", "--per-example", "link.jsonl"], "same.jsonl"),
+             (["--input", "link.jsonl", "--per-example", "hard.jsonl"], "link.jsonl"),
+             (["p.txt", "r.txt", "--per-example", "r.txt"], "r.txt"),
+             (["--compare", "same.jsonl", "--per-example", "hard.jsonl"], "same.jsonl")]
+    for args, found in cases:
+        message = one_line_error(run_cli(env, *args, "--chunk-size", "1000", cwd=tmp_path))
+        assert f"the same file as the input {found}" in message, message
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+
+
+def test_per_example_file_is_replaced_only_when_whole(env, tmp_path):
+    """A run that fails after writing some rows leaves the old file as it was and no temporary
+    file; a run that succeeds replaces it (through a symlink: its target), keeping its mode."""
+    rows = [{"prediction": f"the cat sat {i}", "references": ["a cat sat"]} for i in range(2500)]
+    write_jsonl(tmp_path / "bad.jsonl", rows)
+    with open(tmp_path / "bad.jsonl", "a", encoding="utf-8") as f:
+        f.write("{not json\n")
+    write_jsonl(tmp_path / "good.jsonl", rows)
+    (tmp_path / "out").mkdir()
+    target = tmp_path / "out" / "scores.jsonl"
+    target.write_text("old\n", encoding="utf-8")
+    target.chmod(0o640)
+    os.symlink(target, tmp_path / "scores.jsonl")
+    message = one_line_error(run_cli(env, "--input", "bad.jsonl", "--per-example",
+                                     "scores.jsonl", "--chunk-size", "1000", cwd=tmp_path))
+    assert "bad.jsonl:2501: invalid JSON" in message
+    assert target.read_text(encoding="utf-8") == "old\n"
+    assert sorted(p.name for p in target.parent.iterdir()) == ["scores.jsonl"]
+    ok(run_cli(env, "--input", "good.jsonl", "--per-example", "scores.jsonl", "--chunk-size",
+               "1000", cwd=tmp_path))
+    assert (tmp_path / "scores.jsonl").is_symlink()
+    lines = target.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 2500 and set(json.loads(lines[0])) == {"rouge1", "rouge2", "rougeL",
+                                                                "rougeLsum"}
+    assert sorted(p.name for p in target.parent.iterdir()) == ["scores.jsonl"]
+    assert target.stat().st_mode & 0o777 == 0o640
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_a_full_disk_is_one_line(env, tmp_path):
+    write_lines(tmp_path / "p.txt", ["the cat sat"] * 5)
+    write_lines(tmp_path / "r.txt", ["a cat sat"] * 5)
+    message = one_line_error(run_cli(env, "p.txt", "r.txt", "--per-example", "/dev/full",
+                                     cwd=tmp_path))
+    assert message == "rouge_cli: error: /dev/full: No space left on device"
+    cli = Path(env["ROUGE_CLI_TEST_SNAPSHOT"]) / "rouge_cli.py"
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, str(cli), "p.txt", "r.txt"], env=env,
+                              cwd=tmp_path, stdout=full, stderr=subprocess.PIPE, text=True,
+                              timeout=600)
+    assert one_line_error(proc) == "rouge_cli: error: output: No space left on device"
+
+
+def test_compare_reads_one_jsonl_file_in_linear_time(tmp_path):
+    """read_systems on 25,000 and 100,000 rows: linear reading takes about 4 times as long for
+    4 times the rows; the old list copy per row took 25 times (0.87 s, then 22 s). Best of two
+    runs each, against a bound of 8 times."""
+    sys.path.insert(0, str(ROOT))
+    import rouge_cli
+
+    def args_for(n):
+        path = tmp_path / f"systems_{n}.jsonl"
+        with open(path, "w", encoding="utf-8") as f:
+            for i in range(n):
+                f.write(json.dumps({"references": [f"r {i}"], "a": f"a {i}", "b": "b"}) + "\n")
+        return rouge_cli.build_parser().parse_args(["--compare", str(path)])
+
+    def best_time(args):
+        times = []
+        for _ in range(2):
+            start = time.perf_counter()
+            predictions, references = rouge_cli.read_systems(args)
+            times.append(time.perf_counter() - start)
+        return min(times), predictions, references
+
+    small, _, _ = best_time(args_for(25_000))
+    large, predictions, references = best_time(args_for(100_000))
+    assert references == [[f"r {i}"] for i in range(100_000)]
+    assert predictions == {"a": [f"a {i}" for i in range(100_000)], "b": ["b"] * 100_000}
+    assert large < 8 * small, (small, large)
+
+
+def test_test_option_is_the_metrics(metric):
+    sys.path.insert(0, str(ROOT))
+    import rouge_cli
+
+    test = next(a for a in rouge_cli.build_parser()._actions if a.dest == "test")
+    assert tuple(test.choices) == tuple(metric.TESTS)
+    assert test.default == metric.DEFAULT_TEST == "randomization"
+    assert {n: metric.DEFAULT_SAMPLES[n] for n in metric.TESTS} == {
+        "randomization": 10_000, "bootstrap": 1_000, "sacrebleu-bootstrap": 1_000}
+    assert " ".join(test.help.split()).replace("%%", "%") == (
+        "approximate randomization (default; 10,000 trials), the centred paired bootstrap "
+        "(1,000), or sacrebleu-bootstrap (sacrebleu's rule, 1,000; not calibrated: ~12% false "
+        "positives at 0.05); --n-samples sets the count")
