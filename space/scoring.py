@@ -209,10 +209,9 @@ def compare_lists(predictions: dict, references: list, options: dict, baseline=N
     # the metric checks the count (an error names n_samples); None is the test's default
     opts = build_options(**options, n_samples=metric.DEFAULT_SAMPLES[test]
                          if n_samples is None else n_samples)
-    # the metric's estimate of the test's resampling: each comparison with the baseline has
-    # two sides, each a statistic per type
-    resampling = metric.resampling_cost(len(refs), opts.n_samples,
-                                        2 * max(1, len(checked) - 1) * len(opts.rouge_types))
+    # the metric's estimate of the test's resampling, per row, sample and system
+    resampling = metric.resampling_cost(len(refs), opts.n_samples, len(opts.rouge_types),
+                                        systems=len(checked))
     all_rows = [p for rows in checked.values() for p in rows]
     all_refs = refs * len(checked)
     check_budget(opts, all_rows, all_refs,

@@ -334,8 +334,8 @@ def test_resampling_is_costed_by_the_metric(space, monkeypatch):
     metric = space.metric.metric
     calls = []
 
-    def too_costly(rows, samples, statistics):
-        calls.append((rows, samples, statistics))
+    def too_costly(rows, samples, types, systems=0):
+        calls.append((rows, samples, types, systems))
         return 2 * space.limits.CPU_BUDGET_SECONDS
 
     monkeypatch.setattr(metric, "resampling_cost", too_costly)
@@ -344,11 +344,11 @@ def test_resampling_is_costed_by_the_metric(space, monkeypatch):
         with pytest.raises(gr.Error, match="the Space's limit"):
             space.api.rouge_compare(systems, ["a b", "c d", "e f"], test=test,
                                     rouge_types=["rouge1", "rouge2"])
-        # 3 rows; 2 comparisons with the baseline, two sides each, per type
-        assert calls.pop() == (3, metric.DEFAULT_SAMPLES[test], 2 * 2 * 2)
+        # 3 rows, 2 types, 3 systems
+        assert calls.pop() == (3, metric.DEFAULT_SAMPLES[test], 2, 3)
     with pytest.raises(gr.Error, match="the Space's limit"):
         space.api.rouge_corpus(["a b"] * 4, ["a c"] * 4, rouge_types=["rouge1"], n_samples=300)
-    assert calls == [(4, 300, 1)]
+    assert calls == [(4, 300, 1, 0)]
 
 
 def test_chart_labels_are_distinct():
