@@ -691,7 +691,11 @@ def _mix64(z: np.ndarray) -> np.ndarray:
 
 def poisson_bootstrap_sums(values, keys, occurrences, seed, n_samples, cdf):
     """rouge_kernels.poisson_bootstrap_sums: the same splitmix64 streams, drawn for a block of
-    rows at once; the sums are of integer-valued floats below 2^53, exact in any order."""
+    rows at once. Its sums equal the kernel's where they are exact in any order: values that
+    are integers (fixed-point scores, token counts). ROUGE-W's weighted counts (micro) are
+    not: OutOfScope, and the compiled kernel sums them in its own order."""
+    if not np.array_equal(values, np.floor(values)):
+        raise OutOfScope("values that are not integers: their sums depend on the order")
     n_rows, n_columns = values.shape
     sums = np.zeros((n_samples, n_columns), dtype=np.float64)
     weights = np.zeros(n_samples, dtype=np.int64)

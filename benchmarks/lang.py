@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "realsumm.jsonl"
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
-CACHE = "/tmp/rouge-bench-lang"  # HF_MODULES_CACHE and NUMBA_CACHE_DIR of the children
+CACHE = "/tmp/rouge-bench-lang"  # ROUGE_TEST_CACHE of the children (their module and kernel caches)
 WORKLOAD_ENV = "ROUGE_BENCH_WORKLOAD"  # a JSON file of the pairs, written once per language
 
 

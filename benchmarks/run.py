@@ -579,7 +579,7 @@ class Bench:
             "HF_HUB_OFFLINE": "1", "HF_EVALUATE_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1",
             "HF_HOME": os.path.join(self.workdir, "hf-home"),
             "HF_MODULES_CACHE": os.path.join(caches, "modules"),
-            "NUMBA_CACHE_DIR": os.path.join(caches, "numba"),
+            "ROUGE_METRIC_CACHE_DIR": os.path.join(caches, "kernels"),
             "RAYON_NUM_THREADS": str(THREADS),
             "PYTHONHASHSEED": "0",
             "TQDM_DISABLE": "1",
@@ -850,7 +850,7 @@ def plan(args, files, metric, oracle):
 
 
 def prime_warm_caches(bench, metric, files):
-    """Fill the shared warm caches (HF_MODULES_CACHE, NUMBA_CACHE_DIR) with every signature."""
+    """Fill the shared warm caches (HF_MODULES_CACHE, ROUGE_METRIC_CACHE_DIR) with every signature."""
     shutil.rmtree(bench.warm_caches, ignore_errors=True)
     configs = [dict(rouge_types=T1_TYPES), dict(rouge_types=T1_TYPES, detailed=True),
                dict(rouge_types=T2_TYPES), dict(rouge_types=T3_TYPES),

@@ -10,7 +10,7 @@ against rouge_score and the Perl script elsewhere.
 
 Every subprocess runs a snapshot of rouge_cli.py, rouge_metric.py and its helpers, copied once
 per session into an empty folder (so that edits made to the working tree during the run change
-neither side), and shares one temporary HF_HOME / HF_MODULES_CACHE / NUMBA_CACHE_DIR, so that
+neither side), and shares one temporary HF_HOME / HF_MODULES_CACHE (and the session's ROUGE_METRIC_CACHE_DIR), so that
 only the first use of each numba kernel compiles it (about 30 s of CPU in all).
 
 The 1,000,000-row streaming run is opt-in (always on with $CI set): ``ROUGE_SLOW=1 pytest -s -m slow tests/test_cli.py``
@@ -65,7 +65,7 @@ def env(tmp_path_factory, snapshot):
     cache = tmp_path_factory.mktemp("rouge_cli_cache")
     out = dict(os.environ)
     out.update(HF_HOME=str(cache / "hf"), HF_MODULES_CACHE=str(cache / "modules"),
-               NUMBA_CACHE_DIR=str(cache / "numba"), PYTHONIOENCODING="utf-8",
+               PYTHONIOENCODING="utf-8",
                ROUGE_CLI_TEST_SNAPSHOT=str(snapshot))
     return out
 
