@@ -27,7 +27,10 @@ os.environ.setdefault("ROUGE_METRIC_CACHE_DIR", str(_SESSION_CACHE / "kernels"))
 os.environ.setdefault("HF_EVALUATE_OFFLINE", "1")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-for path in (REPO, Path(__file__).resolve().parent):
+# evaluate imports the staged metric as evaluate_modules.metrics...: with HF_MODULES_CACHE on the
+# path, any process of the session can import it too (pytest-xdist's controller unpickles the
+# RougeWarnings its workers report)
+for path in (REPO, Path(__file__).resolve().parent, _SESSION_CACHE / "modules"):
     if str(path) not in sys.path:
         sys.path.insert(0, str(path))
 
