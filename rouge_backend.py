@@ -30,7 +30,6 @@ import numpy as np
 
 from . import rouge_kernels as _python_kernels
 from . import rouge_vectorized as _twins
-from .rouge_text import ForkSafeLock
 
 BACKEND_ENV = "ROUGE_METRIC_BACKEND"  # "numba", "numpy", or unset: compiled when it is there
 CACHE_ENV = "ROUGE_METRIC_CACHE_DIR"
@@ -64,9 +63,9 @@ def mode() -> str:
 
 # --------------------------------------------------------------------------------------------
 # The state of this process: plain assignments, read without the lock, which is held only around
-# a few assignments (and is fresh in a forked child).
+# a few assignments (and is new in a forked child: _after_fork_in_child).
 
-_lock = ForkSafeLock()
+_lock = threading.Lock()
 _compiled: dict = {}  # name -> compiled kernel, once this process has it
 _arrived: dict = {}  # name -> threading.Event, set when the kernel is compiled (or failed)
 # loading: _load calls under way (numba holds its compiler lock meanwhile); no_compile: this
@@ -136,8 +135,7 @@ def _load(name: str) -> None:
 
 
 def _event(name: str) -> threading.Event:
-    with _lock:
-        return _arrived.setdefault(name, threading.Event())
+    return _arrived.setdefault(name, threading.Event())  # atomic in CPython: no lock needed
 
 
 # --------------------------------------------------------------------------------------------
@@ -289,6 +287,8 @@ def compile_all() -> None:
 def _after_fork_in_child() -> None:
     """A forked child owns neither the compile process nor the parent's lock: it keeps the
     kernels adopted so far and compiles for itself only what it must wait for."""
+    global _lock
+    _lock = threading.Lock()
     _arrived.clear()
     _state.update(pid=os.getpid(), no_compile=_state["loading"] > 0, loading=0)
     process, _state["process"] = _state["process"], None

@@ -41,9 +41,8 @@ from typing import Optional
 import numpy as np
 
 from .rouge155_lexicon import SMART_STOPWORDS
-from .rouge_text import ForkSafeLock
+from .rouge_text import ForkSafeLock, TokenizerProfile
 from .rouge_lang_data import BENGALI_RULES, STOPWORDS
-from .rouge_profiles import TokenizerProfile
 from .rouge_text import TokenizedBatch
 
 

@@ -84,7 +84,6 @@ from .rouge_pipeline import (
 )
 from .rouge_profiles import (
     PROFILES,
-    TOKENIZERS,
 )
 from .rouge_registry import (
     estimate_cost,
@@ -101,6 +100,7 @@ from .rouge_significance import (
     pooled_scores,
 )
 from .rouge_text import (
+    TOKENIZERS,
     ForkSafeLock,
     split_sentences as split_sentences_rule_based,
 )

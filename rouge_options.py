@@ -29,8 +29,10 @@ from .rouge_lang import (
 )
 from .rouge_profiles import (
     PROFILES,
-    TOKENIZERS,
     Profile,
+)
+from .rouge_text import (
+    TOKENIZERS,
     TokenizerProfile,
     callable_tokenizer,
     nltk_version,

@@ -6,7 +6,7 @@ batch (in chunks, on threads) and adds it to an ``Aggregate``; ``result()`` form
 output; ``warnings()`` says what is true of everything added. ``compute()``, ``add``/
 ``add_batch``, the CLI, the Space and the engines all go through it.
 
-* tokens: the options' ``TokenizerProfile`` (rouge_profiles) gives a ``TokenizedBatch``;
+* tokens: the options' ``TokenizerProfile`` (rouge_text) gives a ``TokenizedBatch``;
 * kernels (rouge_kernels) give integer statistics per (prediction, reference) pair;
 * ``example_statistics`` combines the references of each example per the profile (max F,
   pooled counts or ROUGE-1.5.5's best) into per-example (P, R, F) and counts;

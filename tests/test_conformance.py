@@ -140,5 +140,5 @@ def test_tokens_of_is_what_scoring_compares(metric_module):
     text = "The cats were running, quickly! Über-fast 42nd"
     stemmer = porter.PorterStemmer()
     assert metric_module.tokens_of(text, use_stemmer=True) == [tokenize.tokenize(text, stemmer)]
-    assert staged("rouge_profiles").TOKENIZERS["default"].tokens(
+    assert staged("rouge_text").TOKENIZERS["default"].tokens(
         text, stemmer=None, stopwords=False) == [tokenize.tokenize(text, None)]

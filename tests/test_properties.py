@@ -93,7 +93,7 @@ def test_one_pass_scan_and_stem_equals_scan_then_stem(metric_module, texts, stem
     def memo():
         if stemmer is None:
             return None
-        return M.StemMemo(staged("rouge_profiles")._porter_nltk() if stemmer == "porter"
+        return M.StemMemo(staged("rouge_text")._porter_nltk() if stemmer == "porter"
                           else staged("rouge155_lexicon").stem_token_rouge155)
 
     plain = M.tokenize_ascii_batch(texts, K.scan_ascii_tokens, unicode_lower=unicode_lower,
