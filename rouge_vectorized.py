@@ -1,14 +1,14 @@
-"""The first-call tier: rouge_kernels' statistics computed on a whole batch with numpy.
+"""The numpy twins of rouge_kernels: the same statistics, computed on a whole batch with numpy.
 
 numba takes seconds to compile a kernel; numpy is there at once. These functions take the
 arguments of the rouge_kernels function of the same name and return the same arrays, the
-same numbers (tests/test_coldstart.py and tests/test_tiers.py compare them on every tier).
-rouge_warmup runs them while the compiled kernels are not there yet. Each works on all the
-pairs of a call at once: one sort or one bit-parallel step serves every pair.
+same numbers (tests/test_backend.py compares them). rouge_backend runs them while the
+compiled kernels are not there yet. Each works on all the pairs of a call at once: one sort
+or one bit-parallel step serves every pair.
 
-A function raises OutOfScope when a call is outside what it does (a long skip distance
-on long texts; rougeLsum prediction sentences of more than 64 tokens when no fallback is
-given); the caller then takes the next tier.
+A function raises OutOfScope when a call is outside what it does (a long skip distance on
+long texts; sums that are exact only in one order); rouge_backend then waits for the compiled
+kernel.
 
 Token ids only need to be equal for equal tokens, so nothing here re-interns them per pair:
 the keys are (pair, token) or (pair, n-gram id) integers.
@@ -30,7 +30,7 @@ _ONES = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
 class OutOfScope(Exception):
-    """This call is for another tier."""
+    """This call is for the compiled kernel."""
 
 
 def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
