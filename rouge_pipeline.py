@@ -52,6 +52,7 @@ from .rouge_lang import (
     no_stemmer_warning,
 )
 from .rouge_options import (
+    MAX_SAMPLES,
     RougeOptions,
     __version__,
     RougeType,
@@ -407,9 +408,14 @@ def input_warnings(options: RougeOptions, notes: InputNotes) -> list:
     if options.use_aggregator and options.detailed and \
             options.n_samples * (1.0 - options.confidence) / 2.0 < 1.0:
         need = int(np.ceil(2.0 / (1.0 - options.confidence) - 1e-9))
-        out.append(f"n_samples={options.n_samples} is too few for a {options.confidence:.0%} "
-                   f"interval: each tail holds less than one bootstrap sample; use "
-                   f"n_samples >= {need}.")
+        # never recommend a count the options refuse: past MAX_SAMPLES, the fix is a lower
+        # confidence (the highest any allowed count serves: MAX_SAMPLES * (1 - c) / 2 >= 1)
+        fix = f"use n_samples >= {need}" if need <= MAX_SAMPLES else (
+            f"no allowed n_samples (at most {MAX_SAMPLES:,}) is enough; use confidence <= "
+            f"{1.0 - 2.0 / MAX_SAMPLES:g}")
+        level = f"{options.confidence * 100:.10g}%"  # 99.99999999%, not a rounded 100%
+        out.append(f"n_samples={options.n_samples} is too few for a {level} interval: each "
+                   f"tail holds less than one bootstrap sample; {fix}.")
     return out
 
 

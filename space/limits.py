@@ -49,6 +49,19 @@ DOWNLOADS_KEPT = 16  # per-example CSVs kept on disk (older ones are deleted)
 CLI = "python rouge_cli.py"
 
 
+# what the metric raises on bad input: a wrong value or type, or a language whose package is
+# not installed (ImportError naming it). Each reaches the user as its own message; anything
+# else is a bug, and Gradio's generic error with a traceback in the log is right for it.
+INPUT_ERRORS = (ValueError, TypeError, ImportError)
+
+
+def input_error(problem: Exception, title: str = "Invalid input") -> gr.Error:
+    """The metric's own message for bad input, as the page and the API show it."""
+    if isinstance(problem, ImportError):
+        title = "Missing package"
+    return user_error(str(problem), title=title)
+
+
 class Refused(gr.Error):
     """A request over one of the Space's limits (shown as it is, no traceback)."""
 
@@ -69,8 +82,8 @@ def check_texts(predictions: list, references: list) -> tuple:
     limits; the metric's own checks (types, empty lists) come first."""
     try:
         predictions, references = metric.check_inputs(predictions, references)
-    except (TypeError, ValueError) as problem:
-        raise user_error(str(problem), title="Invalid input") from None
+    except INPUT_ERRORS as problem:
+        raise input_error(problem) from None
     if len(predictions) > MAX_ROWS:
         raise refused("examples", f"{len(predictions):,}", f"{MAX_ROWS:,} examples",
                       f"{CLI} --input YOUR_FILE.jsonl")
@@ -101,8 +114,8 @@ def check_budget(options, predictions: list, references: list, local: str,
     texts = list(predictions) + [r for refs in references for r in refs]
     try:
         sizes = metric.text_sizes(options, texts)
-    except (TypeError, ValueError) as problem:
-        raise user_error(str(problem), title="Invalid input") from None
+    except INPUT_ERRORS as problem:
+        raise input_error(problem) from None
     too_long = np.flatnonzero(sizes["tokens"] > MAX_TEXT_TOKENS)
     if len(too_long):
         k = int(too_long[0])

@@ -6,7 +6,8 @@ adds its own bounds on the ROUGE types and the sample counts (``limits``)."""
 import math
 import re
 
-from .limits import CLI, MAX_NGRAM, MAX_SKIP, MAX_TYPES, refused, user_error
+from .limits import (CLI, INPUT_ERRORS, MAX_NGRAM, MAX_SKIP, MAX_TYPES, input_error, refused,
+                     user_error)
 from .metric import metric
 
 OPTION = {option.name: option for option in metric.OPTIONS}
@@ -116,8 +117,8 @@ def build_options(rouge_types, **options):
         given[name] = value
     try:
         return metric.options(**given)
-    except (ValueError, TypeError) as problem:
-        raise user_error(str(problem), title="Invalid option") from None
+    except INPUT_ERRORS as problem:
+        raise input_error(problem, title="Invalid option") from None
 
 
 def page_options(rouge_types, extra_types, use_stemmer, remove_stopwords, profile, alpha,

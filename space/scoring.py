@@ -11,9 +11,9 @@ import warnings
 
 import numpy as np
 
-from .limits import (CHUNK_ROWS, CLI, HIGHLIGHT_SECONDS, HIGHLIGHT_TOKENS, MAX_COMPARE_SAMPLES,
-                     MAX_SAMPLES, MAX_SYSTEMS, SKIP_LIST_TOKENS, check_budget, check_texts,
-                     refused, user_error)
+from .limits import (CHUNK_ROWS, CLI, HIGHLIGHT_SECONDS, HIGHLIGHT_TOKENS, INPUT_ERRORS,
+                     MAX_COMPARE_SAMPLES, MAX_SAMPLES, MAX_SYSTEMS, SKIP_LIST_TOKENS,
+                     check_budget, check_texts, input_error, refused, user_error)
 from .metric import metric
 from .options import build_options, cli_flags
 from .render import explain_html, highlight_html, skip_pairs_html
@@ -51,8 +51,8 @@ def score_example(prediction: str, references: list, options: dict) -> dict:
     scorer = metric.Scorer(opts)
     try:
         batch = scorer.add([prediction], [references])
-    except (ValueError, TypeError) as error:
-        raise user_error(str(error), title="Invalid input") from None
+    except INPUT_ERRORS as error:
+        raise input_error(error) from None
     per_reference = metric.reference_scores(opts, prediction, references) \
         if len(references) > 1 else {}
     return {"scores": {name: tuple(float(v) for v in values[0])
@@ -170,8 +170,8 @@ def score_corpus_lists(predictions, references, options: dict, aggregation=None,
         try:
             batch = scorer.add(predictions[start:start + CHUNK_ROWS],
                                references[start:start + CHUNK_ROWS])
-        except (ValueError, TypeError) as error:
-            raise user_error(str(error), title="Invalid input") from None
+        except INPUT_ERRORS as error:
+            raise input_error(error) from None
         for name, values in batch.scores.items():
             scores.setdefault(name, []).append(values)
     return (scorer.result(), {k: np.concatenate(v) for k, v in scores.items()},
@@ -202,6 +202,10 @@ def compare_lists(predictions: dict, references: list, options: dict, baseline=N
     if test not in metric.TESTS:
         raise user_error(f"test: got {test!r}; allowed: {', '.join(metric.TESTS)}",
                          title="Invalid option")
+    if not predictions:  # else no system's rows are checked, and there are no references
+        raise user_error("predictions: got an empty dict; allowed: a dict {system: "
+                         "[prediction, ...]} of 2 to " f"{MAX_SYSTEMS} systems",
+                         title="Invalid input")
     checked = {}
     for name, rows in predictions.items():
         rows, refs = check_texts(rows, references)
@@ -223,6 +227,6 @@ def compare_lists(predictions: dict, references: list, options: dict, baseline=N
                                                confidence=confidence).items() if v is not None}
             result = metric.compare(predictions=checked, references=refs, baseline=baseline,
                                     test=test, **given, **options)
-    except (ValueError, TypeError) as error:
-        raise user_error(str(error), title="Invalid input") from None
+    except INPUT_ERRORS as error:
+        raise input_error(error) from None
     return result, messages

@@ -647,3 +647,66 @@ def test_start_up_asks_the_metric_to_compile_without_waiting(space, monkeypatch)
     monkeypatch.setattr(startup, "warm_up_segmenters", lambda: None)
     startup.warm_up()
     assert calls == [False]
+
+
+# --------------------------------------------------------------------------------------------
+# Issue 27: every error the metric raises on bad input reaches the user as its message
+
+
+def _space_module(space, name: str):
+    """The metric's helper module `name` as the Space's metric object loaded it."""
+    import importlib
+
+    package = type(space.metric.metric).__module__.rpartition(".")[0]
+    return importlib.import_module(f"{package}.{name}")
+
+
+def test_a_missing_segmenter_package_is_a_clear_error(space, monkeypatch):
+    """lang="zh" without jieba: the metric's ImportError naming the package reaches the API
+    and the page (it was Gradio's generic "The upstream Gradio app has raised an
+    exception"). None in sys.modules makes `import jieba` fail as if it were not installed."""
+    import sys
+
+    rouge_lang = _space_module(space, "rouge_lang")
+    rouge_lang._language_tokenizer.cache_clear()  # a cached tokenizer has jieba already
+    monkeypatch.setitem(sys.modules, "jieba", None)
+    try:
+        with pytest.raises(gr.Error, match="needs the package jieba: pip install jieba") as e:
+            space.api.rouge("我们", ["我们"], lang="zh")
+        assert e.value.title == "Missing package"
+        with pytest.raises(gr.Error, match="needs the package jieba"):
+            space.api.rouge_corpus(["我们"], ["我们"], lang="zh")
+        with pytest.raises(gr.Error, match="needs the package jieba"):
+            space.api.rouge_compare({"a": ["我们"], "b": ["我"]}, ["我们"], lang="zh")
+        table = next(space.handlers.score_single(
+            prediction="我们", n_refs=1, boxes=["我们", "", "", "", ""],
+            options=_page_options(lang="zh"), kind="rouge1", show_all=False))[0]
+        assert 'class="error-panel"' in table and "needs the package jieba" in table
+    finally:
+        monkeypatch.undo()
+        rouge_lang._language_tokenizer.cache_clear()  # no tokenizer built without jieba kept
+
+
+def test_compare_of_no_systems_is_a_clear_error(space):
+    """predictions={} raised UnboundLocalError (`refs`) inside the Space."""
+    with pytest.raises(gr.Error, match=r"predictions: got an empty dict; allowed: .* 2 to 8"):
+        space.api.rouge_compare({}, ["a"])
+    with pytest.raises(gr.Error, match=r"predictions: got 1 system"):  # the metric's own
+        space.api.rouge_compare({"a": ["a"]}, ["a"])
+
+
+def test_the_n_samples_warning_never_recommends_more_than_allowed(space, metric):
+    """confidence = 1 - 1e-10 needs 2 / 1e-10 - 1 = 19,999,998,346 samples (float rounding
+    of 1 - c): over the cap (100,000), the warning asks for a lower confidence instead."""
+    cap = _space_module(space, "rouge_options").MAX_SAMPLES
+    with pytest.warns(Warning) as caught:
+        metric.compute(predictions=["a b"], references=["a b"], n_samples=10, detailed=True,
+                       confidence=1 - 1e-10)
+    message = next(str(w.message) for w in caught if "n_samples=10" in str(w.message))
+    assert f"no allowed n_samples (at most {cap:,}) is enough" in message, message
+    assert "use confidence <= 0.99998" in message  # 1 - 2 / 100,000: hand-computed
+    recommended = [int(n.replace(",", "")) for n in re.findall(r">= ([\d,]+)", message)]
+    assert all(n <= cap for n in recommended), message
+    with pytest.warns(Warning, match=r"is too few for a 99% interval.*use n_samples >= 200\."):
+        metric.compute(predictions=["a b"], references=["a b"], n_samples=10, confidence=0.99,
+                       detailed=True)
