@@ -472,7 +472,12 @@ def _turkish(lang: Language):
 _STEMMERS = {_SNOWBALL: _snowball, "hindi": _hindi, "bengali": _bengali, "turkish": _turkish}
 
 _STEM_MIN_LENGTH = 3  # multilingual-rouge stems tokens longer than this
-_MEMO_MAX = 1_000_000  # distinct words a stem memo holds before it is cleared
+# distinct words a memo (stems, pre-tokenizer pieces) holds before it is cleared, and the
+# characters of its words: ~200 bytes a short word, and a long word its length, so each memo
+# stays within ~50 MB (issue 27: with 1,000,000 words and no character bound, a server's RSS
+# grew by 1 GB on three requests of fresh long words, and stayed there)
+_MEMO_MAX = 200_000
+_MEMO_MAX_CHARS = 8_000_000
 
 
 # --------------------------------------------------------------------------------------------
@@ -509,6 +514,8 @@ class LanguageTokenizer(TokenizerProfile):
         self._memo: dict = {}  # word -> stem
         self._pieces: dict = {}  # word -> its pre-tokenizer tokens (None: see _pretokenized)
         self._changed: set = set()  # words of _pieces whose tokens are not the word alone
+        self._memo_chars = 0  # characters of _memo's words and stems (_MEMO_MAX_CHARS)
+        self._pieces_chars = 0  # and of _pieces' words and pieces
         # per thread (the Scorer tokenizes chunks on threads), the last batch's texts ->
         # their clean_text, for the same thread's sentence_batch
         self._cleaned = threading.local()
@@ -529,8 +536,10 @@ class LanguageTokenizer(TokenizerProfile):
             memo = self._memo
             form = memo.get(word)
             if form is None:
-                if len(memo) >= _MEMO_MAX:
+                self._memo_chars += 2 * len(word)  # the word and its stem, roughly
+                if len(memo) >= _MEMO_MAX or self._memo_chars > _MEMO_MAX_CHARS:
                     memo.clear()
+                    self._memo_chars = 2 * len(word)
                 form = memo[word] = self._stem(word)
             word = form
         return word or None
@@ -570,9 +579,7 @@ class LanguageTokenizer(TokenizerProfile):
         distinct = set(itertools.chain.from_iterable(word_lists))
         new = distinct.difference(memo)
         if new:
-            if len(memo) + len(new) > _MEMO_MAX:
-                memo.clear()
-                changed.clear()
+            if self._pieces_full(new):
                 new = distinct
             for word in new:
                 self._learn(word)
@@ -587,12 +594,22 @@ class LanguageTokenizer(TokenizerProfile):
         memo = self._pieces
         new = set(words).difference(memo)  # O(len(words)): set.difference looks up a dict
         if new:
-            if len(memo) + len(new) > _MEMO_MAX:
-                memo.clear()
+            if self._pieces_full(new):
                 new = set(words)
             for word in new:
                 self._learn(word)
         return self._joined_pieces(words)
+
+    def _pieces_full(self, new: set) -> bool:
+        """Empty _pieces (True) if the new words would pass _MEMO_MAX or _MEMO_MAX_CHARS."""
+        chars = 2 * sum(map(len, new))  # the words and their pieces, roughly
+        if len(self._pieces) + len(new) > _MEMO_MAX or \
+                self._pieces_chars + chars > _MEMO_MAX_CHARS:
+            self._pieces.clear()
+            self._changed.clear()  # of the words just forgotten: each is learnt again
+            self._pieces_chars = 0
+            return True
+        return False
 
     def _joined_pieces(self, words: list) -> list:
         """_pretokenized of words that are all in the memo (no look for new ones: in
@@ -605,6 +622,7 @@ class LanguageTokenizer(TokenizerProfile):
     def _learn(self, word: str) -> None:
         """Memoize a word's pre-tokenizer tokens; note it in _changed unless they are it."""
         pieces = self._pieces[word] = self._word_pieces(word)
+        self._pieces_chars += 2 * len(word)
         if pieces is None or len(pieces) != 1 or pieces[0] != word:
             self._changed.add(word)
 

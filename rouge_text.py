@@ -125,11 +125,17 @@ class StemMemo:
     """A bounded memo of a stemmer on packed codes: each distinct word is stemmed once.
 
     Lives as long as the metric module (so the stems of a training run's vocabulary are
-    computed once); cleared when it holds ``max_size`` words, which bounds its memory."""
+    computed once); cleared when it holds ``max_size`` words, or its words too long to pack
+    hold ``max_chars`` characters, which bounds its memory: a packed word costs ~250 bytes
+    (memo, table, set), so 200,000 of them ~50 MB, and a long word its length (issue 27: a
+    server's RSS grew by 1 GB on requests of fresh long words under a 1,000,000-word bound)."""
 
-    def __init__(self, stem: Callable[[str], str], max_size: int = 1_000_000):
+    def __init__(self, stem: Callable[[str], str], max_size: int = 200_000,
+                 max_chars: int = 8_000_000):
         self.stem = stem
         self.max_size = max_size
+        self.max_chars = max_chars
+        self._long_chars = 0  # characters of the words in _by_word and _long_codes
         self._by_code: dict[int, int | str] = {}
         self._by_word: dict[str, str] = {}  # words too long to pack into a code
         self._long_codes: dict[str, int | str] = {}  # such words -> long_code()
@@ -180,8 +186,7 @@ class StemMemo:
         """The stem of a word too long to pack: its code when the stem packs, else the stem."""
         out = self._long_codes.get(word)
         if out is None:
-            if len(self._long_codes) >= self.max_size:
-                self._long_codes.clear()
+            self._room_for_long(word)
             stemmed = self.stem_word(word)
             out = self._long_codes[word] = encode_token(stemmed) or stemmed
         return out
@@ -189,10 +194,18 @@ class StemMemo:
     def stem_word(self, word: str) -> str:
         stemmed = self._by_word.get(word)
         if stemmed is None:
-            if len(self._by_word) >= self.max_size:
-                self._by_word.clear()
+            self._room_for_long(word)
             stemmed = self._by_word[word] = self.stem(word)
         return stemmed
+
+    def _room_for_long(self, word: str) -> None:
+        """Empty the memos of long words when one more (this one) would pass a bound."""
+        self._long_chars += 2 * len(word)  # a word and its stem (no longer than it), roughly
+        if max(len(self._by_word), len(self._long_codes)) >= self.max_size or \
+                self._long_chars > self.max_chars:
+            self._by_word.clear()
+            self._long_codes.clear()
+            self._long_chars = 2 * len(word)
 
     def _make_room(self, n: int) -> None:
         """Empty the memo and the table when n more words would pass max_size."""

@@ -25,6 +25,11 @@ MAX_SAMPLES = 5_000  # bootstrap samples of the corpus interval
 MAX_COMPARE_SAMPLES = 10_000  # resamples or trials of a comparison
 MAX_SYSTEMS = 8
 CPU_BUDGET_SECONDS = 10.0  # estimated work of one request
+# characters per text a segmenter may see: their worst case (a sentence repeated, then
+# reversed) grows faster than linearly; these keep it well under the CPU budget (measured in
+# docs/languages.md). Checked before any segmenter runs.
+MAX_SEGMENTER_CHARS = {"jieba": 30_000, "fugashi": 100_000, "pythainlp": 30_000,
+                       "burmese": 100_000}
 MEMORY_BUDGET_BYTES = 1 << 30
 LIMITS = {
     "references per example": MAX_REFERENCES, "characters per text": MAX_TEXT_CHARS,
@@ -32,7 +37,8 @@ LIMITS = {
     "characters per request": MAX_TOTAL_CHARS,
     "N of `rouge<N>`": MAX_NGRAM, "d of `rougeS<d>` / `rougeSU<d>`": MAX_SKIP,
     "bootstrap samples": MAX_SAMPLES, "comparison samples": MAX_COMPARE_SAMPLES,
-    "systems compared": MAX_SYSTEMS, "estimated CPU time per request (s)": CPU_BUDGET_SECONDS,
+    "systems compared": MAX_SYSTEMS,
+    "characters per text with a segmenter (zh, yue, th: 30,000)": 30_000, "estimated CPU time per request (s)": CPU_BUDGET_SECONDS,
     "estimated memory per request (GiB)": MEMORY_BUDGET_BYTES / 2 ** 30,
 }
 
@@ -106,12 +112,71 @@ def check_texts(predictions: list, references: list) -> tuple:
     return predictions, references
 
 
+# Tokenizing's own cost, estimated before tokenizing (CPU seconds on the Space's 2 cores,
+# measured with the command in docs/space.md, rounded up): per character by tokenizer kind,
+# per distinct whitespace-separated word stemmed (the stemmers are pure Python; a memoized
+# word costs nothing, but a request is costed as if none were). Bytes: what tokenizing holds
+# per character at its peak.
+# (byte: 3 ns; unicode on CJK 1.3 us, on English 0.3 us; jieba 12.5 us on 100k characters)
+TOKENIZE_SECONDS_PER_CHAR = {"byte": 1e-8, "string": 1.3e-6, "segmenter": 1.5e-5}
+STEM_SECONDS_PER_WORD = 2e-5
+TOKENIZE_BYTES_PER_CHAR = 40
+
+
+def _scan(options, texts: list) -> tuple:
+    """(seconds, bytes) of tokenizing these texts, from a cheap scan: characters and distinct
+    whitespace-separated words (the most words a stemmer can be handed, for the tokenizers
+    that split on more than whitespace rarely make more distinct words than that)."""
+    per_char = TOKENIZE_SECONDS_PER_CHAR["string"]
+    if options.tokenizer.name in ("default", "rouge155"):
+        per_char = TOKENIZE_SECONDS_PER_CHAR["byte"]
+    elif getattr(getattr(options.tokenizer, "language", None), "segmenter", None):
+        per_char = TOKENIZE_SECONDS_PER_CHAR["segmenter"]
+    chars = sum(map(len, texts))
+    # the texts are tokenized twice: for their sizes here, then to be scored
+    seconds = 2 * per_char * chars
+    if options.stemmer is not None:
+        distinct: set = set()
+        for text in texts:
+            distinct.update(text.split())
+        seconds += STEM_SECONDS_PER_WORD * len(distinct)
+    return seconds, TOKENIZE_BYTES_PER_CHAR * chars
+
+
+def check_segmenter(options, predictions: list, references: list, local: str) -> None:
+    """Refuse a text longer than its language's segmenter may see (MAX_SEGMENTER_CHARS)."""
+    language = getattr(options.tokenizer, "language", None)
+    segmenter = getattr(language, "segmenter", None)
+    if segmenter is None:
+        return
+    limit = MAX_SEGMENTER_CHARS[segmenter]
+    texts = [(f"predictions[{k}]", p) for k, p in enumerate(predictions)] + [
+        (f"references[{k}][{j}]", r) for k, refs in enumerate(references)
+        for j, r in enumerate(refs)]
+    for where, text in texts:
+        if len(text) > limit:
+            raise refused(where, f"{len(text):,} characters",
+                          f"{limit:,} characters per text with lang={options.lang!r} "
+                          f"(its segmenter, {segmenter}, slows down on long texts)", local)
+
+
 def check_budget(options, predictions: list, references: list, local: str,
                  repeats: int = 1, extra_seconds: float = 0.0) -> dict:
-    """Refuse up front what is over the token limit or the CPU/memory budget, by the metric's
-    estimate of its kernels' work (repeats: they run that many times; extra_seconds: work
-    besides them, such as resampling). Returns the metric's text sizes for the caller."""
+    """Refuse up front what is over the token limit or the CPU/memory budget: first by a
+    cheap scan (segmenters' character limit, tokenizing's own cost), so that no request is
+    tokenized at a cost over the budget; then, on the tokens, by the metric's estimate of its
+    kernels' work (repeats: they run that many times; extra_seconds: work besides them, such
+    as resampling). Returns the metric's text sizes for the caller."""
     texts = list(predictions) + [r for refs in references for r in refs]
+    check_segmenter(options, predictions, references, local)
+    seconds, peak = _scan(options, texts)
+    if seconds + extra_seconds > CPU_BUDGET_SECONDS:
+        raise refused("this request", f"an estimated {seconds + extra_seconds:,.0f} s of CPU "
+                      "(tokenizing and stemming)", f"about {CPU_BUDGET_SECONDS:g} s per request",
+                      local)
+    if peak > MEMORY_BUDGET_BYTES:
+        raise refused("this request", f"an estimated {peak / 2 ** 30:,.1f} GiB of memory "
+                      "(tokenizing)", f"{MEMORY_BUDGET_BYTES / 2 ** 30:g} GiB per request", local)
     try:
         sizes = metric.text_sizes(options, texts)
     except INPUT_ERRORS as problem:
@@ -125,8 +190,8 @@ def check_budget(options, predictions: list, references: list, local: str,
     counts = np.array([len(r) for r in references], dtype=np.int64)
     pair_pred = np.repeat(np.arange(len(predictions)), counts)
     pair_ref = np.arange(len(predictions), len(texts))
-    seconds, peak = metric.estimate_cost(options, sizes, pair_pred, pair_ref, repeats)
-    seconds += extra_seconds
+    kernels, peak = metric.estimate_cost(options, sizes, pair_pred, pair_ref, repeats)
+    seconds += kernels + extra_seconds
     if seconds > CPU_BUDGET_SECONDS:
         raise refused("this request", f"an estimated {seconds:,.0f} s of CPU",
                       f"about {CPU_BUDGET_SECONDS:g} s per request", local)

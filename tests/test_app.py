@@ -549,7 +549,9 @@ def test_language_limits_count_the_language_tokens(space):
     with pytest.raises(gr.Error) as caught:
         space.api.rouge(text, ["我们"], ["rouge1"], lang="zh")
     message = caught.value.message
-    assert "25,000 tokens" in message and "--lang zh" in message, message
+    # 50,000 characters are over jieba's own bound (issue 27), checked before it runs
+    assert "50,000 characters" in message and "30,000 characters per text with lang='zh'" \
+        in message and "--lang zh" in message, message
 
 
 def test_language_with_rouge155_or_a_tokenizer_is_a_clear_error(space):
@@ -710,3 +712,70 @@ def test_the_n_samples_warning_never_recommends_more_than_allowed(space, metric)
     with pytest.warns(Warning, match=r"is too few for a 99% interval.*use n_samples >= 200\."):
         metric.compute(predictions=["a b"], references=["a b"], n_samples=10, confidence=0.99,
                        detailed=True)
+
+
+# --------------------------------------------------------------------------------------------
+# Issue 27: the Space refuses before it works (CPU time measured in this process)
+
+
+def _refused_within(call, seconds: float) -> str:
+    """The refusal's message, checked to come within `seconds` of this process's CPU."""
+    import time
+
+    start = time.process_time()
+    with pytest.raises(gr.Error) as caught:
+        call()
+    spent = time.process_time() - start
+    assert spent < seconds, f"refused after {spent:.1f} s of CPU"
+    assert "the Space's limit" in caught.value.message, caught.value.message
+    return caught.value.message
+
+
+def test_distinct_words_to_stem_are_refused_before_stemming(space):
+    """100 rows of 99k characters, 1.1M distinct words, rouge155 stemmed: accepted after
+    17.9 s of CPU before; refused by the scan (20 us a word: 22 s) now."""
+    rows = [" ".join(f"q{r}x{k}" for k in range(99_000 // 12)) for r in range(100)]
+    message = _refused_within(lambda: space.api.rouge_corpus(
+        rows, ["a"] * 100, ["rouge1"], use_stemmer=True, profile="rouge155",
+        multi_ref="average"), 5.0)
+    assert "tokenizing and stemming" in message, message
+
+
+def test_long_cjk_texts_are_refused_before_tokenizing(space):
+    """100 rows of 99k CJK characters, unicode tokenizer: refused after 38.2 s before."""
+    rows = ["".join(chr(0x4E00 + (7 * k + r) % 20_000) for k in range(99_000))
+            for r in range(100)]
+    _refused_within(lambda: space.api.rouge_corpus(rows, ["a"] * 100, ["rouge1"],
+                                                    tokenizer="unicode"), 5.0)
+
+
+def test_a_segmenter_sees_no_text_over_its_limit(space):
+    """lang="zh", 6 texts of 99k characters (a sentence repeated, then reversed): 188.6 s of
+    server CPU before; refused by jieba's character limit now, before jieba runs."""
+    s = "警方周二逮捕了两名男子他们涉嫌闯入市博物馆"
+    text = (s * (99_000 // len(s) + 1))[:99_000][::-1]
+    message = _refused_within(lambda: space.api.rouge_corpus(
+        [text] * 3, [text] * 3, ["rouge1"], lang="zh"), 2.0)
+    assert "30,000 characters per text with lang='zh'" in message, message
+
+
+def test_memory_returns_after_requests_of_fresh_long_words(space):
+    """Three stemmed requests of fresh long words: RSS grew by 1 GB and stayed before; the
+    memos' bounds (StemMemo, rouge_lang's _MEMO_MAX/_MEMO_MAX_CHARS) keep it within ~100 MB
+    (a generous 300 MB here: allocator slack)."""
+    import gc
+
+    def rss() -> int:  # bytes, from Linux's own count (psutil is not a dependency)
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+    space.api.rouge_corpus(["warm up"], ["warm"], ["rouge1"], use_stemmer=True)
+    gc.collect()
+    before = rss()
+    for request in range(3):
+        rows = [" ".join(f"{'long' * 6}{request}q{r}w{k}" for k in range(2_000))
+                for r in range(50)]  # 100,000 fresh words of ~35 characters
+        space.api.rouge_corpus(rows, ["a"] * 50, ["rouge1"], use_stemmer=True)
+    gc.collect()
+    grown = (rss() - before) / 2 ** 20
+    assert grown < 300, f"RSS grew by {grown:.0f} MB"
