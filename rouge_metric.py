@@ -234,6 +234,15 @@ class RougeMetric(evaluate.Metric):
         self._lock = ForkSafeLock(threading.RLock)
         super().__init__(*args, **kwargs)
 
+    def __getstate__(self):
+        # evaluate keeps the file locks of the cache files it wrote (each holds a thread lock,
+        # which cannot be pickled) after compute() released them: a copy starts without them,
+        # as a new metric does, and makes its own when it writes
+        state = self.__dict__.copy()
+        for name in ("filelock", "filelocks", "rendez_vous_lock"):
+            state[name] = None
+        return state
+
     def _download_and_prepare(self, dl_manager):
         # evaluate.load calls this: load the compiled kernels from the disk cache, or start the
         # one compile process (the first compute() runs on the numpy twins meanwhile)

@@ -26,7 +26,7 @@ from hypothesis import given, settings, strategies as st
 
 import rouge_kernels as PY  # imported directly: plain Python (the backend compiles a copy)
 import rouge_vectorized as V
-from conftest import REPO, compiled_kernels, staged
+from conftest import REPO, compiled_kernels, load_metric, staged
 from test_kernels import PAIR, batch, text
 
 K = compiled_kernels()
@@ -235,9 +235,16 @@ def test_a_call_leaves_the_collector_and_signal_handlers_as_they_were(metric, re
 
 
 def test_the_metric_pickles_and_deep_copies(metric):
-    for twin in (pickle.loads(pickle.dumps(metric)), copy.deepcopy(metric)):
-        assert twin.compute(predictions=["the cat sat"], references=["the cat lay"],
-                            rouge_types=["rouge1"]) == {"rouge1": 2 / 3}
+    """Fresh, and after add_batch + compute() (evaluate then keeps the cache files' locks)."""
+    used = load_metric()
+    used.add_batch(predictions=["a b"], references=["a c"])
+    assert used.compute(rouge_types=["rouge1"]) == {"rouge1": 0.5}
+    for original in (metric, used):
+        for twin in (pickle.loads(pickle.dumps(original)), copy.deepcopy(original)):
+            assert twin.compute(predictions=["the cat sat"], references=["the cat lay"],
+                                rouge_types=["rouge1"]) == {"rouge1": 2 / 3}
+            twin.add(prediction="a b c", reference="a b")
+            assert twin.compute(rouge_types=["rouge1"]) == {"rouge1": 0.8}
 
 
 _FORK_AFTER_LOAD = textwrap.dedent("""
