@@ -30,6 +30,8 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 # evaluate imports the staged metric as evaluate_modules.metrics...: with HF_MODULES_CACHE on the
 # path, any process of the session can import it too (pytest-xdist's controller unpickles the
 # RougeWarnings its workers report)
+(_SESSION_CACHE / "modules").mkdir(parents=True, exist_ok=True)  # a missing path entry is
+# remembered as missing (sys.path_importer_cache): it must exist before the first import
 for path in (REPO, Path(__file__).resolve().parent, _SESSION_CACHE / "modules"):
     if str(path) not in sys.path:
         sys.path.insert(0, str(path))
