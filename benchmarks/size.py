@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""Lines per module of the metric (the files evaluate stages), of the Space and of the tests:
+"""Lines per module of the metric (rouge_metric.py and the helpers it imports relatively: what
+evaluate stages), of the front ends (CLI, its file reader, the Space) and of the tests:
     python benchmarks/size.py            # this checkout
     python benchmarks/size.py 54fc956    # a commit (git show), e.g. before issue 25
 Vendored data (rouge155_lexicon.py, rouge_lang_data.py) is counted apart."""
+import re
 import subprocess
 import sys
 
@@ -25,13 +27,25 @@ def lines(rev, name):
     return text.count("\n")
 
 
+def staged(rev):
+    """rouge_metric.py and the modules it imports relatively (evaluate stages those)."""
+    if rev:
+        text = subprocess.run(["git", "show", f"{rev}:rouge_metric.py"], check=True,
+                              capture_output=True, text=True).stdout
+    else:
+        with open("rouge_metric.py", encoding="utf-8") as f:
+            text = f.read()
+    return {"rouge_metric.py"} | {m + ".py" for m in re.findall(r"^from \.(\w+) import", text,
+                                                                 flags=re.M)}
+
+
 def main():
     rev = sys.argv[1] if len(sys.argv) > 1 else None
     names = files(rev)
-    groups = {"metric": [n for n in names if "/" not in n and n.startswith("rouge_")
-                         and n not in DATA and n != "rouge_cli.py"],
+    metric = staged(rev)
+    groups = {"metric": [n for n in names if n in metric and n not in DATA],
               "vendored data": [n for n in names if n in DATA],
-              "CLI": [n for n in names if n == "rouge_cli.py"],
+              "CLI and its file reader": [n for n in names if n in ("rouge_cli.py", "rouge_io.py")],
               "Space": [n for n in names if n == "app.py" or n.startswith("space/")],
               "tests": [n for n in names if n.startswith("tests/")]}
     for group, members in groups.items():
