@@ -102,6 +102,7 @@ from .rouge_significance import (
 from .rouge_text import (
     TOKENIZERS,
     ForkSafeLock,
+    import_stemmer_soon,
     split_sentences as split_sentences_rule_based,
 )
 
@@ -245,8 +246,10 @@ class RougeMetric(evaluate.Metric):
 
     def _download_and_prepare(self, dl_manager):
         # evaluate.load calls this: load the compiled kernels from the disk cache, or start the
-        # one compile process (the first compute() runs on the numpy twins meanwhile)
+        # one compile process (the first compute() runs on the numpy twins meanwhile); nltk's
+        # stemmer is imported on a thread, off the first call's time
         start()
+        import_stemmer_soon()
 
     @staticmethod
     def compile_kernels(wait: bool = False) -> None:
