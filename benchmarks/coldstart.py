@@ -11,7 +11,8 @@ Run it with the project's venv (evaluate, rouge-score). Targets:
   wait   fresh caches: evaluate.load, 20 s of pure-Python work, then the first compute() of
          10,000 pairs, against the median of the 3 warm calls after it
   warm   warm caches, a new process: evaluate.load + the first compute() of 10,000 pairs,
-         against the median of the 3 warm calls after it
+         against the median of the 3 warm calls after it (--after S: the first call S seconds
+         after evaluate.load)
 The parent process uses the standard library only; children alternate (ours, theirs, ...).
 """
 
@@ -57,6 +58,7 @@ def child(spec: dict) -> dict:
         deadline = time.perf_counter() + 20
         while time.perf_counter() < deadline:  # other work: pure Python, holding the GIL
             sum(i * i for i in range(10_000))
+    time.sleep(spec.get("after", 0))
     call = time.perf_counter()
     metric.compute(predictions=predictions, references=references, use_stemmer=True)
     out = {"load": load, "call": time.perf_counter() - call, "first": load + time.perf_counter() - call}
@@ -88,6 +90,7 @@ def main() -> None:
     parser.add_argument("--targets", default="empty,wait,warm")
     parser.add_argument("--sizes", default="10,1000,10000,100000")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--after", type=float, default=0.0)
     args = parser.parse_args()
     if args.child:
         print(json.dumps(child(json.loads(args.child))))
@@ -115,7 +118,7 @@ def main() -> None:
                                env=dict(os.environ, HF_MODULES_CACHE=os.path.join(cache, "modules"),
                                         ROUGE_METRIC_CACHE_DIR=os.path.join(cache, "kernels")),
                                check=True, capture_output=True)
-            runs = [measure({"who": "ours", "target": target, "n": 10_000},
+            runs = [measure({"who": "ours", "target": target, "n": 10_000, "after": args.after},
                             cache if target == "warm" else None) for _ in range(args.runs)]
         first = statistics.median(r["call"] for r in runs)
         warm = statistics.median(r["warm"] for r in runs)
