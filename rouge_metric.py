@@ -102,7 +102,7 @@ from .rouge_significance import (
 from .rouge_text import (
     TOKENIZERS,
     ForkSafeLock,
-    import_stemmer_soon,
+    import_stemmer,
     split_sentences as split_sentences_rule_based,
 )
 
@@ -256,16 +256,19 @@ class RougeMetric(evaluate.Metric):
 
     def _download_and_prepare(self, dl_manager):
         # evaluate.load calls this: load the compiled kernels from the disk cache, or start the
-        # one compile process (the first compute() runs on the numpy twins meanwhile); nltk's
-        # stemmer is imported on a thread, off the first call's time
+        # one compile process (the first compute() runs on the numpy twins meanwhile); and import
+        # nltk's stemmer, so that no call imports it (rouge_text.import_stemmer)
         start()
-        import_stemmer_soon()
+        import_stemmer()
 
     @staticmethod
     def compile_kernels(wait: bool = False) -> None:
         """Compile every kernel into the disk cache (a Docker build step, a Space's start);
         wait=False starts the compile process and returns at once."""
-        compile_all() if wait else start()
+        if wait:
+            compile_all()
+        else:
+            start()
 
     def _info(self):
         return evaluate.MetricInfo(
@@ -453,22 +456,9 @@ class RougeMetric(evaluate.Metric):
     LANGUAGES = LANGUAGES
     version = __version__
 
-    @staticmethod
-    def options(**options) -> RougeOptions:
-        """The checked options of a call (ValueError / TypeError naming the argument)."""
-        return RougeOptions.build(**options)
-
-    @staticmethod
-    def text_sizes(options: RougeOptions, texts: list) -> dict:
-        """Sizes per text (tokens, sentences, ...) under these options: rouge_registry."""
-        return text_sizes(options, texts)
-
-    @staticmethod
-    def estimate_cost(options: RougeOptions, sizes: dict, pair_pred, pair_ref, repeats=1,
-                      traceback=False) -> tuple:
-        """(seconds, bytes) of scoring these pairs, before scoring: rouge_registry."""
-        return estimate_cost(options, sizes, pair_pred, pair_ref, repeats, traceback)
-
+    options = staticmethod(RougeOptions.build)  # the checked options of a call
+    text_sizes = staticmethod(text_sizes)  # rouge_registry's cost model, before scoring
+    estimate_cost = staticmethod(estimate_cost)
     resampling_cost = staticmethod(resampling_cost)
     DEFAULT_TEST = DEFAULT_TEST
     TESTS = TESTS

@@ -171,8 +171,8 @@ def _pair_statistics(options: RougeOptions, predictions, references):
     stats = {}
     ngram_orders = sorted({t.n for t in options.rouge_types if t.kind == "n"})
     if ngram_orders:  # only the requested orders are built
-        by_order = _over_pairs(kernel("ngram_stats"), (flat.tokens, flat_offsets), pair_pred,
-                               pair_ref, (np.array(ngram_orders, dtype=np.int64),))
+        by_order = _over_pairs(kernel(KINDS["n"].kernel), (flat.tokens, flat_offsets),
+                               pair_pred, pair_ref, (np.array(ngram_orders, dtype=np.int64),))
     for t in options.rouge_types:
         kind = kind_of(options, t)
         if t.kind == "n":

@@ -136,11 +136,6 @@ def kind_of(options, rouge_type) -> Kind:
     return KINDS[rouge_type.kind]
 
 
-def kernels_for(options) -> list:
-    """The scoring kernels a call with these options runs (tokenizer kernels aside)."""
-    return sorted({kind_of(options, t).kernel for t in options.rouge_types})
-
-
 def text_sizes(options, texts: list) -> dict:
     """Per text (int64 arrays): tokens, tokens in sentences, sentences, the longest sentence,
     the tokens in sentences over BIT_ROW_TOKENS, and the sentences of at most that."""

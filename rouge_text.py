@@ -64,9 +64,9 @@ LOWERS_TO_ASCII = ("\u0130", "\u212a")
 
 
 class ForkSafeLock:
-    """A lock that a forked child gets afresh (the stem memos', the scorer's, the metric's): a lock that another thread of the parent held at
-    the fork would never be released in the child (DataLoader workers, num_proc fork). Pickles
-    and deep-copies as a new lock."""
+    """A lock that a forked child gets afresh (the stem memos', the scorer's, the metric's): a
+    lock that another thread of the parent held at the fork would never be released in the
+    child (DataLoader workers, num_proc fork). Pickles and deep-copies as a new lock."""
 
     def __init__(self, factory=threading.Lock):
         self._factory, self._pid, self._lock = factory, os.getpid(), factory()
@@ -153,11 +153,10 @@ class StemMemo:
         self._stem_lock = ForkSafeLock()
 
     def add_to_table(self, codes: np.ndarray, stems, insert: Callable) -> None:
-        """Put the stems of codes (stem_codes' list) into the table
-        (insert: rouge_kernels.stem_table_insert). Codes already there are skipped: two
-        threads that found the same new words insert them once."""
-        if not isinstance(stems, np.ndarray):
-            stems = np.array([s if isinstance(s, int) else -1 for s in stems], dtype=np.int64)
+        """Put the stems of codes (stem_codes' list; a stem that does not pack is -1 in the
+        table) into the table (insert: rouge_kernels.stem_table_insert). Codes already there
+        are skipped: two threads that found the same new words insert them once."""
+        stems = np.array([s if isinstance(s, int) else -1 for s in stems], dtype=np.int64)
         with self._table_lock:  # insert releases the GIL: one writer at a time
             listed = codes.tolist()
             new = set(listed) - self._in_table
@@ -552,7 +551,7 @@ _ASCII_WORD = re.compile(r"[a-z0-9]+")
 
 # --------------------------------------------------------------------------------------------
 # Stemmers: one memo per stemmer, shared by every metric instance of this process (a documented,
-# bounded cache: each distinct word is stemmed once per process; cleared at 1,000,000 words).
+# bounded cache: each distinct word is stemmed once per process; see StemMemo's bounds).
 
 _STEM_MEMOS: dict = {}
 
@@ -565,15 +564,14 @@ def _porter_nltk() -> Callable[[str], str]:
     return porter.PorterStemmer().stem
 
 
-def import_stemmer_soon() -> None:
-    """Import nltk's stemmer on a daemon thread (evaluate.load calls this): a first call that
-    stems then finds it imported (0.2-0.4 s, measured as most of what a first call adds)."""
-    def run():
-        try:
-            _porter_nltk()
-        except Exception:  # noqa: BLE001 - not installed: the call that stems says so
-            pass
-    threading.Thread(target=run, name="rouge-metric-import-nltk", daemon=True).start()
+def import_stemmer() -> None:
+    """Import nltk's stemmer now (evaluate.load calls this, 0.2-0.4 s): then no call imports
+    it. An import inside a call holds the module's import lock, and a child forked by another
+    thread meanwhile would wait for that lock forever (so not on a thread either)."""
+    try:
+        _porter_nltk()
+    except ImportError:  # not installed: the call that stems says so
+        pass
 
 
 def nltk_version() -> str:

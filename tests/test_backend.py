@@ -253,8 +253,8 @@ _FORK_AFTER_LOAD = textwrap.dedent("""
     start = time.perf_counter()
     pid = os.fork()
     if pid == 0:
-        out = metric.compute(predictions=["the cat sat"], references=["the cat lay"],
-                             rouge_types=["rouge1", "rougeL"], detailed=True)
+        out = metric.compute(predictions=["the cats sat"], references=["the cat lay"],
+                             rouge_types=["rouge1", "rougeL"], detailed=True, use_stemmer=True)
         print(json.dumps([out["rouge1"]["fmeasure"]["mid"], out["rougeL"]["recall"]["mid"]]),
               flush=True)
         os._exit(0)
@@ -266,7 +266,8 @@ _FORK_AFTER_LOAD = textwrap.dedent("""
 
 def test_fork_right_after_load_returns_at_once_and_the_child_scores(tmp_path):
     """Empty caches: the compile process runs when the fork comes; the fork does not wait for
-    it, and the child scores (on the numpy twins) with rouge1 F = 2/3 by hand."""
+    it, and the child scores, stemming (cats -> cat), on the numpy twins: rouge1 F = 2/3 by
+    hand."""
     done = subprocess.run([sys.executable, "-c", _FORK_AFTER_LOAD, str(REPO / "rouge_metric.py")],
                           env=_fresh_env(tmp_path), capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
@@ -284,7 +285,10 @@ _FORK_WHILE_SCORING = textwrap.dedent("""
     busy = threading.Thread(target=lambda: [metric.compute(predictions=rows, references=rows,
                                                            use_stemmer=True) for _ in range(3)])
     busy.start()
-    time.sleep(0.5)  # the busy thread holds the metric's lock for most of 3 s
+    lock = metric._lock._lock
+    while lock.acquire(blocking=False):  # free: fork only once the busy thread holds it
+        lock.release()
+        time.sleep(0.001)
     pid = os.fork()
     if pid == 0:
         out = metric.compute(predictions=["the cats sat"], references=["the cat sat"],
@@ -305,6 +309,29 @@ def test_a_child_forked_while_another_thread_scores_can_score(tmp_path):
                           env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["1.0", "0"]
+
+
+_PARENT_EXITS = textwrap.dedent("""
+    import sys, evaluate
+    metric = evaluate.load(sys.argv[1])
+    backend = sys.modules[type(metric).__module__.rpartition(".")[0] + ".rouge_backend"]
+    process = backend._state["process"]
+    print(process.pid, process.poll() is None, flush=True)
+""")
+
+
+def test_the_compile_process_ends_with_the_process_that_started_it(tmp_path):
+    """Empty caches: evaluate.load starts the compile process; the parent exits at once and
+    the compile process, reading its stdin from the parent, ends too."""
+    done = subprocess.run([sys.executable, "-c", _PARENT_EXITS, str(REPO / "rouge_metric.py")],
+                          env=_fresh_env(tmp_path), capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    _, running = done.stdout.split()
+    assert running == "True"  # it was compiling when the parent exited
+    deadline = time.monotonic() + 10
+    while _alive(str(tmp_path / "kernels")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _alive(str(tmp_path / "kernels")) == []
 
 
 def test_the_cli_leaves_no_process_behind(tmp_path):
