@@ -13,6 +13,9 @@ API::
         ...
     with Rows("corpus.json", max_record_bytes=64 * 2**20) as rows:   # rows.bytes_read, rows.size
         batch = list(itertools.islice(rows, 10_000))
+    with Rows("pairs.csv") as rows:
+        for prediction, references in rows:
+            rows.line, rows.extra    # where the row starts; its other fields {name: str}
 
 Every problem with a file raises ``RowError`` (a ValueError) whose message is one line,
 ``PATH:LINE: what is wrong; what is allowed``. Nothing else escapes for any file content
@@ -394,7 +397,19 @@ class Rows:
 
     ``size``: the bytes of ``path`` (None when unknown, e.g. a pipe); ``bytes_read``: the
     bytes read from it so far (for a progress bar); ``line``: the line of ``path`` where the
-    last row returned starts (for messages about a row)."""
+    last row returned starts (for messages about a row); ``extra``: the other fields of the
+    last row returned, a new ``{name: str}`` dict (``{}`` before the first row):
+
+    - jsonl, and json's list of objects: the object's keys other than ``prediction`` and
+      ``references``, in the object's order; a string value as it is, any other value (or a
+      string with a lone surrogate) as compact JSON text, e.g. ``3``, ``null``, ``[1,2]``;
+    - csv/tsv: the columns other than the prediction and reference columns, named by their
+      header cell without its surrounding spaces (an unnamed column, such as pandas' index,
+      is ``column_N``, N its position from 1), each cell as it is;
+    - text, and json's parallel lists: ``{}``.
+
+    It is made when read, from the row the reader already holds (nothing is kept for
+    earlier rows)."""
 
     def __init__(self, path, format=None, *, reference_paths=(),
                  max_record_bytes=DEFAULT_MAX_RECORD_BYTES, limit_name="max_record_bytes"):
@@ -423,16 +438,29 @@ class Rows:
         size = os.fstat(self.files[0].file.fileno()).st_size
         self.size = size if size > 0 else None
         self.line = 0
+        self._raw = None  # the last row's object (jsonl/json) or cells (csv/tsv), for extra
+        self._extra_columns = ()  # csv/tsv: (cell index, name) of the other columns
         self._rows = self._unpack(getattr(self, "_" + self.format)())
 
     @property
     def bytes_read(self) -> int:
         return self.files[0].offset
 
-    def _unpack(self, triples):
-        """(prediction, references) of each (line, prediction, references), keeping line."""
-        for self.line, prediction, references in triples:
+    def _unpack(self, rows):
+        """(prediction, references) of each (line, prediction, references, raw), keeping
+        line and raw (what extra is made from)."""
+        for self.line, prediction, references, self._raw in rows:
             yield prediction, references
+
+    @property
+    def extra(self) -> dict:
+        raw = self._raw
+        if type(raw) is dict:
+            return {key: _extra_text(value) for key, value in raw.items()
+                    if key != "prediction" and key != "references"}
+        if raw is None:
+            return {}
+        return {name: raw[k] for k, name in self._extra_columns}
 
     def __iter__(self):
         return self._rows
@@ -459,7 +487,7 @@ class Rows:
             if not text or text.isspace():
                 continue
             obj = _loads(text, lambda: f"{f.path}:{lineno}", shape)
-            yield lineno, *_row_of_object(obj, f.path, lineno)
+            yield lineno, *_row_of_object(obj, f.path, lineno), obj
 
     def _text(self):
         lines = [f.lines() for f in self.files]
@@ -475,17 +503,17 @@ class Rows:
                 raise RowError(f"{ended.path}:{ended.lineno + 1}: no such line: {listed}; "
                                "allowed: one line per example in every file, so the same "
                                "number of lines")
-            yield found[0][0], found[0][1], [text for _, text in found[1:]]
+            yield found[0][0], found[0][1], [text for _, text in found[1:]], None
 
     def _json(self):
         f = self.files[0]
         yield from _JsonDocument(f.read_whole(), f.path).rows()
 
     def _csv(self):
-        yield from _CsvReader(self.files[0], _DELIMITERS["csv"]).rows()
+        yield from _CsvReader(self.files[0], _DELIMITERS["csv"], self).rows()
 
     def _tsv(self):
-        yield from _CsvReader(self.files[0], _DELIMITERS["tsv"]).rows()
+        yield from _CsvReader(self.files[0], _DELIMITERS["tsv"], self).rows()
 
 
 class _JsonDocument:
@@ -561,7 +589,7 @@ class _JsonDocument:
             self.check_end(end)
             lines = self.lines_at([pos for pos, _ in items])
             for line, (_, item) in zip(lines, items):
-                yield line, *_row_of_object(item, self.path, line)
+                yield line, *_row_of_object(item, self.path, line), item
         elif self.text.startswith("{", start):
             yield from self.parallel_lists(start)
         else:
@@ -610,7 +638,37 @@ class _JsonDocument:
             if not _is_text(prediction):
                 raise _text_error(prediction, f"{self.path}:{p_line}", f'"predictions"[{k}]')
             yield p_line, prediction, _references(refs, f"{self.path}:{r_line}",
-                                                  f'"references"[{k}]')
+                                                  f'"references"[{k}]'), None
+
+
+def _extra_text(value) -> str:
+    """A field of Rows.extra: a string as it is, anything else (or a string with a lone
+    surrogate, which UTF-8 cannot write) as compact JSON text."""
+    if type(value) is str and (value.isascii() or not _SURROGATE.search(value)):
+        return value
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    if text.isascii() or not _SURROGATE.search(text):
+        return text
+    return json.dumps(value, separators=(",", ":"))  # lone surrogates as \u escapes
+
+
+def _extra_columns(header: list, used: set) -> tuple:
+    """(index, name) of the header's columns not in ``used``: the cell without its
+    surrounding spaces, or column_N (N from 1, with "_" added until no other column has
+    the name) for an unnamed one."""
+    names = [cell.strip() for cell in header]
+    taken = set(names)
+    out = []
+    for k, name in enumerate(names):
+        if k in used:
+            continue
+        if not name:
+            name = f"column_{k + 1}"
+            while name in taken:
+                name += "_"
+            taken.add(name)
+        out.append((k, name))
+    return tuple(out)
 
 
 class _CsvError(Exception):
@@ -686,8 +744,9 @@ class _CsvReader:
     """RFC 4180 records (strict, delimiter fixed) from physical lines with a byte budget per
     record, parsed by _csv_records (the csv module's field size limit is process-wide)."""
 
-    def __init__(self, file: _LineFile, delimiter: str):
+    def __init__(self, file: _LineFile, delimiter: str, rows=None):
         self.file, self.delimiter = file, delimiter
+        self.owner = rows  # the Rows whose _extra_columns are set from the header
         self.record_start = 1  # line of the record being read
         self.record_bytes = 0
 
@@ -755,6 +814,8 @@ class _CsvReader:
         if header is None:
             return
         prediction_at, way, reference_at = self.columns(header, f"{path}:{header_line}")
+        if self.owner is not None:
+            self.owner._extra_columns = _extra_columns(header, {prediction_at, *reference_at})
         for line, cells in records:
             where = f"{path}:{line}"
             if len(cells) != len(header):
@@ -774,4 +835,4 @@ class _CsvReader:
             else:
                 first, *rest = reference_at
                 references = [cells[first]] + [cells[k] for k in rest if cells[k] != ""]
-            yield line, cells[prediction_at], references
+            yield line, cells[prediction_at], references, cells

@@ -257,6 +257,103 @@ def test_detect_format_and_rows_attributes(tmp_path):
 
 
 # --------------------------------------------------------------------------------------------
+# Rows.extra: the other fields of the last row
+
+
+def extras(path, *args, **kwargs):
+    """[(row, extra)] of a file, extra read after each row."""
+    with Rows(path, *args, **kwargs) as rows:
+        assert rows.extra == {}  # before the first row
+        return [(row, rows.extra) for row in rows]
+
+
+def test_extra_of_jsonl_and_json_objects(tmp_path):
+    objects = [
+        {"doc": 0, "system": "abs/bart", "prediction": "a", "references": ["b"]},
+        {"references": "c", "id": "x-1", "prediction": "d", "doc": 1.5},
+        {"prediction": "e", "references": ["f"], "meta": {"k": [1, "é"]}, "n": None,
+         "ok": True, "note": "it's, \"quoted\"\n2nd line", "empty": ""},
+        {"prediction": "g", "references": ["h"]},
+    ]
+    expected = [  # written by hand: strings as they are, the rest as compact JSON
+        {"doc": "0", "system": "abs/bart"},
+        {"id": "x-1", "doc": "1.5"},
+        {"meta": '{"k":[1,"é"]}', "n": "null", "ok": "true",
+         "note": "it's, \"quoted\"\n2nd line", "empty": ""},
+        {},
+    ]
+    rows = [("a", ["b"]), ("d", ["c"]), ("e", ["f"]), ("g", ["h"])]
+    jsonl = write_file(tmp_path, "x.jsonl", "".join(json.dumps(o) + "\n" for o in objects))
+    as_list = write_file(tmp_path, "x.json", json.dumps(objects, indent=2))
+    assert extras(jsonl) == list(zip(rows, expected))
+    assert extras(as_list) == list(zip(rows, expected))
+
+
+def test_extra_of_a_lone_surrogate_is_escaped_json(tmp_path):
+    path = write_file(tmp_path, "s.jsonl", '{"prediction": "a", "references": ["b"], '
+                                           '"tag": "\\ud800x", "deep": ["\\udc00"]}\n')
+    [(row, extra)] = extras(path)
+    assert extra == {"tag": '"\\ud800x"', "deep": '["\\udc00"]'}
+    assert json.loads(extra["tag"]) == "\ud800x"  # the JSON text gives the value back
+    extra["tag"].encode("utf-8")  # and UTF-8 can write it
+
+
+def test_extra_of_csv_equals_the_csv_module(tmp_path):
+    path = tmp_path / "extra.csv"
+    header = ["id", " Reference ", "PREDICTION", "notes", " doc "]
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(header)
+        for k, (p, refs) in enumerate(TRICKY):
+            writer.writerow([k, refs[0], p, refs[-1] + ', "really"', p[:5]])
+    with open(path, encoding="utf-8", newline="") as f:
+        records = list(csv.reader(f))
+    expected = [{"id": r[0], "notes": r[3], "doc": r[4]} for r in records[1:]]
+    got = extras(path)
+    assert [row for row, _ in got] == [(p, [refs[0]]) for p, refs in TRICKY]
+    assert [extra for _, extra in got] == expected
+    assert expected[1] == {"id": "1", "notes": 'end "quoted", "really"',
+                           "doc": 'She s'}  # hand-checked
+
+
+@pytest.mark.parametrize("sep", [",", "\t"], ids=["csv", "tsv"])
+def test_extra_of_pandas_index_and_numbered_references(tmp_path, sep):
+    frame = pd.DataFrame({"prediction": ["a, b", "c"], "reference_1": ["it's", "d\ne"],
+                          "reference_2": ["x", ""], "system": ["t5", "bart\tlarge"]})
+    path = tmp_path / ("indexed.csv" if sep == "," else "indexed.tsv")
+    frame.to_csv(path, sep=sep)  # a first, unnamed index column
+    assert extras(path) == [(("a, b", ["it's", "x"]), {"column_1": "0", "system": "t5"}),
+                            (("c", ["d\ne"]), {"column_1": "1", "system": "bart\tlarge"})]
+
+
+def test_extra_of_unnamed_columns_never_collide(tmp_path):
+    path = write_file(tmp_path, "u.csv", "column_1,prediction,,reference,\n1,a,2,b,3\n")
+    assert extras(path) == [(("a", ["b"]), {"column_1": "1", "column_3": "2",
+                                            "column_5": "3"})]
+    path = write_file(tmp_path, "v.csv", ",column_1,prediction,reference\n1,2,a,b\n")
+    assert extras(path) == [(("a", ["b"]), {"column_1_": "1", "column_1": "2"})]
+
+
+def test_extra_of_text_and_parallel_lists_is_empty(tmp_path):
+    preds = write_file(tmp_path, "p.txt", "a\nb\n")
+    refs = write_file(tmp_path, "r.txt", "c\nd\n")
+    assert extras(preds, reference_paths=[refs]) == [(("a", ["c"]), {}), (("b", ["d"]), {})]
+    parallel = write_file(tmp_path, "par.json", json.dumps(
+        {"meta": 1, "predictions": ["a"], "references": ["b"]}))
+    assert extras(parallel) == [(("a", ["b"]), {})]
+
+
+def test_extra_is_a_new_dict_each_time(tmp_path):
+    path = write_file(tmp_path, "n.jsonl", '{"prediction": "a", "references": ["b"], '
+                                           '"doc": "1"}\n')
+    with Rows(path) as rows:
+        next(rows)
+        first = rows.extra
+        first["doc"] = "changed"
+        assert rows.extra == {"doc": "1"}
+
+
+# --------------------------------------------------------------------------------------------
 # Bad files: one line, file:line, what is allowed
 
 
