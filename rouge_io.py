@@ -80,8 +80,8 @@ import os
 import re
 from pathlib import Path
 
-__all__ = ["DEFAULT_MAX_RECORD_BYTES", "FORMATS", "MAX_JSON_DEPTH", "RowError", "Rows",
-           "detect_format", "read_rows", "read_system_rows"]
+__all__ = ["DEFAULT_MAX_RECORD_BYTES", "FORMATS", "ID_KEYS", "MAX_JSON_DEPTH", "RowError",
+           "Rows", "detect_format", "read_rows", "read_system_rows"]
 
 DEFAULT_MAX_RECORD_BYTES = 16 * 2 ** 20
 # A corpus needs 3 levels (list > object > references list); deeper is never one, and
@@ -123,14 +123,19 @@ def read_rows(path, format=None, *, reference_paths=(),
         yield from rows
 
 
-SYSTEMS_SHAPE = '{"references": [str, ...] or str, "<system>": str, "<system>": str, ...}'
+SYSTEMS_SHAPE = ('{"references": [str, ...] or str, "<system>": str, "<system>": str, ...}, '
+                 'optionally with an id, "doc" and/or "id": a number or a string')
+ID_KEYS = ("doc", "id")  # keys of a compare file that identify the row, not a system
+_SYSTEM_KEYS = 'every key except "references", "doc" and "id" is read as a system'
 
 
 def read_system_rows(path, *, max_record_bytes=DEFAULT_MAX_RECORD_BYTES,
                      limit_name="max_record_bytes"):
     """Yield ({system: prediction}, references) from a JSONL file of several systems' outputs
     (for comparisons): one object per line, ``SYSTEMS_SHAPE``; every line names the same
-    systems. Lines, limits and errors as ``Rows``' jsonl."""
+    systems. ``doc`` and ``id`` (``ID_KEYS``) are ids, not systems: they are not yielded,
+    and each may hold a number or a string; every other key but ``references`` is a system,
+    whose value must be a string. Lines, limits and errors as ``Rows``' jsonl."""
     f = _LineFile(os.fspath(path), _check_limit(max_record_bytes), limit_name)
     shape = f"one object per line, {SYSTEMS_SHAPE}"
     systems = None
@@ -142,16 +147,26 @@ def read_system_rows(path, *, max_record_bytes=DEFAULT_MAX_RECORD_BYTES,
             where = f"{f.path}:{lineno}"
             if not isinstance(obj, dict) or "references" not in obj:
                 raise RowError(f"{where}: expected {shape}")
-            predictions = {k: v for k, v in obj.items() if k != "references"}
+            predictions = {k: v for k, v in obj.items()
+                           if k != "references" and k != "doc" and k != "id"}
             if systems is None:
-                systems = list(predictions)
-            if list(predictions) != systems:
+                systems = set(predictions)
+                if not systems:
+                    raise RowError(f"{where}: no system key ({_SYSTEM_KEYS}); allowed: "
+                                   f"{SYSTEMS_SHAPE}")
+            if predictions.keys() != systems:  # as sets: a line may list them in any order
                 raise RowError(f"{where}: the systems {sorted(predictions)} differ from the "
                                f"first line's {sorted(systems)}; allowed: the same systems on "
-                               "every line")
+                               f"every line ({_SYSTEM_KEYS})")
             for name, value in predictions.items():
                 if not _is_text(value):
-                    raise _text_error(value, where, repr(name))
+                    error = _text_error(value, where, repr(name))
+                    raise (RowError(f"{error}; allowed: a string per system ({_SYSTEM_KEYS})")
+                           if type(value) is not str else error)
+            for key in ID_KEYS:
+                if key in obj and (type(obj[key]) not in (int, float, str)):
+                    raise RowError(f"{where}: the id {key!r} must be a number or a string, "
+                                   f"got {_json_kind(obj[key])}; allowed: {SYSTEMS_SHAPE}")
             yield predictions, _references(obj["references"], where)
     finally:
         f.close()

@@ -354,6 +354,58 @@ def test_extra_is_a_new_dict_each_time(tmp_path):
 
 
 # --------------------------------------------------------------------------------------------
+# read_system_rows: compare files; "doc" and "id" are ids, every other key but "references"
+# is a system
+
+
+def test_system_rows_ids_are_not_systems(tmp_path):
+    path = write_file(tmp_path, "systems.jsonl", "\n".join([
+        '{"doc": 0, "references": ["r a"], "bart": "b a", "t5": "t a"}',
+        '{"t5": "t b", "id": "x-7", "references": "r b", "doc": "doc 1", "bart": "b b"}',
+        '',
+        '{"bart": "b c", "t5": "t c", "references": ["r c", "r d"], "id": 2.5}',
+        '{"bart": "b d", "t5": "t d", "references": ["r e"]}',
+    ]) + "\n")
+    assert list(rouge_io.read_system_rows(path)) == [
+        ({"bart": "b a", "t5": "t a"}, ["r a"]),
+        ({"t5": "t b", "bart": "b b"}, ["r b"]),
+        ({"bart": "b c", "t5": "t c"}, ["r c", "r d"]),
+        ({"bart": "b d", "t5": "t d"}, ["r e"]),
+    ]
+
+
+SYSTEM_KEYS = 'every key except "references", "doc" and "id" is read as a system'
+
+
+@pytest.mark.parametrize("text, message", [
+    ('{"references": "r", "a": "x", "rank": 3}',
+     "systems.jsonl:1: 'rank' must be a string, got a number; allowed: a string per system ("
+     + SYSTEM_KEYS + ")"),
+    ('{"references": "r", "a": "x", "b": null}',
+     "systems.jsonl:1: 'b' must be a string, got null; allowed: a string per system ("
+     + SYSTEM_KEYS + ")"),
+    ('{"references": "r", "a": "x", "doc": [1]}',
+     "systems.jsonl:1: the id 'doc' must be a number or a string, got an array; allowed: "),
+    ('{"references": "r", "a": "x", "id": true}',
+     "systems.jsonl:1: the id 'id' must be a number or a string, got a boolean; allowed: "),
+    ('{"references": "r", "doc": 1, "id": "a"}',
+     "systems.jsonl:1: no system key (" + SYSTEM_KEYS + "); allowed: "),
+    ('{"references": "r", "a": "x", "b": "y"}\n{"references": "r", "a": "x", "c": "y"}',
+     "systems.jsonl:2: the systems ['a', 'c'] differ from the first line's ['a', 'b']; "
+     "allowed: the same systems on every line (" + SYSTEM_KEYS + ")"),
+    ('{"references": "r", "a": "\\ud800"}',
+     "systems.jsonl:1: 'a' holds a lone surrogate \\ud800"),
+], ids=["number-system", "null-system", "array-doc", "boolean-id", "only-ids", "other-systems",
+        "surrogate"])
+def test_system_rows_errors(tmp_path, text, message):
+    path = write_file(tmp_path, "systems.jsonl", text + "\n")
+    with pytest.raises(RowError) as caught:
+        list(rouge_io.read_system_rows(path))
+    found = str(caught.value).replace(str(tmp_path) + os.sep, "")
+    assert found.startswith(message) and "\n" not in found, found
+
+
+# --------------------------------------------------------------------------------------------
 # Bad files: one line, file:line, what is allowed
 
 
