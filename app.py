@@ -28,8 +28,9 @@ from space.metric import metric
 from space.options import OPTION_NAMES, control
 from space.page import (COLLAPSE_ON_PHONES_JS, COMPARE_INPUTS, CORPUS_INPUTS, EMPTY_COMPARE,
                         EMPTY_CORPUS, EMPTY_HIGHLIGHTS, EMPTY_SINGLE, EXAMPLE_LABELS, EXAMPLES,
-                        FRESH_JS, HEAD, INTRO, STALE_NOTE, TEST_INFO, usage_markdown)
-from space.startup import warm_up
+                        FRESH_JS, HEAD, INTRO, RESULTS, SHOW_JS, STALE_NOTE, TEST_INFO,
+                        usage_markdown)
+from space.startup import warm_up, warming_status
 from space.wiring import bind, mark_stale
 
 import gradio as gr
@@ -38,8 +39,19 @@ import gradio as gr
 def build_demo() -> gr.Blocks:
     with gr.Blocks(title="ROUGE playground · rouge_metric", delete_cache=(600, 3600)) as demo:
         gr.Markdown(INTRO, elem_id="intro")
+        # while the kernels compile (a fresh Space), what to expect; polled until they are in
+        warming = gr.HTML("", elem_id="warming")
+        timer = gr.Timer(2.0, active=True)
+        demo.load(warming_status, None, [warming, timer], queue=False,
+                  api_visibility="private")
+        timer.tick(warming_status, None, [warming, timer], queue=False,
+                   api_visibility="private")
+        # the options after the work in the page's order (Tab's order): on the right on a
+        # desktop, below on a phone
         with gr.Row(equal_height=False, elem_id="main-row"):
             with gr.Column(scale=3, min_width=300, elem_id="work-col"):
+                # the Language beside the inputs (on a phone the Options are far below)
+                lang = gr.Dropdown(**control("lang"), label="Language", elem_id="lang")
                 with gr.Tabs():
                     with gr.Tab("Example", id="single"):
                         single = _single_tab()
@@ -51,6 +63,7 @@ def build_demo() -> gr.Blocks:
                         gr.Markdown(usage_markdown(), elem_id="usage")
             with gr.Column(scale=1, min_width=280, elem_id="options-col"):
                 options = _options_panel()
+                options["lang"] = lang
         _wire(demo, single, corpus, compare, options)
         gr.api(rouge, api_name="rouge", concurrency_id="single")
         gr.api(rouge_corpus, api_name="rouge_corpus", concurrency_id="heavy")
@@ -84,8 +97,8 @@ def _options_panel() -> dict:
         ui["split_sentences"] = gr.Checkbox(**control("split_sentences"),
                                             label="Split sentences (rule-based) for Lsum / W",
                                             elem_id="split-sentences")
-        ui["lang"] = gr.Dropdown(**control("lang"), label="Language", elem_id="lang")
-    assert set(ui) == set(OPTION_NAMES)  # the names page_options takes their values by
+    # the names page_options takes their values by (the Language: above the tabs)
+    assert set(ui) | {"lang"} == set(OPTION_NAMES)
     return ui
 
 
@@ -215,7 +228,9 @@ def _wire(demo, single: dict, corpus: dict, compare: dict, options: dict) -> Non
                       single["latex"], single["kind"], single["highlights"]]
     single["score"].click(*bind(handlers.score_single, **example), single_outputs,
                           api_name="score", api_visibility="private", concurrency_id="single",
-                          js=FRESH_JS % "single", show_progress_on=[single["table"]])
+                          js=FRESH_JS % dict(tab="single", target=RESULTS["single"]),
+                          show_progress_on=[single["table"]]).then(
+        None, None, None, js=SHOW_JS % RESULTS["single"])
     demo.load(*bind(handlers.score_single, **example), single_outputs,
               api_visibility="private", concurrency_id="single",
               show_progress_on=[single["table"]])
@@ -247,7 +262,9 @@ def _wire(demo, single: dict, corpus: dict, compare: dict, options: dict) -> Non
          corpus["worst"], corpus["download"], corpus["signature"], corpus["markdown"],
          corpus["latex"], corpus["state"]],
         api_visibility="private", concurrency_id="heavy", concurrency_limit=1,
-        js=FRESH_JS % "corpus", show_progress_on=[corpus["results"]])
+        js=FRESH_JS % dict(tab="corpus", target=RESULTS["corpus"]),
+        show_progress_on=[corpus["results"]]).then(None, None, None,
+                                                   js=SHOW_JS % RESULTS["corpus"])
     corpus["hist_kind"].input(handlers.corpus_view_changed,
                               [corpus["state"], corpus["hist_kind"]],
                               [corpus["histogram"], corpus["worst"]], api_visibility="private",
@@ -263,8 +280,10 @@ def _wire(demo, single: dict, corpus: dict, compare: dict, options: dict) -> Non
     compare["button"].click(*bind(handlers.compare_page, **compare_inputs),
                             [compare["results"], compare["signature"]],
                             api_visibility="private", concurrency_id="heavy",
-                            concurrency_limit=1, js=FRESH_JS % "compare",
-                            show_progress_on=[compare["results"]])
+                            concurrency_limit=1,
+                            js=FRESH_JS % dict(tab="compare", target=RESULTS["compare"]),
+                            show_progress_on=[compare["results"]]).then(
+        None, None, None, js=SHOW_JS % RESULTS["compare"])
 
 
 demo = build_demo()
@@ -277,4 +296,4 @@ if __name__ == "__main__":
                 max_file_size=MAX_UPLOAD_BYTES, head=HEAD,
                 theme=gr.themes.Soft(primary_hue="indigo", secondary_hue="teal",
                                      neutral_hue="slate"),
-                footer_links=["api", "gradio"])
+                footer_links=["api", "gradio", "settings"])

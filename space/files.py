@@ -85,7 +85,8 @@ def load_corpus(corpus_file, pred_file, ref_files) -> tuple:
         return preds, refs, name
     if not pred_path and not ref_paths:
         raise user_error("Upload a corpus file (JSONL, JSON, CSV or TSV), or a predictions text "
-                         "file with one or more reference text files.", title="No corpus")
+                         "file with one or more reference text files, each up to "
+                         f"{MAX_UPLOAD_BYTES // 2 ** 20} MB.", title="No corpus")
     if not pred_path or not ref_paths:
         missing = "predictions" if not pred_path else "reference"
         raise user_error(f"Upload the {missing} text file too (one example per line).",

@@ -12,9 +12,9 @@ from .files import load_corpus, load_systems, write_scores_csv
 from .limits import CLI, MAX_REFERENCES, check_budget, check_texts, user_error
 from .metric import metric
 from .options import build_options, cli_flags, page_options
-from .render import (bar_chart_svg, comparison_html, corpus_latex, corpus_markdown, error_html,
-                     histogram_svg, scores_table_html, summary_html, table_latex,
-                     table_markdown, warnings_html, worst_html)
+from .render import (bar_chart_svg, chart_pair, comparison_html, corpus_latex,
+                     corpus_markdown, error_html, histogram_svg, scores_table_html,
+                     summary_html, table_latex, table_markdown, warnings_html, worst_html)
 from .scoring import compare_lists, highlight_panels, score_corpus_lists, score_example
 
 # --------------------------------------------------------------------------------------------
@@ -44,7 +44,8 @@ def score_single(prediction: str, n_refs, boxes: list, options: dict, kind: str,
         scored = score_example(prediction, references, options)
         names = list(scored["scores"])
         kind = kind if kind in names else names[0]
-        panels = highlight_panels(prediction, references, options, kind, bool(show_all))
+        panels = highlight_panels(prediction, references, options, kind, bool(show_all),
+                                  sizes=scored["sizes"])
         first = next(panels)
     except gr.Error as error:
         yield (error_html(error, "single-error"), gr.update(value="", visible=False),
@@ -66,9 +67,12 @@ def rehighlight(prediction: str, n_refs, boxes: list, options: dict, kind: str,
     try:
         prediction, references, options = example_inputs(prediction, n_refs, boxes, options)
         (prediction,), (references,) = check_texts([prediction], [references])
-        check_budget(build_options(**options), [prediction], [references],
-                     f"{CLI} --input example.jsonl {cli_flags(options)}")
-        yield from highlight_panels(prediction, references, options, kind, bool(show_all))
+        # with several references the highlights score each reference alone again
+        sizes = check_budget(build_options(**options), [prediction], [references],
+                             f"{CLI} --input example.jsonl {cli_flags(options)}",
+                             repeats=1 + (len(references) > 1))
+        yield from highlight_panels(prediction, references, options, kind, bool(show_all),
+                                    sizes=sizes)
     except gr.Error as error:
         yield error_html(error, "highlight-error")
 
@@ -131,10 +135,12 @@ def score_corpus(corpus_file, pred_file, ref_files, options: dict, aggregation: 
     header = (f'<p class="corpus-header" id="corpus-header"><b>{len(preds):,} examples</b> '
               f"from {html.escape(source)} · {aggregation} aggregation · "
               f"{int(n_samples):,} bootstrap samples</p>")
-    return (header + warnings_html(notes) + summary_html(result, float(confidence), aggregation),
-            bar_chart_svg(result, float(confidence)),
+    summary = summary_html(result, float(confidence), aggregation, build_options(**options))
+    return (header + warnings_html(notes) + summary,
+            chart_pair(bar_chart_svg, result, float(confidence)),
             gr.update(choices=types, value=types[0], visible=True),
-            histogram_svg(scores[types[0]][:, 2], types[0]), worst_html(state, types[0]),
+            chart_pair(histogram_svg, scores[types[0]][:, 2], types[0]),
+            worst_html(state, types[0]),
             gr.update(value=write_scores_csv(state), visible=True),
             gr.update(value=result["signature"], visible=True),
             corpus_markdown(result), corpus_latex(result), state)
@@ -144,7 +150,8 @@ def corpus_view_changed(state, name):
     """The type shown under the corpus results: its histogram and worst examples."""
     if not state or name not in state.get("scores", {}):
         return gr.update(), gr.update()
-    return histogram_svg(state["scores"][name][:, 2], name), worst_html(state, name)
+    return (chart_pair(histogram_svg, state["scores"][name][:, 2], name),
+            worst_html(state, name))
 
 
 def test_changed(test: str):

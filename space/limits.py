@@ -6,6 +6,10 @@ The cost of a request (seconds, bytes) is the metric's own estimate (``metric.es
 the model of its kernels): the Space keeps no copy of a kernel's threshold, only its budget.
 """
 
+import re
+import sys
+import unicodedata
+
 import gradio as gr
 import numpy as np
 
@@ -123,10 +127,31 @@ STEM_SECONDS_PER_WORD = 2e-5
 TOKENIZE_BYTES_PER_CHAR = 40
 
 
-def _scan(options, texts: list) -> tuple:
-    """(seconds, bytes) of tokenizing these texts, from a cheap scan: characters and distinct
-    whitespace-separated words (the most words a stemmer can be handed, for the tokenizers
-    that split on more than whitespace rarely make more distinct words than that)."""
+# the characters every tokenizer splits a word at: whitespace, Unicode punctuation (P*) and
+# ASCII characters that are neither letters nor digits (what the language profiles' BERT rule
+# and rouge_score's [a-z0-9]+ both split on), as spaces for str.translate
+_SPLIT_AT = {c: " " for c in range(sys.maxunicode + 1)
+             if unicodedata.category(chr(c)).startswith("P")
+             or (c < 128 and not chr(c).isalnum())}
+_ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
+
+
+def distinct_words(texts: list) -> int:
+    """At least how many distinct words a stemmer can be handed for these texts, counted
+    without tokenizing: the distinct pieces of the texts split at whitespace and punctuation
+    ("aaa.bbb,ccc-ddd": 4 pieces, the language profiles' words) together with the distinct
+    runs of ASCII letters and digits (rouge_score's and ROUGE-1.5.5's words, before lowering).
+    Each tokenizer's words are among the one or the other, so their union is an overestimate."""
+    words: set = set()
+    for text in texts:
+        words.update(text.translate(_SPLIT_AT).split())
+        words.update(_ASCII_WORD.findall(text))
+    return len(words)
+
+
+def scan_cost(options, texts: list) -> tuple:
+    """(seconds, bytes) of tokenizing these texts, from a cheap scan: characters and the
+    distinct words a stemmer may be handed (distinct_words: an overestimate)."""
     per_char = TOKENIZE_SECONDS_PER_CHAR["string"]
     if options.tokenizer.name in ("default", "rouge155"):
         per_char = TOKENIZE_SECONDS_PER_CHAR["byte"]
@@ -136,10 +161,7 @@ def _scan(options, texts: list) -> tuple:
     # the texts are tokenized twice: for their sizes here, then to be scored
     seconds = 2 * per_char * chars
     if options.stemmer is not None:
-        distinct: set = set()
-        for text in texts:
-            distinct.update(text.split())
-        seconds += STEM_SECONDS_PER_WORD * len(distinct)
+        seconds += STEM_SECONDS_PER_WORD * distinct_words(texts)
     return seconds, TOKENIZE_BYTES_PER_CHAR * chars
 
 
@@ -169,7 +191,7 @@ def check_budget(options, predictions: list, references: list, local: str,
     as resampling). Returns the metric's text sizes for the caller."""
     texts = list(predictions) + [r for refs in references for r in refs]
     check_segmenter(options, predictions, references, local)
-    seconds, peak = _scan(options, texts)
+    seconds, peak = scan_cost(options, texts)
     if seconds + extra_seconds > CPU_BUDGET_SECONDS:
         raise refused("this request", f"an estimated {seconds + extra_seconds:,.0f} s of CPU "
                       "(tokenizing and stemming)", f"about {CPU_BUDGET_SECONDS:g} s per request",

@@ -23,9 +23,14 @@ OPTION_NAMES = ("rouge_types", "extra_types", "use_stemmer", "remove_stopwords",
                 "alpha", "multi_ref", "tokenizer", "split_sentences", "lang")
 
 
+def language_name(code: str) -> str:
+    """A language's name as a person writes it ("scottish_gaelic" -> "Scottish Gaelic")."""
+    return " ".join(w.capitalize() for w in _LANGUAGE[code].name.replace("_", " ").split())
+
+
 def _language_label(code: str) -> str:
     language = _LANGUAGE[code]
-    return f"{code} — {language.name}" + (" (right to left)" if language.rtl else "")
+    return f"{code} — {language_name(code)}" + (" (right to left)" if language.rtl else "")
 
 
 def _default(name: str):
@@ -50,8 +55,7 @@ def control(name: str, step=None, cap=None) -> dict:
     option = OPTION[name]
     kwargs = {"info": option.help, "value": _default(name)}
     if name == "lang":
-        kwargs["choices"] = [(f"{NO_LANGUAGE} (rouge_score's English tokenizer)",
-                              NO_LANGUAGE)] + [(_language_label(c), c) for c in option.examples]
+        kwargs["choices"] = [(f"{NO_LANGUAGE} (English: rouge_score's)", NO_LANGUAGE)] + [(_language_label(c), c) for c in option.examples]
     elif option.choices or option.examples:
         kwargs["choices"] = list(option.choices or option.examples)
     if option.low is not None:

@@ -2,16 +2,24 @@
 show before a first run, the scripts run in the browser, and the <head> (styles and the script
 that gives inputs the text's direction, from assets/)."""
 
+import json
 import os
 from pathlib import Path
 
-from .limits import LIMITS
+from .limits import CLI, LIMITS, MAX_UPLOAD_BYTES
 from .metric import metric
 
 ASSETS = Path(__file__).resolve().parent / "assets"
 
+# what the browser's checks need: the upload limit (feedback.js refuses a larger file before
+# Gradio uploads it) and the CLI command a refusal offers
+_CONFIG = {"uploadLimit": MAX_UPLOAD_BYTES, "cli": CLI,
+           "uploadLimitText": f"{MAX_UPLOAD_BYTES // 2 ** 20} MB"}
 HEAD = ("\n<style>\n" + (ASSETS / "space.css").read_text(encoding="utf-8") + "</style>\n"
-        "<script>\n" + (ASSETS / "direction.js").read_text(encoding="utf-8") + "</script>\n")
+        f"<script>window.ROUGE_SPACE = {json.dumps(_CONFIG)};</script>\n"
+        "<script>\n" + (ASSETS / "direction.js").read_text(encoding="utf-8") + "</script>\n"
+        "<script>\n" + (ASSETS / "feedback.js").read_text(encoding="utf-8") + "</script>\n")
+UPLOAD_LIMIT = _CONFIG["uploadLimitText"]
 
 EXAMPLES = [
     ["the cat sat on the mat", "the cat lay on the mat", "", ""],
@@ -96,8 +104,15 @@ that runs it on your machine):
 {limits}
 """
 
-# the Run buttons clear their tab's stale mark in the browser, passing the inputs on as they are
-FRESH_JS = "(...args) => { document.body.classList.remove('%s-stale'); return args; }"
+# the Run buttons clear their tab's stale mark and an upload's refusal in the browser, and
+# bring the results panel (where the progress shows) into view, passing the inputs on as they
+# are; SHOW_JS brings the result or the error into view when it has come
+FRESH_JS = ("(...args) => { document.body.classList.remove('%(tab)s-stale'); "
+            "document.querySelectorAll('.upload-error').forEach(e => e.remove()); "
+            "window.rougeShow('%(target)s'); return args; }")
+SHOW_JS = "() => { window.rougeShow('%s'); }"
+RESULTS = {"single": "#scores-table", "corpus": "#corpus-results",
+           "compare": "#compare-results"}
 # on phones the Options come after the work, collapsed (on load)
 COLLAPSE_ON_PHONES_JS = """() => {
   if (window.innerWidth < 768) {
@@ -123,9 +138,9 @@ CORPUS_INPUTS = (
     "Score a whole test set. Give **one corpus file** (JSON Lines, JSON, CSV or TSV; see "
     "*Usage*), **or** a predictions text file with one or more reference text files (one "
     "example per line).",
-    ("Corpus file (.jsonl .json .csv .tsv)", [".jsonl", ".ndjson", ".json", ".csv", ".tsv"],
-     "corpus-file"),
-    ("or: predictions (.txt)", "single", "pred-file"), "ref-files")
+    (f"Corpus file (.jsonl .json .csv .tsv; up to {UPLOAD_LIMIT})",
+     [".jsonl", ".ndjson", ".json", ".csv", ".tsv"], "corpus-file"),
+    (f"or: predictions (.txt; up to {UPLOAD_LIMIT})", "single", "pred-file"), "ref-files")
 COMPARE_INPUTS = (
     "Is a system better than a baseline? Paired significance tests on ROUGE's per-example "
     "statistics, with Holm's correction over the systems compared with the baseline: "
@@ -135,9 +150,10 @@ COMPARE_INPUTS = (
     f"as it claims). The default is `{metric.DEFAULT_TEST}`. Each system gets a verdict; each "
     "interval says whether it is per-comparison or family-wise, each p-value whether it is "
     "raw or Holm-adjusted.",
-    ('Systems file (.jsonl: {"references": …, "<system>": …, …})', [".jsonl", ".ndjson"],
-     "systems-file"),
-    ("or: one file per system (.txt)", "multiple", "system-files"), "compare-ref-files")
+    ('Systems file (.jsonl: {"references": …, "<system>": …, …}; up to '
+     f"{UPLOAD_LIMIT})", [".jsonl", ".ndjson"], "systems-file"),
+    (f"or: one file per system (.txt; up to {UPLOAD_LIMIT} each)", "multiple",
+     "system-files"), "compare-ref-files")
 # the Test menu's help: each test's default count is the metric's (DEFAULT_SAMPLES)
 TEST_INFO = "; ".join(f"{test}: {samples:,} by default" + (" (the default test)" if
                                                           test == metric.DEFAULT_TEST else "")

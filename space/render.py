@@ -29,7 +29,7 @@ def fmt(value: float) -> str:
 # One example
 
 
-def _table_rows(scores: dict) -> str:
+def _table_rows(scores: dict, opts=None) -> str:
     rows = []
     for name, values in scores.items():
         cells = "".join(
@@ -38,12 +38,27 @@ def _table_rows(scores: dict) -> str:
             f'background:{BAR_COLORS[key]}"></span></span></td>'
             for key, v in zip(MEASURES, values))
         rows.append(f'<tr data-type="{html.escape(name)}"><th scope="row">{html.escape(name)}'
-                    f"</th>{cells}</tr>")
+                    f"{type_note(opts, name)}</th>{cells}</tr>")
     return "".join(rows)
 
 
+def type_note(opts, name: str) -> str:
+    """A note under a type's name where the language profile makes it degenerate: XL-Sum's
+    rougeLsum neither segments nor pre-tokenizes its lines, so in a script written without
+    spaces (the languages with a segmenter) each line is about one token."""
+    language = getattr(getattr(opts, "tokenizer", None), "language", None)
+    if language is None or not language.segmenter or \
+            metric.parse_rouge_type(name).kind != "Lsum":
+        return ""
+    return (f'<span class="type-note">with lang={html.escape(language.code)}, each line is '
+            "one token here (XL-Sum's rougeLsum does not segment): see rougeL</span>")
+
+
 def _f_head(alpha: float) -> str:
-    return "F<sub>1</sub>" if alpha == 0.5 else f"F (α = {alpha:g})"
+    # the symbol keeps its case under the header's text-transform (α, not Α)
+    return "F<sub>1</sub>" if alpha == 0.5 else \
+        f'F (<span class="symbol">α</span> = {alpha:g})'
+
 
 
 def scores_table_html(scored: dict) -> str:
@@ -51,7 +66,7 @@ def scores_table_html(scored: dict) -> str:
     opts = scored["opts"]
     table = ('<div class="table-wrap"><table class="rouge-table" id="rouge-scores"><thead><tr>'
              f'<th>Type</th><th>Precision</th><th>Recall</th><th>{_f_head(opts.alpha)}</th>'
-             f'</tr></thead><tbody>{_table_rows(scored["scores"])}</tbody></table></div>')
+             f'</tr></thead><tbody>{_table_rows(scored["scores"], opts)}</tbody></table></div>')
     return table + per_reference_html(scored) + warnings_html(scored["warnings"])
 
 
@@ -88,7 +103,7 @@ def warnings_html(messages: list) -> str:
     """The metric's warnings, one list item each, pointing at the page's control."""
     if not messages:
         return ""
-    controls = [("lang=", "Options → Language"),
+    controls = [("lang=", "Language, above the tabs"),
                 ("tokenizer=\"unicode\"", "Options → Tokenizer → unicode"),
                 ("split_sentences=True", "Options → Tokenizer → Split sentences"),
                 ("use_stemmer", "Options → Stemmer"),
@@ -103,11 +118,25 @@ def warnings_html(messages: list) -> str:
     return f'<ul class="warnings" id="warnings" role="status">{"".join(items)}</ul>'
 
 
+COMMAND_AFTER = "with no limit: "  # limits.refused: the message ends with the CLI command
+
+
+def _command_html(command: str) -> str:
+    """A command as code that wraps between its words and after its commas, never inside a
+    word ("rougeLs um")."""
+    return ('<code class="command">' + html.escape(command).replace(",", ",<wbr>")
+            + "</code>")
+
+
 def error_html(error: gr.Error, element_id: str) -> str:
-    """An error in place of the results it invalidates (no stale numbers beside it)."""
+    """An error in place of the results it invalidates (no stale numbers beside it); a
+    refusal's CLI command as code."""
     title = getattr(error, "title", "Error") or "Error"
+    message = str(error.message)
+    text, found, command = message.partition(COMMAND_AFTER)
+    body = html.escape(text + found) + (_command_html(command) if found else "")
     return (f'<div class="error-panel" id="{element_id}" role="alert"><b>{html.escape(title)}'
-            f'</b><p>{html.escape(str(error.message))}</p></div>')
+            f'</b><p>{body}</p></div>')
 
 
 def table_markdown(scores: dict) -> str:
@@ -163,12 +192,16 @@ def token_spans(text: str, words: list, opts) -> Optional[list]:
 
 
 def _piece_spans(text: str, start: int, end: int, pieces: list) -> list:
-    """Each token's own characters within one chunk (日本語 -> 日, 本, 語) when the tokens are
-    found there in order as they are (lower-cased); else the whole chunk for each."""
+    """Each token's own characters within one chunk (日本語 -> 日, 本, 語): the tokens found
+    there in order as they are (lower-cased); a token of whitespace only (a segmenter may
+    return one where punctuation was) gets an empty span. Else the whole chunk for each."""
     lowered = text[start:end].lower()
     if len(lowered) == end - start:
         spans, pos = [], 0
         for piece in pieces:
+            if not piece.strip():
+                spans.append((start + pos, start + pos))
+                continue
             found = lowered.find(piece, pos)
             if found < 0:
                 break
@@ -216,6 +249,9 @@ def highlight_html(label: str, text: str, words: list, marks, opts, drawn: int,
         while j < limit and spans[j] == spans[k]:  # one chunk, several tokens
             matched = matched or bool(marks[j])
             j += 1
+        if start == end:  # a token with no characters of its own (whitespace)
+            k = j
+            continue
         out.append(html.escape(text[pos:start]))
         title = f' title="run of {run_of[k]}"' if k in run_of else ""
         css = ("m run" if k in run_of else "m") if matched else "u"
@@ -274,7 +310,7 @@ def skip_pairs_html(result, rouge_type) -> str:
 # A corpus
 
 
-def summary_html(result: dict, confidence: float, aggregation: str) -> str:
+def summary_html(result: dict, confidence: float, aggregation: str, opts=None) -> str:
     """The Corpus tab's table: each cell the aggregate and its bootstrap interval."""
     names = [k for k in result if k not in ("signature", "count")]
     rows = []
@@ -283,10 +319,10 @@ def summary_html(result: dict, confidence: float, aggregation: str) -> str:
             f'<td class="score {key}" data-mid="{result[name][key]["mid"]!r}" '
             f'data-low="{result[name][key]["low"]!r}" data-high="{result[name][key]["high"]!r}">'
             f'<span class="num">{fmt(result[name][key]["mid"])}</span><span class="ci">'
-            f'{fmt(result[name][key]["low"])}–{fmt(result[name][key]["high"])}</span></td>'
+            f'{fmt(result[name][key]["low"])}–<wbr>{fmt(result[name][key]["high"])}</span></td>'
             for key in MEASURES)
         rows.append(f'<tr data-type="{html.escape(name)}"><th scope="row">{html.escape(name)}'
-                    f"</th>{cells}</tr>")
+                    f"{type_note(opts, name)}</th>{cells}</tr>")
     what = ("the mean over" if aggregation == "macro"
             else "P/R/F of the counts summed over") + f" {result['count']:,} examples"
     return ('<div class="table-wrap"><table class="rouge-table" id="corpus-scores"><thead><tr>'
@@ -295,24 +331,43 @@ def summary_html(result: dict, confidence: float, aggregation: str) -> str:
             f'below it the {confidence:.0%} bootstrap interval.</p>')
 
 
-def bar_chart_svg(result: dict, confidence: float) -> str:
-    """Grouped bars (P, R, F per type) with the bootstrap interval as error bars."""
+def chart_pair(draw, *args) -> str:
+    """A chart drawn twice: wide (760 units) and narrow (400 units, larger text); the page
+    shows the one that fits its box (a container query in space.css), so that chart text is
+    at least 11 px on a 360 px phone and on a desktop alike."""
+    return (f'<div class="chart-box">{draw(*args, narrow=False)}{draw(*args, narrow=True)}'
+            "</div>")
+
+
+def _variant(narrow: bool, element_id: str) -> str:
+    return f'class="chart narrow" id="{element_id}-narrow"' if narrow else \
+        f'class="chart wide" id="{element_id}"'
+
+
+def bar_chart_svg(result: dict, confidence: float, narrow: bool = False) -> str:
+    """Grouped bars (P, R, F per type) with the bootstrap interval as error bars; the type
+    names turned when they do not fit under their group."""
     types = [k for k in result if k not in ("signature", "count")]
-    width, height = 760, 300
-    left, right, top, bottom = 48, 16, 34, 44
+    width = 400 if narrow else 760
+    char_w = 8.0 if narrow else 7.5  # the label's monospace advance per character
+    left, right, top = (40, 8, 52) if narrow else (48, 16, 34)
+    group_w = (width - left - right) / max(len(types), 1)
+    longest = max([len(t) for t in types] + [1])
+    turned = longest * char_w > group_w - 4
+    bottom = int(longest * char_w * 0.72) + 20 if turned else 44
+    height = (260 if narrow else 300) + (bottom - 44)
     plot_w, plot_h = width - left - right, height - top - bottom
-    group_w = plot_w / max(len(types), 1)
     bar_w = min(34.0, group_w * 0.8 / 3)
 
     def y(v):
         return top + plot_h * (1 - max(0.0, min(1.0, v)))
 
-    parts = [f'<svg class="chart" id="corpus-bar-chart" viewBox="0 0 {width} {height}" '
+    parts = [f'<svg {_variant(narrow, "corpus-bar-chart")} viewBox="0 0 {width} {height}" '
              f'role="img" aria-label="P, R and F per ROUGE type with {confidence:.0%} '
              'bootstrap intervals" xmlns="http://www.w3.org/2000/svg">']
     for tick in np.linspace(0, 1, 6):
         parts.append(f'<line x1="{left}" x2="{width - right}" y1="{y(tick):.1f}" '
-                     f'y2="{y(tick):.1f}" class="grid"/><text x="{left - 8}" '
+                     f'y2="{y(tick):.1f}" class="grid"/><text x="{left - 6}" '
                      f'y="{y(tick) + 4:.1f}" text-anchor="end" class="tick">{tick:.1f}</text>')
     for g, name in enumerate(types):
         x0 = left + g * group_w + (group_w - 3 * bar_w) / 2
@@ -329,36 +384,42 @@ def bar_chart_svg(result: dict, confidence: float) -> str:
                 f'x2="{cx + 4:.1f}" y1="{y(e["low"]):.1f}" y2="{y(e["low"]):.1f}"/><line '
                 f'x1="{cx - 4:.1f}" x2="{cx + 4:.1f}" y1="{y(e["high"]):.1f}" '
                 f'y2="{y(e["high"]):.1f}"/></g>')
-        parts.append(f'<text x="{left + (g + 0.5) * group_w:.1f}" y="{height - bottom + 20}" '
-                     f'text-anchor="middle" class="label">{html.escape(name)}</text>')
+        cx, ly = left + (g + 0.5) * group_w, height - bottom + 18
+        if turned:
+            parts.append(f'<text x="{cx:.1f}" y="{ly - 4}" text-anchor="end" class="label" '
+                         f'transform="rotate(-45 {cx:.1f} {ly - 4})">{html.escape(name)}</text>')
+        else:
+            parts.append(f'<text x="{cx:.1f}" y="{ly}" text-anchor="middle" class="label">'
+                         f'{html.escape(name)}</text>')
     lx = left
     for key, label in (("precision", "Precision"), ("recall", "Recall"), ("fmeasure", "F")):
         parts.append(f'<rect x="{lx}" y="10" width="12" height="12" rx="2" '
-                     f'fill="{BAR_COLORS[key]}"/><text x="{lx + 17}" y="20" class="legend">'
+                     f'fill="{BAR_COLORS[key]}"/><text x="{lx + 17}" y="21" class="legend">'
                      f'{label}</text>')
         lx += 30 + 8 * len(label)
-    parts.append(f'<text x="{width - right}" y="20" text-anchor="end" class="legend muted">'
-                 f'error bars: {confidence:.0%} bootstrap interval</text><line x1="{left}" '
+    note = f"error bars: {confidence:.0%} bootstrap interval"
+    where = f'x="{left}" y="42"' if narrow else f'x="{width - right}" y="21" text-anchor="end"'
+    parts.append(f'<text {where} class="legend muted">{note}</text><line x1="{left}" '
                  f'x2="{width - right}" y1="{top + plot_h}" y2="{top + plot_h}" class="axis"/>'
                  "</svg>")
     return "".join(parts)
 
 
-def histogram_svg(values: np.ndarray, name: str, bins: int = 20) -> str:
+def histogram_svg(values: np.ndarray, name: str, bins: int = 20, narrow: bool = False) -> str:
     """Histogram of per-example F in [0, 1], with the mean marked."""
-    width, height = 760, 260
-    left, right, top, bottom = 48, 16, 40, 40
+    width, height = (400, 240) if narrow else (760, 260)
+    left, right, top, bottom = (40, 12, 58, 36) if narrow else (48, 16, 40, 40)
     plot_w, plot_h = width - left - right, height - top - bottom
     counts, edges = np.histogram(np.clip(values, 0, 1), bins=bins, range=(0.0, 1.0))
     nice = _nice_max(max(int(counts.max()), 1))
-    parts = [f'<svg class="chart" id="corpus-histogram" viewBox="0 0 {width} {height}" '
+    parts = [f'<svg {_variant(narrow, "corpus-histogram")} viewBox="0 0 {width} {height}" '
              f'role="img" aria-label="Distribution of per-example {name} F" '
              'xmlns="http://www.w3.org/2000/svg">']
     steps = next((k for k in (5, 4, 2) if (nice / k).is_integer()), 1)
     for tick in np.linspace(0, nice, steps + 1):
         ty = top + plot_h * (1 - tick / nice)
         parts.append(f'<line x1="{left}" x2="{width - right}" y1="{ty:.1f}" y2="{ty:.1f}" '
-                     f'class="grid"/><text x="{left - 8}" y="{ty + 4:.1f}" text-anchor="end" '
+                     f'class="grid"/><text x="{left - 6}" y="{ty + 4:.1f}" text-anchor="end" '
                      f'class="tick">{tick:g}</text>')
     bw = plot_w / bins
     for k, c in enumerate(counts):
@@ -367,18 +428,18 @@ def histogram_svg(values: np.ndarray, name: str, bins: int = 20) -> str:
                      f'width="{bw - 2:.1f}" height="{h:.1f}" fill="{BAR_COLORS["fmeasure"]}" '
                      f'rx="2"><title>F in [{edges[k]:.2f}, {edges[k + 1]:.2f}): {c} examples'
                      '</title></rect>')
-    for tick in np.linspace(0, 1, 11):
+    for tick in np.linspace(0, 1, 6 if narrow else 11):
         parts.append(f'<text x="{left + plot_w * tick:.1f}" y="{height - bottom + 18}" '
                      f'text-anchor="middle" class="tick">{tick:.1f}</text>')
     mean = float(np.mean(values)) if len(values) else 0.0
     mx = left + plot_w * max(0.0, min(1.0, mean))
-    anchor, label_x = ("end", mx - 6) if mean > 0.8 else ("start", mx + 6)
+    anchor, label_x = ("end", mx - 6) if mean > 0.6 else ("start", mx + 6)
+    title = f"{html.escape(name)} F per example ({len(values):,} examples)"
     parts.append(f'<line x1="{mx:.1f}" x2="{mx:.1f}" y1="{top - 4}" y2="{top + plot_h}" '
                  f'class="mean"/><text x="{label_x:.1f}" y="{top - 8}" text-anchor="{anchor}" '
-                 f'class="legend mean-label">mean {fmt(mean)}</text><text x="{left}" y="16" '
-                 f'class="legend">{html.escape(name)} F per example ({len(values):,} examples)'
-                 f'</text><line x1="{left}" x2="{width - right}" y1="{top + plot_h}" '
-                 f'y2="{top + plot_h}" class="axis"/></svg>')
+                 f'class="legend mean-label">mean {fmt(mean)}</text><text x="{left}" y="18" '
+                 f'class="legend">{title}</text><line x1="{left}" x2="{width - right}" '
+                 f'y1="{top + plot_h}" y2="{top + plot_h}" class="axis"/></svg>')
     return "".join(parts)
 
 
@@ -472,7 +533,8 @@ def chart_labels(names: list, limit: int = 16) -> dict:
     return labels
 
 
-def delta_chart_svg(result: dict, baseline: str, rouge_type: str, confidence: float) -> str:
+def delta_chart_svg(result: dict, baseline: str, rouge_type: str, confidence: float,
+                    narrow: bool = False) -> str:
     """Each system's F difference from the baseline (a dot) with its per-comparison interval
     (a thick whisker) and its family-wise interval (a thin one), around a zero line; coloured
     by the metric's decision: green better, red worse, grey no significant difference."""
@@ -483,28 +545,31 @@ def delta_chart_svg(result: dict, baseline: str, rouge_type: str, confidence: fl
                                                        "delta_high_familywise")] + [0.001])
     reach = _nice_max(reach * 1000) / 1000  # symmetric axis, at a round number
     labels = chart_labels([k for k in result if k not in ("signature", "count")])
-    # drawn narrow (480 units) so that its text stays readable on a 360 px phone; the CSS caps
-    # its width on desktops. Full names (labels that would collide) widen the label column.
+    # wide: 336 units of plot, the CSS caps its width on desktops; narrow (phones): 230 units
+    # of plot and larger text. Full names (labels that would collide) widen the label column.
     longest = max(len(labels[s]) for s in systems)
-    left, right = max(144, 8 * longest + 16), 20
-    width, row_h, top, bottom = 336 + left, 28, 46, 30
+    char_w = 8.0 if narrow else 7.5
+    left, right = max(120 if narrow else 144, char_w * longest + 16), 20 if narrow else 20
+    width, row_h, top, bottom = (230 if narrow else 336) + left, 30, 50, 30
     height = top + row_h * len(systems) + bottom
     plot_w = width - left - right
 
     def x(v):
         return left + plot_w * (0.5 + max(-1.0, min(1.0, v / reach)) / 2)
 
-    parts = [f'<svg class="chart delta-chart" data-type="{html.escape(rouge_type)}" '
+    variant = "narrow" if narrow else "wide"
+    parts = [f'<svg class="chart delta-chart {variant}" data-type="{html.escape(rouge_type)}" '
              f'viewBox="0 0 {width} {height}" role="img" aria-label="{html.escape(rouge_type)} F '
              f'minus the baseline\'s, with {confidence:.0%} per-comparison and family-wise '
              'intervals" xmlns="http://www.w3.org/2000/svg">'
-             f'<text x="4" y="16" class="legend">Δ F vs {html.escape(labels[baseline])}</text>'
-             f'<text x="4" y="32" class="legend muted">{confidence:.0%} intervals: thick '
-             'per-comparison, thin family-wise</text>']
-    for tick in np.linspace(-reach, reach, 5):
+             f'<text x="4" y="17" class="legend">Δ F vs {html.escape(labels[baseline])}</text>'
+             f'<text x="4" y="35" class="legend muted">{confidence:.0%} intervals: thick '
+             + ("per-comp., thin family-wise" if narrow else "per-comparison, thin family-wise")
+             + "</text>"]
+    for tick in np.linspace(-reach, reach, 3 if narrow else 5):
         parts.append(f'<line x1="{x(tick):.1f}" x2="{x(tick):.1f}" y1="{top - 4}" '
                      f'y2="{height - bottom}" class="{"axis" if tick == 0 else "grid"}"/>'
-                     f'<text x="{x(tick):.1f}" y="{height - bottom + 16}" text-anchor="middle" '
+                     f'<text x="{x(tick):.1f}" y="{height - bottom + 18}" text-anchor="middle" '
                      f'class="tick">{tick:+.3g}</text>')
     for row, (name, e) in enumerate(zip(systems, entries)):
         cy = top + row_h * (row + 0.5)
@@ -575,7 +640,7 @@ def comparison_html(result: dict, baseline: str, confidence: float, test: str = 
             shown = re.sub(r"([_/.-])", r"\1<wbr>", html.escape(s))  # breaks in long names
             rows.append(f'<tr data-system="{html.escape(s)}"><th scope="row" dir="auto">'
                         f'{shown}</th>{"".join(cells)}</tr>')
-        chart = delta_chart_svg(result, baseline, t, confidence)
+        chart = chart_pair(delta_chart_svg, result, baseline, t, confidence)
         blocks.append(f'<h4>{html.escape(t)} F</h4>{chart}<div class="table-wrap"><table '
                       f'class="rouge-table compare" data-type="{html.escape(t)}"><thead><tr>'
                       '<th>System</th><th>F</th><th>Δ vs baseline</th><th>p</th>'

@@ -13,7 +13,7 @@ import numpy as np
 
 from .limits import (CHUNK_ROWS, CLI, HIGHLIGHT_SECONDS, HIGHLIGHT_TOKENS, INPUT_ERRORS,
                      MAX_COMPARE_SAMPLES, MAX_SAMPLES, MAX_SYSTEMS, SKIP_LIST_TOKENS,
-                     check_budget, check_texts, input_error, refused, user_error)
+                     check_budget, check_texts, input_error, refused, scan_cost, user_error)
 from .metric import metric
 from .options import build_options, cli_flags
 from .render import explain_html, highlight_html, skip_pairs_html
@@ -45,9 +45,9 @@ def score_example(prediction: str, references: list, options: dict) -> dict:
     opts = build_options(**options, use_aggregator=False, detailed=True)
     # the highlights are bounded on their own (HIGHLIGHT_SECONDS); with several references
     # the kernels run twice (the example, then each reference alone)
-    check_budget(opts, [prediction], [references],
-                 f"{CLI} --input example.jsonl {cli_flags(options)}",
-                 repeats=1 + (len(references) > 1))
+    sizes = check_budget(opts, [prediction], [references],
+                         f"{CLI} --input example.jsonl {cli_flags(options)}",
+                         repeats=1 + (len(references) > 1))
     scorer = metric.Scorer(opts)
     try:
         batch = scorer.add([prediction], [references])
@@ -58,7 +58,7 @@ def score_example(prediction: str, references: list, options: dict) -> dict:
     return {"scores": {name: tuple(float(v) for v in values[0])
                        for name, values in batch.scores.items()},
             "per_reference": per_reference, "signature": scorer.result()["signature"],
-            "warnings": scorer.warnings(), "opts": opts}
+            "warnings": scorer.warnings(), "opts": opts, "sizes": sizes}
 
 
 def highlights(prediction: str, references: list, options: dict, kind: str,
@@ -69,8 +69,47 @@ def highlights(prediction: str, references: list, options: dict, kind: str,
     return next(highlight_panels(prediction, references, options, kind, show_all, first))
 
 
+def highlight_cost(opts, options: dict, texts: list, sizes: dict, rouge_type) -> float:
+    """Estimated seconds of the highlights of one type, from the scan's sizes, before any of
+    it runs: the metric's estimate of its kernel traced back both ways per reference
+    (metric.estimate_cost, traceback=True), and tokenizing the texts three more times (the
+    marks' flat and sentence views, and the spans of the tokens in the text), at the scan's
+    rate (limits.scan_cost)."""
+    n_refs = len(texts) - 1
+    kernels, _ = metric.estimate_cost(metric.options(rouge_types=[rouge_type.name], **{
+        k: v for k, v in options.items() if k != "rouge_types"}), sizes,
+        np.zeros(n_refs, dtype=np.int64), np.arange(1, n_refs + 1), repeats=2,
+        traceback=True)
+    return kernels + 1.5 * scan_cost(opts, texts)[0]
+
+
+def highlight_plan(opts, options: dict, texts: list, sizes: dict, rouge_type) -> tuple:
+    """(the type whose matches are drawn, notes): the type asked for when its highlights are
+    estimated within HIGHLIGHT_SECONDS (and its skip-bigrams short enough to list), else
+    rouge1's, else none (None)."""
+    notes = []
+    if rouge_type.kind in ("S", "SU"):  # the shared pairs are listed in Python
+        longest = int(sizes["tokens"].max())
+        if longest > SKIP_LIST_TOKENS:
+            notes.append(f"The shared skip-bigrams are listed for texts of up to "
+                         f"{SKIP_LIST_TOKENS} tokens (the longest here has {longest:,}); "
+                         "showing the ROUGE-1 matches instead.")
+            rouge_type = metric.parse_rouge_type("rouge1")
+    seconds = highlight_cost(opts, options, texts, sizes, rouge_type)
+    if seconds > HIGHLIGHT_SECONDS and rouge_type.name != "rouge1":
+        notes.append(f"The texts are too long to trace {rouge_type.name} here (an estimated "
+                     f"{seconds:.1f} s); showing the ROUGE-1 matches instead.")
+        rouge_type = metric.parse_rouge_type("rouge1")
+        seconds = highlight_cost(opts, options, texts, sizes, rouge_type)
+    if seconds > HIGHLIGHT_SECONDS:
+        notes.append(f"The texts are too long to mark their tokens here (an estimated "
+                     f"{seconds:.1f} s); the scores above are complete.")
+        return None, notes
+    return rouge_type, notes
+
+
 def highlight_panels(prediction: str, references: list, options: dict, kind: str,
-                     show_all: bool = False, first: int = HIGHLIGHT_TOKENS):
+                     show_all: bool = False, first: int = HIGHLIGHT_TOKENS, sizes=None):
     """The Matched tokens panel: the prediction marked against the reference its score
     comes from (or with the most matches), each reference against the prediction. Yields it
     with the first `first` tokens of each text drawn; with show_all, then again with 4x as
@@ -80,27 +119,20 @@ def highlight_panels(prediction: str, references: list, options: dict, kind: str
     names = [t.name for t in opts.rouge_types]
     kind = kind if kind in names else names[0]
     rouge_type = next(t for t in opts.rouge_types if t.name == kind)
-    notes = []
-    lcs_kind = rouge_type.kind in ("L", "Lsum", "W")
-    if lcs_kind:
-        # the metric's estimate of tracing this one type back, both ways, per reference
-        sizes = metric.text_sizes(opts, [prediction, *references])
-        pairs = np.arange(1, len(references) + 1)
-        seconds, _ = metric.estimate_cost(metric.options(rouge_types=[kind], **{
-            k: v for k, v in options.items() if k != "rouge_types"}), sizes,
-            np.zeros(len(references), dtype=np.int64), pairs, repeats=2, traceback=True)
-        if seconds > HIGHLIGHT_SECONDS:
-            notes.append(f"The texts are too long to trace {kind} here (an estimated "
-                         f"{seconds:.1f} s); showing the ROUGE-1 matches instead.")
-            rouge_type = metric.parse_rouge_type("rouge1")
-    elif rouge_type.kind in ("S", "SU"):  # the shared pairs are listed in Python
-        longest = int(metric.text_sizes(opts, [prediction, *references])["tokens"].max())
-        if longest > SKIP_LIST_TOKENS:
-            notes.append(f"The shared skip-bigrams are listed for texts of up to "
-                         f"{SKIP_LIST_TOKENS} tokens (the longest here has {longest:,}); "
-                         "showing the ROUGE-1 matches instead.")
-            rouge_type = metric.parse_rouge_type("rouge1")
-    results = [metric.pair_marks(opts, prediction, r, rouge_type) for r in references]
+    texts = [prediction, *references]
+    if sizes is None:  # the caller checked the budget; the scan's sizes are needed here
+        sizes = metric.text_sizes(opts, texts)
+    rouge_type, notes = highlight_plan(opts, options, texts, sizes, rouge_type)
+    if rouge_type is None:
+        yield ('<div id="highlights-inner" data-drawn="0">'
+               + "".join(f'<p class="note">{html.escape(n)}</p>' for n in notes) + "</div>")
+        return
+    try:
+        results = [metric.pair_marks(opts, prediction, r, rouge_type) for r in references]
+    except INPUT_ERRORS as error:  # the metric could not line its tokens up for display
+        yield ('<div id="highlights-inner" data-drawn="0"><p class="note">No highlights for '
+               f"these texts: {html.escape(str(error))}.</p></div>")
+        return
     best = max(range(len(references)), key=lambda k: (int(np.count_nonzero(results[k][0])), -k))
     if len(references) > 1 and kind in names:
         scored = metric.reference_scores(
@@ -115,17 +147,17 @@ def highlight_panels(prediction: str, references: list, options: dict, kind: str
     if rouge_type.kind in ("S", "SU"):
         caption.append(skip_pairs_html(results[best], rouge_type))
     caption += [f'<p class="note">{html.escape(n)}</p>' for n in notes]
-    texts = [("Prediction", prediction, words_p, marks_p, "hl-pred")]
+    shown = [("Prediction", prediction, words_p, marks_p, "hl-pred")]
     for k, (ref, (_, marks_r, _, words_r)) in enumerate(zip(references, results)):
         label = f"Reference {k + 1}" if len(references) > 1 else "Reference"
-        texts.append((label, ref, words_r, marks_r, f"hl-ref-{k + 1}"))
-    longest = max(len(words) for _, _, words, _, _ in texts)
+        shown.append((label, ref, words_r, marks_r, f"hl-ref-{k + 1}"))
+    longest = max(len(words) for _, _, words, _, _ in shown)
     drawn = first
     while True:
         coming = show_all and drawn < longest
         blocks = [highlight_html(label, text, words, marks, opts, drawn, with_runs, element_id,
                                  coming)
-                  for label, text, words, marks, element_id in texts]
+                  for label, text, words, marks, element_id in shown]
         yield (f'<div id="highlights-inner" data-drawn="{min(drawn, longest)}">'
                f'{"".join(caption)}{"".join(blocks)}</div>')
         if not coming:

@@ -1,23 +1,58 @@
 """What ``python app.py`` starts before it serves, so that no visitor waits for it: the
 metric's kernels (compiled, or loaded from their cache, in the background) and the Language
-menu's segmenters."""
+menu's segmenters; and the page's note while the kernels compile (``warming_status``)."""
 
 import sys
 import threading
 
+import gradio as gr
+
 from .metric import metric
+
+# set once every kernel is compiled (or loaded from the cache) and in use
+KERNELS_READY = threading.Event()
+WARMING_NOTE = (
+    '<div class="warming-note" id="warming-note" role="status"><b>Warming up.</b> This fresh '
+    "Space is compiling its scoring kernels (about %s on its CPUs, once: they are cached). "
+    "Scores are exact meanwhile, but slower: the first run of a long text or a corpus can take "
+    "%s, against %s once warm. This note goes away when they are ready.</div>")
+# measured on this Space's kind of machine (docs/space.md: time to results, fresh and warm)
+WARMING_FIGURES = ("1–2 minutes", "10–20 s", "about 1 s")
+
+
+def warming_status():
+    """The warming note and the timer that polls it: the note while the kernels compile,
+    nothing (and the timer stopped) once they are in."""
+    if KERNELS_READY.is_set():
+        return "", gr.Timer(active=False)
+    return WARMING_NOTE % WARMING_FIGURES, gr.Timer(active=True)
+
+
+def _compile_and_flag() -> None:
+    """Wait for every kernel (the metric's compile_kernels(wait=True), what `python
+    rouge_cli.py --compile` runs), then say so."""
+    try:
+        metric.compile_kernels(wait=True)
+    except Exception as error:  # noqa: BLE001 - scoring goes on with the numpy twins
+        print(f"warm-up: compile_kernels failed: {type(error).__name__}: {error}",
+              file=sys.stderr)
+    KERNELS_READY.set()
 
 
 def warm_up() -> None:
     """Start compiling the kernels (the metric's own background compile: scoring meanwhile
-    runs on its numpy twins) and load the installed segmenters on a thread of their own."""
+    runs on its numpy twins), flag them ready when they are all in (KERNELS_READY, on a
+    thread), and load the installed segmenters on a thread of their own."""
     compile_kernels = getattr(metric, "compile_kernels", None)
-    if compile_kernels is not None:  # a metric from before rouge_backend compiles at load only
+    if compile_kernels is None:  # a metric from before rouge_backend compiles at load only
+        KERNELS_READY.set()
+    else:
         try:
             compile_kernels()
         except Exception as error:  # noqa: BLE001 - a warm-up failure must not take the app down
             print(f"warm-up: compile_kernels failed: {type(error).__name__}: {error}",
                   file=sys.stderr)
+        threading.Thread(target=_compile_and_flag, name="rouge-kernels", daemon=True).start()
     threading.Thread(target=warm_up_segmenters, name="rouge-warm-up", daemon=True).start()
 
 

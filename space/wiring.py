@@ -62,6 +62,9 @@ def mark_stale(controls: list, *tabs: str) -> None:
             events = [control.upload, control.clear]
         elif isinstance(control, (gr.Button, gr.Dataset)):
             events = [control.click]
+        elif isinstance(control, gr.Dropdown):
+            # a choice made, not focus: Tab through the menu fires its input event on blur
+            events = [control.select]
         elif isinstance(control, gr.Slider):
             events = [control.release, control.input]
         else:

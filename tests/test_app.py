@@ -500,7 +500,7 @@ def test_language_menu_scores_equal_multilingual_rouge(space, xlsum_peer, tmp_pa
         assert f"lang:{code}" in got["signature"]
         if stem and code == "zh":  # Chinese has no stemmer: said once, with the control
             assert len(got["warnings"]) == 1 and "has no stemmer" in got["warnings"][0]
-            assert "Options → Language" in space.render.warnings_html(got["warnings"])
+            assert "Language, above the tabs" in space.render.warnings_html(got["warnings"])
     preds, refs = [p for p, _ in pairs], [[r] for _, r in pairs]
     corpus = space.api.rouge_corpus(preds, refs, LANG_TYPES, use_stemmer=stem, n_samples=100,
                                     lang=code)
@@ -567,7 +567,8 @@ def test_language_with_rouge155_or_a_tokenizer_is_a_clear_error(space):
         kind="rouge1", show_all=False))[0]
     assert 'class="error-panel"' in table and "rouge155" in table
     labels = dict((value, label) for label, value in space.options.LANGUAGE_CHOICES)
-    assert labels["none"].startswith("none") and labels["ar"] == "ar — arabic (right to left)"
+    assert labels["none"].startswith("none") and labels["ar"] == "ar — Arabic (right to left)"
+    assert labels["gd"] == "gd — Scottish Gaelic"  # the metric's name is "scottish_gaelic"
     assert len(labels) == 1 + len(staged("rouge_lang").LANGUAGE_CODES)
 
 
@@ -647,8 +648,12 @@ def test_start_up_asks_the_metric_to_compile_without_waiting(space, monkeypatch)
     monkeypatch.setattr(startup.metric, "compile_kernels",
                         lambda wait=False: calls.append(wait), raising=False)
     monkeypatch.setattr(startup, "warm_up_segmenters", lambda: None)
+    monkeypatch.setattr(startup, "KERNELS_READY", __import__("threading").Event())
+    assert "Warming up" in startup.warming_status()[0]  # the page's note until they are in
     startup.warm_up()
-    assert calls == [False]
+    assert startup.KERNELS_READY.wait(10)  # a thread waits for them all (wait=True), then
+    assert calls == [False, True]          # flags them ready: the note goes
+    assert startup.warming_status()[0] == ""
 
 
 # --------------------------------------------------------------------------------------------
