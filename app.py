@@ -143,7 +143,7 @@ def _single_tab() -> dict:
         ui["kind"] = gr.Dropdown([], value=None, label="Show matches of", interactive=False,
                                  elem_id="highlight-kind", scale=3, min_width=160)
         ui["show_all"] = gr.Checkbox(label="Show all tokens", value=False, scale=1,
-                                     min_width=120, elem_id="show-all")
+                                     min_width=180, elem_id="show-all")
     ui["highlights"] = gr.HTML(EMPTY_HIGHLIGHTS, elem_id="highlights")
     return ui
 

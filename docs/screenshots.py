@@ -120,7 +120,7 @@ def main(out: Path) -> None:
                     page.locator("#corpus-file").get_by_text(corpus.name).wait_for()
                     uploaded(page, "corpus")
                     page.locator("#corpus-button").click()
-                    page.locator("#corpus-bar-chart").wait_for()
+                    page.locator("#corpus-bars svg.chart").first.wait_for(state="attached")
                     page.locator("#corpus-worst-table").wait_for()
                     shoot(page, out, f"screenshot_corpus_{width}.png")
                     open_tab(page, "Compare")

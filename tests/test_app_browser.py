@@ -195,11 +195,12 @@ def upload_and_run(page, box: str, path, tab: str) -> None:
 def test_layout_fits_every_tab(page, tmp_path):
     width = page.viewport_size["width"]
     assert_fits(page, "Example")
-    options_first = page.evaluate(
-        "() => document.querySelector('#options-col').getBoundingClientRect().top < "
-        "document.querySelector('#prediction').getBoundingClientRect().top")
-    # phones: the inputs and tabs come first, the options below, collapsed
-    assert options_first == (width >= 1024)
+    beside = page.evaluate(
+        "() => document.querySelector('#options-col').getBoundingClientRect().left >= "
+        "document.querySelector('#prediction').getBoundingClientRect().right")
+    # phones: the inputs and tabs come first, the options below, collapsed; desktops: the
+    # options on the right (after the work in the page's order, so in Tab's order too)
+    assert beside == (width >= 768)
     if width < 768:
         page.locator("#options-accordion [data-testid=accordion-content]").wait_for(
             state="hidden")
@@ -324,7 +325,7 @@ def test_corpus_and_compare(page, tmp_path):
     open_tab(page, "Corpus")
     upload_and_run(page, "corpus", corpus, "corpus")
     page.wait_for_function("() => !document.body.classList.contains('corpus-stale')")
-    page.locator("#corpus-bar-chart").wait_for()
+    page.locator("#corpus-bars svg.chart").first.wait_for(state="attached")
     scorer = rouge_scorer.RougeScorer(["rouge1"])
     mean_f = sum(scorer.score(r, p)["rouge1"].fmeasure for p, r in zip(preds, refs)) / len(refs)
     cell = page.locator('#corpus-scores tr[data-type="rouge1"] td.fmeasure')
@@ -354,12 +355,15 @@ def test_corpus_and_compare(page, tmp_path):
     assert float(row.get_attribute("data-score")) == pytest.approx(mean_f, abs=1e-12)
     # the chart: one dot per system besides the baseline, at its difference in F (the
     # references themselves score 1)
-    dot = page.locator('#compare-results svg.delta-chart[data-type="rouge1"] '
+    dot = page.locator('#compare-results svg.delta-chart.wide[data-type="rouge1"] '
                        'g.delta[data-system="copy"]')
     assert float(dot.get_attribute("data-delta")) == pytest.approx(1 - mean_f, abs=1e-12)
     low, high = (float(dot.get_attribute(f"data-{k}")) for k in ("low", "high"))
     assert low - 1e-12 <= 1 - mean_f <= high + 1e-12  # every row differs by 3/13 here
     assert page.locator('#compare-results g.delta[data-system="base"]').count() == 0
+    narrow = page.locator('#compare-results svg.delta-chart.narrow[data-type="rouge1"] '
+                          'g.delta[data-system="copy"]')  # the phone's drawing: the same
+    assert narrow.get_attribute("data-delta") == dot.get_attribute("data-delta")
     # the family-wise interval (one comparison: Bonferroni over 1) is drawn too, and the
     # colour is the metric's decision; the verdict line gives the difference in points
     low_fw, high_fw = (float(dot.get_attribute(f"data-{k}-familywise")) for k in ("low", "high"))
@@ -416,3 +420,249 @@ def test_api_endpoints(app_url):
                         api_name="/rouge")):
         with pytest.raises(Exception, match="the Space's limit"):
             client.predict(**kwargs)
+
+
+# --------------------------------------------------------------------------------------------
+# Issue 28: the Space on a phone, from its first second (each check at 390 and 1366 px)
+
+# WCAG's contrast of every visible text element against the background it is drawn on (the
+# backgrounds of its ancestors composited over white, its own and their opacity applied);
+# SVG text by its fill. Controls that are disabled are exempt (WCAG 1.4.3).
+CONTRAST_JS = """() => {
+  const parse = c => { const m = c.match(/rgba?\\(([^)]+)\\)/); if (!m) return null;
+    const p = m[1].split(/[ ,\\/]+/).filter(Boolean).map(Number);
+    return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
+  const lum = ([r, g, b]) => { const f = v => { v /= 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+  const over = (top, bottom) => [0, 1, 2].map(i => top[i] * top[3] + bottom[i] * (1 - top[3]))
+    .concat([1]);
+  const background = el => { const layers = [];
+    for (let a = el; a; a = a.parentElement) {
+      const c = parse(getComputedStyle(a).backgroundColor);
+      if (c && c[3] > 0) { layers.push(c); if (c[3] >= 1) break; } }
+    let bg = [255, 255, 255, 1]; for (const l of layers.reverse()) bg = over(l, bg); return bg; };
+  const out = [];
+  for (const el of document.querySelectorAll('body *')) {
+    const own = [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+    if (!own) continue;
+    const box = el.getBoundingClientRect(); if (!box.width || !box.height) continue;
+    const style = getComputedStyle(el);
+    if (style.visibility === 'hidden' || el.closest('[disabled], .visually-hidden, .hide'))
+      continue;
+    let fg = parse(el instanceof SVGElement ? style.fill : style.color); if (!fg) continue;
+    let opacity = 1;
+    for (let a = el; a; a = a.parentElement) opacity *= +getComputedStyle(a).opacity;
+    const bg = background(el);
+    fg = over([fg[0], fg[1], fg[2], fg[3] * opacity], bg);
+    const [l1, l2] = [lum(fg), lum(bg)].sort((a, b) => b - a);
+    out.push({ratio: (l1 + 0.05) / (l2 + 0.05), text: el.textContent.trim().slice(0, 30),
+              what: `${el.tagName}#${el.id}.${String(el.className.baseVal ?? el.className)}`});
+  }
+  return out;
+}"""
+
+# the rendered size of every chart's text: its font size times the SVG's scale
+CHART_FONT_JS = """() => [...document.querySelectorAll('svg.chart')].filter(
+    svg => svg.getBoundingClientRect().width > 0).flatMap(svg => {
+  const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  return [...svg.querySelectorAll('text')].map(t => ({
+    px: parseFloat(getComputedStyle(t).fontSize) * scale, text: t.textContent}));
+})"""
+
+
+def assert_readable(page, where: str) -> list:
+    """No sideways scroll, and every text at least 4.5:1 (results dimmed as stale aside: the
+    stale note says why). Returns the contrast ratios measured."""
+    assert page.evaluate("document.documentElement.scrollWidth") == \
+        page.viewport_size["width"], where
+    assert_fits(page, where)
+    # measured at rest: Gradio fades a panel (opacity) while a request is under way and as its
+    # result comes, for a moment; a colour below 4.5:1 stays, and fails after 5 s
+    deadline = time.monotonic() + 5
+    while True:
+        found = page.evaluate(CONTRAST_JS)
+        low = [c for c in found if c["ratio"] < 4.5]
+        if not low or time.monotonic() > deadline:
+            break
+        page.wait_for_timeout(250)
+    assert found and not low, (where, low[:5])
+    return found
+
+
+def assert_in_view(page, selector: str) -> None:
+    """The element (an error, a result) is in the viewport: its box starts inside it and,
+    as far as it fits, ends inside it (the page scrolled it there, waited on)."""
+    page.locator(selector).wait_for()
+    page.wait_for_function(
+        """s => { const b = document.querySelector(s).getBoundingClientRect();
+          return b.top >= 0 && b.left >= 0 && b.right <= innerWidth + 0.5 &&
+                 b.top < innerHeight && (b.bottom <= innerHeight || b.top <= 100); }""",
+        arg=selector, timeout=20_000)
+    # shown in full: Gradio fades a panel in after an update
+    page.wait_for_function(
+        """s => { let o = 1; for (let a = document.querySelector(s); a; a = a.parentElement)
+                    o *= +getComputedStyle(a).opacity;
+                  return o === 1; }""", arg=selector, timeout=20_000)
+    page.wait_for_function(
+        "() => document.documentElement.scrollWidth === innerWidth", timeout=5_000)
+
+
+def test_errors_in_view_readable_charts_and_contrast(page, tmp_path):
+    """Issue 28's contract 1, 2 and 6 at both widths: after every error case the error is in
+    the viewport and nothing scrolls sideways; chart text >= 11 px; every text >= 4.5:1;
+    matched tokens carry an underline; the upload limit is on the box."""
+    width = page.viewport_size["width"]
+    page.locator("#warming-note").wait_for(state="detached")  # a warm cache: no note
+    assert_readable(page, "Example")
+    underline = page.locator("#hl-pred .m").first.evaluate(
+        "el => getComputedStyle(el).textDecorationLine")
+    assert "underline" in underline  # matched: a cue beyond colour
+    assert page.locator("#hl-pred .u").first.evaluate(
+        "el => getComputedStyle(el).textDecorationLine") == "none"
+
+    # the Example tab: a text over the limit
+    page.evaluate("n => { const el = document.querySelector('#prediction textarea');"
+                  "el.value = 'word '.repeat(n); el.dispatchEvent(new Event('input', "
+                  "{bubbles: true})); }", 20_001)
+    page.locator("#score-button").click()
+    assert_in_view(page, "#single-error")
+    assert "100,000 characters per text" in page.locator("#single-error").inner_text()
+    assert_readable(page, "Example: text too long")
+
+    # the Corpus tab: each bad upload, and none
+    open_tab(page, "Corpus")
+    assert "up to 20 MB" in page.locator("#corpus-file").inner_text()
+    files = {"broken.jsonl": b'{"prediction": "a", "references": "b"}\n{"prediction": \n',
+             "empty.jsonl": b"", "columns.jsonl": b'{"text": "a", "summary": "b"}\n',
+             "binary.jsonl": bytes(random.Random(3).randrange(256) for _ in range(4096))}
+    messages = []
+    for name, content in files.items():
+        path = tmp_path / name
+        path.write_bytes(content)
+        if page.locator("#corpus-file button[aria-label='Clear']").count():
+            page.locator("#corpus-file button[aria-label='Clear']").click()
+        upload_and_run(page, "corpus", path, "corpus")
+        page.wait_for_function("() => !document.body.classList.contains('corpus-stale')")
+        assert_in_view(page, "#corpus-error")
+        messages.append(page.locator("#corpus-error").inner_text())
+        assert_readable(page, f"Corpus: {name}")
+        page.evaluate("() => window.scrollTo(0, 0)")
+    assert all(name in message for name, message in zip(files, messages)), messages
+    page.locator("#corpus-file button[aria-label='Clear']").click()
+    page.locator("#corpus-button").click()
+    page.locator("#corpus-error", has_text="No corpus").wait_for()
+    assert_in_view(page, "#corpus-error")
+    assert "20 MB" in page.locator("#corpus-error").inner_text()
+    # over the upload limit: refused in the browser, in the results panel, naming the limit
+    big = tmp_path / "big.jsonl"
+    big.write_bytes(b'{"prediction": "a", "references": "b"}\n' * (21 * 2 ** 20 // 39))
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.locator("#corpus-file input[type=file]").set_input_files(str(big))
+    assert_in_view(page, "#corpus-upload-error")
+    text = page.locator("#corpus-upload-error").inner_text()
+    assert "big.jsonl" in text and "the Space's limit is 20 MB per file" in text, text
+    assert_readable(page, "Corpus: over the upload limit")
+
+    # a good corpus: results in view, the interval never clipped, charts readable
+    rng = random.Random(4)
+    words = "the cat sat on a mat while dogs ran in the park".split()
+    good = tmp_path / "good.jsonl"
+    good.write_text("".join(json.dumps({"prediction": " ".join(rng.sample(words, 6)),
+                                        "references": " ".join(rng.sample(words, 7))}) + "\n"
+                            for _ in range(30)), encoding="utf-8")
+    page.evaluate("() => window.scrollTo(0, 0)")
+    upload_and_run(page, "corpus", good, "corpus")
+    page.locator("#corpus-scores").wait_for()
+    assert page.locator("#corpus-upload-error").count() == 0
+    assert_in_view(page, "#corpus-results")
+    assert page.evaluate("() => [...document.querySelectorAll('#corpus-results .table-wrap')]"
+                         ".every(w => w.scrollWidth <= w.clientWidth + 1)")
+    fonts = page.evaluate(CHART_FONT_JS)
+    assert len(fonts) > 20 and min(f["px"] for f in fonts) >= 11, \
+        (width, sorted(fonts, key=lambda f: f["px"])[:3])
+    ratios = assert_readable(page, "Corpus results")
+    print(f"\n{width} px: chart text {min(f['px'] for f in fonts):.1f}-"
+          f"{max(f['px'] for f in fonts):.1f} px; lowest contrast "
+          f"{min(r['ratio'] for r in ratios):.2f}:1")
+
+
+def test_languages_on_a_phone_zh_highlights_and_focus(page):
+    """Issue 28's contracts 3, 4 and 6: the Language menu is next to the inputs; tabbing
+    through it marks nothing stale; Chinese highlights mark the matched tokens themselves (6 of
+    12 here, not the whole sentence); rougeLsum's degenerate number says so next to it."""
+    lang = page.locator("#lang")
+    gap = lang.bounding_box()["y"] + lang.bounding_box()["height"] - \
+        page.locator("#prediction").bounding_box()["y"]
+    assert abs(gap) < 200, gap  # right above the inputs, at both widths
+    assert page.locator("#lang input").evaluate("el => el.scrollWidth <= el.clientWidth")
+    page.locator("#lang input").focus()
+    page.keyboard.press("Tab")
+    page.locator("#prediction textarea").focus()
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Shift+Tab")
+    assert not stale(page, "single") and not stale(page, "corpus")
+    # Tab's order follows the page's: the prediction comes before the options
+    order = page.evaluate("() => document.querySelector('#prediction').compareDocumentPosition("
+                          "document.querySelector('#options-col')) & 4")
+    assert order  # DOCUMENT_POSITION_FOLLOWING
+    page.locator("#lang input").click()
+    page.locator("#lang input").fill("zh")
+    page.get_by_role("option", name="zh — Chinese").click()
+    page.wait_for_function("() => document.body.classList.contains('single-stale')")
+    page.locator("#remove-ref").click()
+    page.locator("#reference-2").wait_for(state="hidden")
+    pred, ref = "警方周二逮捕了两名男子，他们涉嫌闯入市博物馆。", "两名男子周二被捕，博物馆没有丢失贵重物品。"
+    set_text(page, "#prediction", pred)
+    set_text(page, "#reference-1", ref)
+    page.locator("#score-button").click()
+    page.wait_for_function("() => document.querySelector('#signature textarea')?.value"
+                           ".includes('lang:zh')")
+    marked = page.locator("#hl-pred .m").all_inner_texts()
+    assert marked and all(len(m) <= 4 for m in marked), marked  # tokens, not the sentence
+    assert 3 <= len(marked) < 12 and "".join(marked) != pred, marked
+    assert page.locator("#hl-pred .u").count() >= 5
+    note = page.locator('#rouge-scores tr[data-type="rougeLsum"] .type-note')
+    assert "each line is one token" in note.inner_text()
+    assert_readable(page, "zh")
+    page.locator("#lang input").click()
+    page.locator("#lang input").fill("none")
+    page.get_by_role("option", name="none (English: rouge_score's)").click()
+
+
+def test_a_fresh_space_says_it_is_warming_up(browser, tmp_path):
+    """Issue 28's contract 5: app.py on an empty kernel cache shows the warming note at once
+    (on a phone, in view); the module's server (a warm cache) shows none."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = dict(os.environ, GRADIO_SERVER_PORT=str(port), GRADIO_SERVER_NAME="127.0.0.1",
+               ROUGE_METRIC_CACHE_DIR=str(tmp_path / "fresh-kernels"),
+               GRADIO_TEMP_DIR=str(tmp_path / "gradio"), HF_HUB_OFFLINE="1",
+               HF_EVALUATE_OFFLINE="1")
+    with open(tmp_path / "app.log", "wb") as log:
+        proc = subprocess.Popen([sys.executable, str(ROOT / "app.py")], cwd=str(tmp_path),
+                                env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            assert proc.poll() is None, (tmp_path / "app.log").read_text()
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2):
+                    break
+            except OSError:
+                assert time.monotonic() < deadline, (tmp_path / "app.log").read_text()
+                time.sleep(0.3)
+        context = browser.new_context(viewport={"width": 390, "height": 844})
+        page = context.new_page()
+        page.goto(f"http://127.0.0.1:{port}/")
+        note = page.locator("#warming-note")
+        note.wait_for(timeout=60_000)
+        assert "compiling its scoring kernels" in note.inner_text()
+        assert "slower" in note.inner_text()
+        box = note.bounding_box()
+        assert 0 <= box["y"] and box["y"] + box["height"] <= 844 and box["width"] <= 390
+        context.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=15)

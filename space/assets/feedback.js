@@ -11,12 +11,17 @@
 
   // the results panel (or an error in it) into view, when it is not already: on a phone the
   // results are below the inputs
-  window.rougeShow = selector => {
+  const show = selector => {
     const el = document.querySelector(selector);
     if (!el) return;
     const box = el.getBoundingClientRect();
     if (box.top < 0 || box.top > window.innerHeight - 96)
       el.scrollIntoView({block: 'start', behavior: 'instant'});
+  };
+  // now, and again as the page settles (Gradio renders a result a moment after it comes)
+  window.rougeShow = selector => {
+    show(selector);
+    for (const ms of [60, 250, 700]) setTimeout(() => show(selector), ms);
   };
 
   // a file over the Space's limit is refused here, before Gradio uploads it (Gradio would
