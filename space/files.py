@@ -35,7 +35,7 @@ def _display_name(path: str) -> str:
 def _read_rows(rows: Rows, shown: str) -> tuple:
     """Up to MAX_ROWS rows; RowError (with the upload's temporary path replaced by the file's
     name) as a readable error."""
-    predictions, references = [], []
+    predictions, references, extra = [], [], []
     try:
         with rows:
             for prediction, refs in rows:
@@ -44,6 +44,7 @@ def _read_rows(rows: Rows, shown: str) -> tuple:
                                   f"{MAX_ROWS:,} examples", f"{CLI} --input {shown}")
                 predictions.append(prediction)
                 references.append(refs)
+                extra.append(getattr(rows, "extra", None) or {})  # the row's other columns
     except RowError as error:
         message = str(error)
         for path in rows.paths:
@@ -51,7 +52,7 @@ def _read_rows(rows: Rows, shown: str) -> tuple:
         raise user_error(message, title="Unreadable file") from None
     if not predictions:
         raise user_error(f"{shown} has no examples.", title="Empty corpus")
-    return predictions, references
+    return predictions, references, extra
 
 
 def _check_upload(path: str) -> None:
@@ -71,8 +72,8 @@ def _open_rows(path: str, **kwargs) -> Rows:
 
 
 def load_corpus(corpus_file, pred_file, ref_files) -> tuple:
-    """(predictions, references, description) from the uploads (rouge_io reads every
-    format); gr.Error on any problem."""
+    """(predictions, references, description, the other columns of each row: rouge_io's
+    Rows.extra) from the uploads (rouge_io reads every format); gr.Error on any problem."""
     path = _file_path(corpus_file)
     ref_paths = [_file_path(p) for p in (ref_files if isinstance(ref_files, list)
                                          else [ref_files] if ref_files else [])]
@@ -81,8 +82,8 @@ def load_corpus(corpus_file, pred_file, ref_files) -> tuple:
     if path:
         _check_upload(path)
         name = _display_name(path)
-        preds, refs = _read_rows(_open_rows(path), name)
-        return preds, refs, name
+        preds, refs, extra = _read_rows(_open_rows(path), name)
+        return preds, refs, name, extra
     if not pred_path and not ref_paths:
         raise user_error("Upload a corpus file (JSONL, JSON, CSV or TSV), or a predictions text "
                          "file with one or more reference text files, each up to "
@@ -94,9 +95,9 @@ def load_corpus(corpus_file, pred_file, ref_files) -> tuple:
     for p in [pred_path, *ref_paths]:
         _check_upload(p)
     shown = " + ".join(_display_name(p) for p in [pred_path, *ref_paths])
-    preds, refs = _read_rows(_open_rows(pred_path, format="text", reference_paths=ref_paths),
-                             shown)
-    return preds, refs, shown
+    preds, refs, extra = _read_rows(_open_rows(pred_path, format="text",
+                                               reference_paths=ref_paths), shown)
+    return preds, refs, shown, extra
 
 
 def load_systems(systems_file, system_files, ref_files) -> tuple:
@@ -132,8 +133,8 @@ def load_systems(systems_file, system_files, ref_files) -> tuple:
     for p in paths:
         name = Path(p).stem
         name = name if name not in predictions else _display_name(p)
-        preds, refs = _read_rows(_open_rows(p, format="text", reference_paths=refs_paths),
-                                 _display_name(p))
+        preds, refs, _ = _read_rows(_open_rows(p, format="text", reference_paths=refs_paths),
+                                    _display_name(p))
         predictions[name], references = preds, refs
     return predictions, references
 
@@ -170,15 +171,24 @@ DOWNLOADS = Downloads()
 
 
 def write_scores_csv(state: dict) -> str:
-    """The per-example scores of a corpus run as a CSV file (exact floats, formulas
-    neutralised); its path."""
+    """The per-example scores of a corpus run as a CSV file: the row number, the input's other
+    columns (state["extra"]: doc, id, system, ..., as the file had them, so that the scores
+    join back), the texts, then the exact floats. A cell that would start a formula gets a
+    leading apostrophe (safe_cell); no other cell is changed. Its path."""
     path = DOWNLOADS.new_path("rouge_per_example.csv")
     types = list(state["scores"])
+    extra = state.get("extra") or [{}] * len(state["predictions"])
+    columns: dict = {}
+    for row in extra:
+        columns.update(dict.fromkeys(row))
+    taken = {"example", "prediction", "references"}
+    names = [c if c not in taken else f"input_{c}" for c in columns]
     with open(path, "w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
-        writer.writerow(["example", "prediction", "references"]
+        writer.writerow(["example"] + [safe_cell(n) for n in names] + ["prediction", "references"]
                         + [f"{t}_{k}" for t in types for k in MEASURES])
         for k, (p, refs) in enumerate(zip(state["predictions"], state["references"])):
-            writer.writerow([k + 1, safe_cell(p), " ||| ".join(safe_cell(r) for r in refs)]
+            writer.writerow([k + 1] + [safe_cell(str(extra[k].get(c, ""))) for c in columns]
+                            + [safe_cell(p), " ||| ".join(safe_cell(r) for r in refs)]
                             + [repr(float(v)) for t in types for v in state["scores"][t][k]])
     return path

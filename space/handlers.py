@@ -121,7 +121,7 @@ def score_corpus(corpus_file, pred_file, ref_files, options: dict, aggregation: 
     try:
         options = page_options(**options)
         progress(0, desc="Reading the corpus")
-        preds, refs, source = load_corpus(corpus_file, pred_file, ref_files)
+        preds, refs, source, extra = load_corpus(corpus_file, pred_file, ref_files)
         result, scores, notes = score_corpus_lists(preds, refs, options, aggregation,
                                                    n_samples, confidence, seed, progress)
     except gr.Error as error:
@@ -130,7 +130,7 @@ def score_corpus(corpus_file, pred_file, ref_files, options: dict, aggregation: 
                 "", "", gr.update(value=None, visible=False),
                 gr.update(value="", visible=False), "", "", None)
     types = list(scores)
-    state = {"predictions": preds, "references": refs, "scores": scores}
+    state = {"predictions": preds, "references": refs, "scores": scores, "extra": extra}
     progress(1.0, desc="Writing the per-example CSV")
     header = (f'<p class="corpus-header" id="corpus-header"><b>{len(preds):,} examples</b> '
               f"from {html.escape(source)} · {aggregation} aggregation · "

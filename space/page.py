@@ -94,7 +94,12 @@ difference). The metric's docs/significance.md gives the calibration tables.
 per line), a JSON list of such objects, CSV/TSV with a `prediction` column and `reference`,
 `reference_1`, `reference_2`, … or `references` (a JSON list per cell), or a predictions text
 file with reference text files, one example per line. A newline inside a text separates the
-sentences of ROUGE-Lsum and ROUGE-W.
+sentences of ROUGE-Lsum and ROUGE-W. The per-example CSV keeps each row's other fields or
+columns (`doc`, `id`, `system`, …) beside its scores, so that they join back.
+
+**Systems files** (Compare): one JSON object per line, `{{"references": ..., "<system>":
+"...", ...}}`; the keys `doc` and `id` are ids (a number or a string), not systems; every
+other key is a system.
 
 **Limits** (the page and the API alike; a request over one is refused with the CLI command
 that runs it on your machine):

@@ -28,7 +28,8 @@ def space():
     import importlib
 
     return SimpleNamespace(**{name: importlib.import_module(f"space.{name}") for name in (
-        "api", "files", "handlers", "limits", "metric", "options", "render", "scoring")})
+        "api", "files", "handlers", "limits", "metric", "options", "page", "render",
+        "scoring")})
 
 
 def _scorer(types, stem=False):
@@ -176,14 +177,14 @@ def test_corpus_reader_reads_csv_module_and_pandas_files(space, tmp_path):
         writer.writerow(["prediction", "references"])
         for p, refs in ROWS:
             writer.writerow([p, json.dumps(refs)])
-    preds, refs, _ = space.files.load_corpus(str(path), None, None)
+    preds, refs, _, _ = space.files.load_corpus(str(path), None, None)
     assert list(zip(preds, refs)) == ROWS
     pandas = needed("pandas")
     frame = pandas.DataFrame({"prediction": [p for p, _ in ROWS],
                               "reference_1": [r[0] for _, r in ROWS],
                               "reference_2": [r[1] if len(r) > 1 else "" for _, r in ROWS]})
     frame.to_csv(tmp_path / "pandas.csv", index=False)
-    preds, refs, _ = space.files.load_corpus(str(tmp_path / "pandas.csv"), None, None)
+    preds, refs, _, _ = space.files.load_corpus(str(tmp_path / "pandas.csv"), None, None)
     assert list(zip(preds, refs)) == ROWS
 
 
@@ -782,5 +783,80 @@ def test_memory_returns_after_requests_of_fresh_long_words(space):
                 for r in range(50)]  # 100,000 fresh words of ~35 characters
         space.api.rouge_corpus(rows, ["a"] * 50, ["rouge1"], use_stemmer=True)
     gc.collect()
-    grown = (rss() - before) / 2 ** 20
-    assert grown < 300, f"RSS grew by {grown:.0f} MB"
+    after = rss()
+    grown = (after - before) / 2 ** 20
+    # the figure, for docs/space.md (-s shows it)
+    print(f"\nRSS {before / 2 ** 20:.0f} MB -> {after / 2 ** 20:.0f} MB after 3 requests")
+    assert grown < 100, f"RSS grew by {grown:.0f} MB"
+
+
+def test_words_joined_by_punctuation_count_as_words_to_stem(space):
+    """"aaa.bbb,ccc-ddd": the scan counted one whitespace word where the tokenizers stem four.
+    Its count is at least the distinct words each tokenizer gives (the metric's own tokens),
+    and 100 rows of 99k characters with no space, 800k words joined by dots and commas, are
+    refused by the scan, before any stemming."""
+    texts = ["aaa.bbb,ccc-ddd... aaa", "Café-au-lait, l'été; x_y/z 3.14 rougeLsum!",
+             "كتب.الطالب،الدرس", "naïve—résumé co-op's"]
+    count = space.limits.distinct_words(texts)
+    for options in (dict(), dict(profile="rouge155", multi_ref="average"),
+                    dict(tokenizer="unicode"), dict(lang="ar"), dict(lang="fr")):
+        opts = space.metric.metric.options(**options)
+        words = {w for t in texts for s in opts.tokenizer.tokens(t, stemmer=None,
+                                                                  stopwords=False) for w in s}
+        assert count >= len(words), (options, count, sorted(words))
+    assert space.limits.distinct_words(["aaa.bbb,ccc-ddd"]) == 4
+    rows = [",".join(f"q{r}x{k}" for k in range(99_000 // 12)) for r in range(100)]
+    message = _refused_within(lambda: space.api.rouge_corpus(
+        rows, ["a"] * 100, ["rouge1"], use_stemmer=True), 5.0)
+    assert "tokenizing and stemming" in message, message
+
+
+def test_highlights_are_costed_from_the_scan_before_they_run(space, monkeypatch):
+    """The Matched tokens panel of rougeL on two texts of 14,000 tokens: the traceback is
+    estimated from the budget check's sizes (no second tokenization), over HIGHLIGHT_SECONDS,
+    so the LCS traceback never runs: rouge1's marks are drawn, with a note saying why."""
+    metric = space.metric.metric
+    calls = []
+    real_sizes, real_marks = metric.text_sizes, metric.pair_marks
+    monkeypatch.setattr(metric, "text_sizes", lambda *a, **k: calls.append("sizes")
+                        or real_sizes(*a, **k))
+    monkeypatch.setattr(metric, "pair_marks", lambda o, p, r, t: calls.append(t.name)
+                        or real_marks(o, p, r, t))
+    rng = random.Random(5)
+    pred = " ".join(f"w{rng.randrange(999)}" for _ in range(14_000))
+    ref = " ".join(f"w{rng.randrange(999)}" for _ in range(14_000))
+    opts = space.options.build_options(rouge_types=["rougeL"])
+    sizes = real_sizes(opts, [pred, ref])
+    seconds = space.scoring.highlight_cost(opts, dict(rouge_types=["rougeL"]), [pred, ref],
+                                           sizes, opts.rouge_types[0])
+    assert seconds > space.limits.HIGHLIGHT_SECONDS  # the metric's own estimate
+    out = list(space.handlers.score_single(
+        prediction=pred, n_refs=1, boxes=[ref, "", "", "", ""],
+        options=_page_options(rouge_types=["rougeL"]), kind="rougeL", show_all=False))
+    assert calls == ["sizes", "rouge1"], (calls, out[-1][0][:300])  # the budget's scan, then rouge1's marks only
+    assert "too long to trace rougeL" in out[-1][-1] and 'class="m"' in out[-1][-1]
+
+
+def test_download_keeps_the_inputs_other_columns(space, tmp_path):
+    """The per-example CSV keeps each row's other fields (rouge_io's Rows.extra) so that the
+    scores join back: doc, system, a number, as the file had them; a cell that would start a
+    formula gets an apostrophe, no other cell changes. Compare files: doc and id are ids."""
+    rows = [{"doc": 17, "system": "bart", "prediction": "the cat sat", "references": ["the cat"]},
+            {"doc": 18, "system": "=cmd()", "prediction": "-5 degrees", "references": "a b"}]
+    path = tmp_path / "extra.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    table, *_, state = space.handlers.score_corpus(
+        str(path), None, None, _page_options(rouge_types=["rouge1"]), "macro", 100, 0.95, 1)
+    got = list(csv.DictReader(open(space.files.write_scores_csv(state), encoding="utf-8")))
+    assert [r["doc"] for r in got] == ["17", "18"]
+    assert [r["system"] for r in got] == ["bart", "'=cmd()"]
+    assert [r["prediction"] for r in got] == ["the cat sat", "'-5 degrees"]
+    want = _scorer(["rouge1"]).score("the cat", "the cat sat")["rouge1"].fmeasure
+    assert float(got[0]["rouge1_fmeasure"]) == want
+    systems = tmp_path / "systems.jsonl"
+    systems.write_text("".join(json.dumps({"doc": k, "id": f"d{k}", "references": r, "a": p,
+                                           "b": r[0]}) + "\n"
+                               for k, (p, r) in enumerate(ROWS[:3])), encoding="utf-8")
+    predictions, references = space.files.load_systems(str(systems), None, None)
+    assert list(predictions) == ["a", "b"] and len(references) == 3
+    assert "`doc` and `id`" in space.page.usage_markdown()
