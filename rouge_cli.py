@@ -207,7 +207,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--compare", nargs="+", metavar="SYSTEM",
                    help="one predictions file per system (text, one per line, with\n"
                         "--references), or one JSONL file with a key per system:\n"
-                        '  {"references": [...] or str, "bart": str, "t5": str}')
+                        '  {"references": [...] or str, "bart": str, "t5": str};\n'
+                        '  "doc" and "id" are ids (a number or a string), not systems')
     c.add_argument("--references", nargs="+", metavar="REFERENCES",
                    help="the reference text files of --compare's text files")
     c.add_argument("--baseline", metavar="NAME", help="the system the others are compared with\n"
