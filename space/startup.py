@@ -13,11 +13,11 @@ from .metric import metric
 KERNELS_READY = threading.Event()
 WARMING_NOTE = (
     '<div class="warming-note" id="warming-note" role="status"><b>Warming up.</b> This fresh '
-    "Space is compiling its scoring kernels (about %s on its CPUs, once: they are cached). "
-    "Scores are exact meanwhile, but slower: the first run of a long text or a corpus can take "
-    "%s, against %s once warm. This note goes away when they are ready.</div>")
-# measured on this Space's kind of machine (docs/space.md: time to results, fresh and warm)
-WARMING_FIGURES = ("1–2 minutes", "10–20 s", "about 1 s")
+    "Space is compiling its scoring kernels (%s, once: they are cached). Scores are exact "
+    "meanwhile; a long request may be slower until then. This note goes away when they are "
+    "ready.</div>")
+# measured on a 2-core machine (docs/space.md: the compile, and time to results fresh / warm)
+WARMING_FIGURES = ("about 45 s",)
 
 
 def warming_status():

@@ -659,7 +659,7 @@ def test_a_fresh_space_says_it_is_warming_up(browser, tmp_path):
         note = page.locator("#warming-note")
         note.wait_for(timeout=60_000)
         assert "compiling its scoring kernels" in note.inner_text()
-        assert "slower" in note.inner_text()
+        assert "slower" in note.inner_text() and "exact" in note.inner_text()
         box = note.bounding_box()
         assert 0 <= box["y"] and box["y"] + box["height"] <= 844 and box["width"] <= 390
         context.close()
