@@ -416,7 +416,7 @@ class Aggregate:
         options = self.options
         tail = 100.0 * (1.0 - options.confidence) / 2.0
         used = self._bootstrap and self._sample_weights > 0  # a sample that drew nothing
-        samples = self._sample_scores(used) if np.any(used) else None
+        samples = self._sample_scores(used) if self._bootstrap and used.any() else None
         out = {}
         for t_index, name in enumerate(self.names):
             cols = slice(3 * t_index, 3 * t_index + 3)
@@ -449,8 +449,7 @@ class Aggregate:
             a, b, c = sums
             if self._micro:
                 p, r = (a / b if b else 0.0), (a / c if c else 0.0)
-                return np.array([p, r, fscore(np.array([p]), np.array([r]),
-                                                self.options.alpha)[0]])
-            return np.array([a / units, b / units, c / units])
+                return p, r, float(fscore(np.array([p]), np.array([r]), self.options.alpha)[0])
+            return a / units, b / units, c / units
         p, r = _pr_from_sums(sums)
         return np.stack([p, r, fscore(p, r, self.options.alpha)], axis=1)

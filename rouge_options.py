@@ -272,6 +272,26 @@ def _choice(option: Option, value) -> str:
     return value
 
 
+_BUILT: dict = {}  # memo key -> RougeOptions (frozen, so shared safely between threads)
+_BUILT_MAX = 256
+_PLAIN = (str, int, float, bool, type(None))
+
+
+def _memo_key(given: dict):
+    """A hashable key of plain option values, or None where one is not plain (a callable
+    tokenizer, a Profile object): those are checked on every call. Types are part of the key,
+    so True and 1 (which compare equal) are never confused."""
+    key = []
+    for name, value in sorted(given.items()):
+        if type(value) in _PLAIN:
+            key.append((name, type(value), value))
+        elif type(value) in (list, tuple) and all(type(v) is str for v in value):
+            key.append((name, type(value), tuple(value)))
+        else:
+            return None
+    return tuple(key)
+
+
 @dataclass(frozen=True)
 class RougeOptions:
     """One call's options, checked (``build``): the fields are OPTIONS' names, in order, and
@@ -306,6 +326,21 @@ class RougeOptions:
 
     @classmethod
     def build(cls, **given) -> "RougeOptions":
+        """The checked options of compute()'s keyword arguments; ValueError/TypeError naming
+        the argument. Options given as plain values (names, numbers, lists of names) are
+        checked once per process and then looked up (a small call pays ~1 us, not ~50)."""
+        key = _memo_key(given)
+        options = _BUILT.get(key) if key is not None else None
+        if options is None:
+            options = cls._build(**given)
+            if key is not None:
+                if len(_BUILT) >= _BUILT_MAX:
+                    _BUILT.clear()  # a bound, not an LRU: a process uses a few option sets
+                _BUILT[key] = options
+        return options
+
+    @classmethod
+    def _build(cls, **given) -> "RougeOptions":
         unknown = sorted(set(given) - set(cls.names()))
         if unknown:
             raise TypeError(f"{unknown[0]}: not an option; allowed: {', '.join(cls.names())}")

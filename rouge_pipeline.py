@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import itertools
 import json
+import operator
 import re
 import struct
 import zlib
@@ -42,6 +44,7 @@ from .rouge_backend import (
     THREADS,
     helper,
     kernel,
+    mode,
 )
 from .rouge_registry import (
     KINDS,
@@ -129,10 +132,11 @@ def _rouge155_lines(text: str) -> list:
 # Pair statistics
 
 
-def _pair_statistics(options: RougeOptions, predictions, references):
-    """Tokenize once and run the kernels: {type name: float64[pairs, 3]}, plus pair layout."""
+def _pair_statistics(options: RougeOptions, predictions, references, threads: int):
+    """Tokenize once and run the kernels (on up to ``threads`` threads): {type name:
+    float64[pairs, 3]}, plus pair layout."""
     n_examples = len(predictions)
-    if all(type(r) is str for r in references):
+    if set(map(type, references)) <= {str}:  # (in C: this thread holds the GIL here)
         # one reference each: no list per example (10,000 small lists would trigger the
         # garbage collector, whose full collections scan every object of the process)
         ref_counts = np.ones(n_examples, dtype=np.int64)
@@ -169,34 +173,37 @@ def _pair_statistics(options: RougeOptions, predictions, references):
 
     flat_offsets = flat.text_offsets
     stats = {}
+    backend = mode()  # read once (it reads the environment)
     ngram_orders = sorted({t.n for t in options.rouge_types if t.kind == "n"})
     if ngram_orders:  # only the requested orders are built
-        by_order = _over_pairs(kernel(KINDS["n"].kernel), (flat.tokens, flat_offsets),
-                               pair_pred, pair_ref, (np.array(ngram_orders, dtype=np.int64),))
+        by_order = _over_pairs(kernel(KINDS["n"].kernel, backend), (flat.tokens, flat_offsets),
+                               pair_pred, pair_ref, (np.array(ngram_orders, dtype=np.int64),),
+                               threads)
     for t in options.rouge_types:
         kind = kind_of(options, t)
         if t.kind == "n":
             values = by_order[:, ngram_orders.index(t.n), :]
         else:
             head, tail = kind.arguments(t, flat, sent, _clip_view(options, flat, sent))
-            values = _over_pairs(kernel(kind.kernel), head, pair_pred, pair_ref, tail)
+            values = _over_pairs(kernel(kind.kernel, backend), head, pair_pred, pair_ref, tail,
+                                 threads)
         stats[t.name] = np.asarray(values, dtype=np.float64)
     return stats, ref_counts, texts, flat, sent
 
 
 
-def _over_pairs(kernel, head: tuple, pair_pred, pair_ref, tail: tuple = ()):
+def _over_pairs(kernel, head: tuple, pair_pred, pair_ref, tail: tuple, threads: int):
     """kernel(*head, pair_pred, pair_ref, *tail) over chunks of the pairs on a thread pool:
     the kernels release the GIL (numba nogil), so the chunks run on all cores. (numba's own
     parallel=True compiles several times slower, and compilation is the cold-start cost.)"""
     n = len(pair_pred)
     few = n < _PARALLEL_MIN_PAIRS and len(head[0]) < _PARALLEL_MIN_TOKENS  # head[0]: tokens
-    if n < 2 or few or THREADS == 1:
+    if n < 2 or few or threads == 1:
         return kernel(*head, pair_pred, pair_ref, *tail)
     # more chunks than threads, so one chunk of long documents does not hold up the rest
-    bounds = np.linspace(0, n, 4 * THREADS + 1).astype(np.int64)
+    bounds = np.linspace(0, n, 4 * threads + 1).astype(np.int64)
     chunks = [(lo, hi) for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]
-    with ThreadPoolExecutor(THREADS) as pool:
+    with ThreadPoolExecutor(threads) as pool:
         parts = list(pool.map(
             lambda span: kernel(*head, pair_pred[span[0]:span[1]], pair_ref[span[0]:span[1]],
                                 *tail), chunks))
@@ -250,34 +257,45 @@ def _precision_recall(options: RougeOptions, rouge_type: RougeType, hit, pred_le
     return power(p, 1.0 / weight), power(r, 1.0 / weight)
 
 
-def example_statistics(options: RougeOptions, rouge_type: RougeType, values: np.ndarray,
-                       ref_counts: np.ndarray) -> tuple:
+def example_statistics(options: RougeOptions, rouge_types: Sequence[RougeType],
+                       values: np.ndarray, ref_counts: np.ndarray) -> tuple:
     """Combine each example's references per the options: per-example (P, R, F) and the
-    counts behind them (hit, den_p, den_r) for micro aggregation, both float64[N, 3]."""
-    profile, kind, weight = options.profile, rouge_type.kind, rouge_type.weight
-    hit, pred_len, ref_den = values[:, 0], values[:, 1], values[:, 2]
-    if kind == "W":
-        den_p, den_r = profile.power(pred_len, weight), profile.power(ref_den, weight)
+    counts behind them (hit, den_p, den_r) for micro aggregation, both float64[N, types, 3],
+    from the pairs' values float64[pairs, types, 3] (types in ``rouge_types``' order).
+
+    All types at once: a small call's cost is numpy's per-operation overhead, not the
+    arithmetic, which is elementwise (IEEE, the same numbers whatever the shape). ROUGE-W's
+    powers are taken per type on arrays laid out as a single type's would be, since numpy's
+    SIMD power may differ in the last bit from its strided loop."""
+    profile = options.profile
+    counts = values.copy()  # (hit, den_p, den_r) of each pair
+    w_types = [(j, t.weight) for j, t in enumerate(rouge_types) if t.kind == "W"]
+    for j, weight in w_types:  # ROUGE-W's counts hold f(len) = len ** weight
+        counts[:, j, 1] = profile.power(values[:, j, 1], weight)
+        counts[:, j, 2] = profile.power(values[:, j, 2], weight)
+    if (ref_counts == 1).all():
+        chosen = counts  # one pair per example: in every multi_ref mode its own counts
     else:
-        den_p, den_r = pred_len, ref_den
-    starts = np.concatenate(([0], np.cumsum(ref_counts)[:-1]))
-    chosen = chosen_references(options, rouge_type, values, ref_counts)
-    if chosen is None:
-        if profile.sequential_sums:
-            e_hit, e_den_p, e_den_r = (_sequential_sums(x, starts, ref_counts)
-                                       for x in (hit, den_p, den_r))
-        else:
-            e_hit, e_den_p, e_den_r = (np.add.reduceat(x, starts) for x in (hit, den_p, den_r))
-    else:
-        e_hit, e_den_p, e_den_r = hit[chosen], den_p[chosen], den_r[chosen]
-    if kind == "W":  # the counts hold f(len) already: only f^-1 is left to apply
-        p = profile.power(safe_div(e_hit, e_den_p), 1.0 / weight)
-        r = profile.power(safe_div(e_hit, e_den_r), 1.0 / weight)
-    else:
-        p, r = safe_div(e_hit, e_den_p), safe_div(e_hit, e_den_r)
+        starts = np.concatenate(([0], np.cumsum(ref_counts)[:-1]))
+        chosen = np.empty((len(ref_counts), *counts.shape[1:]), dtype=np.float64)
+        for j, t in enumerate(rouge_types):
+            rows = chosen_references(options, t, values[:, j], ref_counts)
+            for c in range(3):
+                x = counts[:, j, c]
+                if rows is not None:
+                    chosen[:, j, c] = x[rows]
+                elif profile.sequential_sums:
+                    chosen[:, j, c] = _sequential_sums(x, starts, ref_counts)
+                else:
+                    chosen[:, j, c] = np.add.reduceat(x, starts)
+    hit, den_p, den_r = chosen[..., 0], chosen[..., 1], chosen[..., 2]
+    p, r = safe_div(hit, den_p), safe_div(hit, den_r)
+    for j, weight in w_types:  # the counts hold f(len) already: only f^-1 is left to apply
+        p[:, j] = profile.power(safe_div(hit[:, j], den_p[:, j]), 1.0 / weight)
+        r[:, j] = profile.power(safe_div(hit[:, j], den_r[:, j]), 1.0 / weight)
     p, r = profile.rounding(p), profile.rounding(r)
     f = profile.rounding(fscore(p, r, options.alpha))
-    return np.stack([p, r, f], axis=1), np.stack([e_hit, e_den_p, e_den_r], axis=1)
+    return np.stack([p, r, f], axis=2), chosen
 
 
 def chosen_references(options: RougeOptions, rouge_type: RougeType, values: np.ndarray,
@@ -359,13 +377,14 @@ _MAY_END_SENTENCE = re.compile(r"[.!?。！？]")
 
 def _input_notes(options: RougeOptions, texts, flat: TokenizedBatch, stats) -> InputNotes:
     notes = InputNotes(texts=len(texts))
-    for k in np.flatnonzero(np.diff(flat.text_offsets) == 0).tolist():
+    offsets = flat.text_offsets
+    for k in (offsets[1:] == offsets[:-1]).nonzero()[0].tolist():
         text = texts[k]
         if any(ch.isalnum() for ch in text):
             notes.tokenless_letters += 1
         elif not text.isspace() and text:
             notes.tokenless_symbols += 1
-    notes.texts_with_newline = sum("\n" in t for t in texts)
+    notes.texts_with_newline = sum(map(operator.contains, texts, itertools.repeat("\n")))
     notes.segmenter_fallbacks = getattr(flat, "segmenter_fallbacks", 0)
     if reads_sentences(options) and not options.split_sentences and not notes.texts_with_newline:
         # one text the rule-based splitter would split is enough for the warning: stop there
@@ -423,13 +442,17 @@ def input_warnings(options: RougeOptions, notes: InputNotes) -> list:
 # The scorer
 
 
-def example_scores(options: RougeOptions, predictions, references) -> tuple:
-    """(ScoredExamples, InputNotes) of one batch of checked inputs."""
-    stats, ref_counts, texts, flat, sent = _pair_statistics(options, predictions, references)
-    scores, counts = {}, {}
-    for t in options.rouge_types:
-        scores[t.name], counts[t.name] = example_statistics(options, t, stats[t.name],
-                                                            ref_counts)
+def example_scores(options: RougeOptions, predictions, references,
+                   threads: int = THREADS) -> tuple:
+    """(ScoredExamples, InputNotes) of one batch of checked inputs; its kernels on up to
+    ``threads`` threads."""
+    stats, ref_counts, texts, flat, sent = _pair_statistics(options, predictions, references,
+                                                            threads)
+    types = options.rouge_types
+    values = np.stack([stats[t.name] for t in types], axis=1)
+    all_scores, all_counts = example_statistics(options, types, values, ref_counts)
+    scores = {t.name: all_scores[:, j] for j, t in enumerate(types)}
+    counts = {t.name: all_counts[:, j] for j, t in enumerate(types)}
     keys = _row_keys(predictions, references) if wants_poisson_bootstrap(options) else None
     return ScoredExamples(scores, counts, keys), _input_notes(options, texts, flat, stats)
 
@@ -475,17 +498,18 @@ class Scorer:
         n = len(predictions)
         size = _CHUNK_EXAMPLES
         if THREADS > 1 and n >= 2 * _THREAD_CHUNK_MIN:
-            # one chunk per thread (at least): tokenization's GIL-free parts overlap too
-            size = min(size, -(-n // THREADS))
+            # two chunks per thread (at least), so that a thread slowed by the others' GIL-held
+            # parts (text to bytes) does not hold up the call; tokenization overlaps too
+            size = min(size, max(_THREAD_CHUNK_MIN, -(-n // (2 * THREADS))))
         spans = [(i, min(i + size, n)) for i in range(0, n, size)]
 
-        def score(span):
+        def score(span, threads=1):
             return example_scores(self.options, predictions[span[0]:span[1]],
-                                  references[span[0]:span[1]])
+                                  references[span[0]:span[1]], threads)
 
-        if len(spans) == 1:
-            chunks = [score(spans[0])]
-        else:
+        if len(spans) == 1:  # its kernels may use the threads
+            chunks = [score(spans[0], THREADS)]
+        else:  # each chunk on one thread (a pool inside a pool would start THREADS² threads)
             with ThreadPoolExecutor(min(THREADS, len(spans))) as pool:
                 chunks = list(pool.map(score, spans))
         with self._lock:
@@ -611,11 +635,11 @@ def reference_scores(options: RougeOptions, prediction: str, references: Sequenc
     """{type name: (float64[refs, 3], chosen)}: P, R, F of the prediction against each
     reference alone, and the index of the reference the example's score comes from (None
     where the multi_ref mode pools the references)."""
-    stats, ref_counts, *_ = _pair_statistics(options, [prediction], [list(references)])
+    stats, ref_counts, *_ = _pair_statistics(options, [prediction], [list(references)], 1)
     ones = np.ones(len(references), dtype=np.int64)
     out = {}
     for t in options.rouge_types:
-        alone, _ = example_statistics(options, t, stats[t.name], ones)
+        alone = example_statistics(options, [t], stats[t.name][:, None], ones)[0][:, 0]
         chosen = chosen_references(options, t, stats[t.name], ref_counts)
         out[t.name] = (alone, None if chosen is None else int(chosen[0]))
     return out

@@ -21,6 +21,8 @@ the Space's highlights use it). The named ones are ``default`` (rouge_score's), 
 from __future__ import annotations
 
 import functools
+import itertools
+import operator
 import os
 import re
 import threading
@@ -37,6 +39,7 @@ from .rouge155_lexicon import (
 from .rouge_backend import (
     THREADS,
     kernel,
+    mode,
 )
 
 
@@ -94,7 +97,7 @@ class TokenizedBatch:
     text_sent_offsets: np.ndarray
     empty_texts: int  # texts with visible characters but no tokens (for the warning)
 
-    @property
+    @functools.cached_property  # (a frozen dataclass still has a __dict__ for it)
     def text_offsets(self) -> np.ndarray:
         return self.sent_offsets[self.text_sent_offsets]
 
@@ -247,20 +250,25 @@ def _ascii_buffer(texts: Sequence[str], unicode_lower: bool, lower: bool = True)
     """One lowercased byte buffer, texts separated by NUL; bytes >= 0x80 act as separators.
     (A text that holds NUL itself is caught by the caller: the scan then finds too many
     texts.)"""
-    joined = "\x00".join(texts)
-    if unicode_lower and not joined.isascii():
+    # This runs holding the GIL, so it is kept to copies: a str of ASCII (or Latin-1)
+    # characters joins and encodes as a memcpy, while one non-ASCII text would widen the
+    # joined str and make its encoding a loop over characters. So each non-ASCII text is
+    # replaced by its UTF-8 bytes read as Latin-1 (one character per byte), and the joined
+    # str encoded to Latin-1 gives back exactly the UTF-8 bytes of the texts.
+    texts = list(texts)
+    for i in list(itertools.compress(range(len(texts)),
+                                     map(operator.not_, map(str.isascii, texts)))):
+        text = texts[i]
         # rouge_score: str.lower() first, then every non-[a-z0-9] character separates tokens.
         # Only two non-ASCII characters lower to something with ASCII letters (checked over
         # all of Unicode by the tests); without them, lowering the ASCII bytes is the same.
-        if any(ch in joined for ch in LOWERS_TO_ASCII):
-            data = joined.lower().encode("ascii", "replace")
-        else:
-            # UTF-8 encodes every non-ASCII character as bytes >= 0x80: separators, as is
-            # the "?" that "replace" would give, but without the slow error handler
-            data = joined.encode("utf-8", "surrogatepass")
-    else:
-        # ASCII text, or ROUGE-1.5.5, which reads raw bytes and lowercases A-Z only.
-        data = joined.encode("utf-8", "surrogatepass")
+        if unicode_lower and any(ch in text for ch in LOWERS_TO_ASCII):
+            text = text.lower()
+        # UTF-8 encodes every non-ASCII character as bytes >= 0x80: separators, as is the "?"
+        # that str.encode("ascii", "replace") would give. ROUGE-1.5.5 reads raw bytes and
+        # lowercases A-Z only.
+        texts[i] = text.encode("utf-8", "surrogatepass").decode("latin-1")
+    data = "\x00".join(texts).encode("latin-1")
     if lower:  # else the scanner reads A-Z as a-z (rouge_kernels.scan_stem_tokens)
         data = data.translate(_ASCII_LOWER)
     return np.frombuffer(data, dtype=np.uint8)
@@ -404,8 +412,8 @@ def _scanned_batch(texts, codes, keep, sent_ends, text_ends) -> TokenizedBatch:
 
 
 def _with_empty_count(batch: TokenizedBatch, texts: Sequence[str]) -> TokenizedBatch:
-    lengths = np.diff(batch.text_offsets)
-    empty = [k for k in np.flatnonzero(lengths == 0).tolist() if texts[k].strip()]
+    offsets = batch.text_offsets
+    empty = [k for k in (offsets[1:] == offsets[:-1]).nonzero()[0].tolist() if texts[k].strip()]
     return TokenizedBatch(batch.tokens, batch.sent_offsets, batch.text_sent_offsets, len(empty))
 
 
@@ -627,13 +635,14 @@ class ByteTokenizer(TokenizerProfile):
     stems: bool = True
 
     def batch(self, texts, *, stemmer, stopwords):
+        chosen = mode()
         return tokenize_ascii_batch(
-            texts, functools.partial(kernel("scan_ascii_tokens"), parts=THREADS),
+            texts, functools.partial(kernel("scan_ascii_tokens", chosen), parts=THREADS),
             unicode_lower=self.unicode_lower,
             stem_memo=stem_memo(stemmer) if stemmer else None,
             stopwords=SMART_STOPWORDS if stopwords else None,
-            dense_ids=kernel("dense_ids"), scan_stem=kernel("scan_stem_tokens"),
-            table_insert=kernel("stem_table_insert"))
+            dense_ids=kernel("dense_ids", chosen), scan_stem=kernel("scan_stem_tokens", chosen),
+            table_insert=kernel("stem_table_insert", chosen))
 
     def tokens(self, text, *, stemmer, stopwords):
         stem = stem_memo(stemmer).stem if stemmer else None
