@@ -56,10 +56,12 @@ class InputNotes:
     multi_sentence_texts: int = 0  # texts the rule-based splitter would split (no newline)
     tokenless_w_references: int = 0  # ROUGE-W pairs whose reference has no tokens
     segmenter_fallbacks: int = 0  # lang: texts the segmenter found no tokens in (rouge_lang)
+    tokenless_script: str = ""  # the script of the first tokenless text with letters (a hint)
 
     def add(self, other: "InputNotes") -> None:
         for name in self.__dataclass_fields__:
-            setattr(self, name, getattr(self, name) + getattr(other, name))
+            mine, theirs = getattr(self, name), getattr(other, name)
+            setattr(self, name, (mine or theirs) if isinstance(mine, str) else mine + theirs)
 
 
 class ScoredExamples(NamedTuple):

@@ -149,6 +149,36 @@ def resolve_language(lang) -> Language:
     return language
 
 
+# The languages of each script without ASCII letters (the first word of a letter's Unicode
+# name), for the warning about texts whose letters the default tokenizer drops
+_SCRIPT_LANGUAGES = {
+    "ARABIC": ("ar", "fa", "ps", "ur"), "BENGALI": ("bn",), "CJK": ("zh", "ja"),
+    "CYRILLIC": ("ru", "uk", "sr", "ky", "uz"), "DEVANAGARI": ("hi", "mr", "ne"),
+    "ETHIOPIC": ("am", "ti"), "GUJARATI": ("gu",), "GURMUKHI": ("pa",), "HANGUL": ("ko",),
+    "HIRAGANA": ("ja",), "KATAKANA": ("ja",), "MYANMAR": ("my",), "SINHALA": ("si",),
+    "TAMIL": ("ta",), "TELUGU": ("te",), "THAI": ("th",),
+}
+
+
+def script_of(text: str) -> str:
+    """The script of the first non-ASCII letter of ``text`` ("ARABIC", "CJK", ...), or ""."""
+    for ch in text:
+        if not ch.isascii() and ch.isalpha():
+            return unicodedata.name(ch, "").split(" ")[0]
+    return ""
+
+
+def script_hint(script: str) -> str:
+    """What to pass for texts in ``script``: the lang codes of its languages, as a sentence
+    ("" for a script no language profile covers)."""
+    codes = _SCRIPT_LANGUAGES.get(script)
+    if not codes:
+        return ""
+    more = f" (or {', '.join(codes[1:])})" if len(codes) > 1 else ""
+    name = script if script == "CJK" else script.title()
+    return f"they are in {name} script: pass lang=\"{codes[0]}\"{more}"
+
+
 # --------------------------------------------------------------------------------------------
 # The punctuation rule (BERT's BasicTokenizer, as multilingual-rouge's sanitizer)
 

@@ -53,6 +53,8 @@ from .rouge_registry import (
 from .rouge_lang import (
     fallback_warning,
     no_stemmer_warning,
+    script_hint,
+    script_of,
 )
 from .rouge_options import (
     MAX_SAMPLES,
@@ -382,6 +384,7 @@ def _input_notes(options: RougeOptions, texts, flat: TokenizedBatch, stats) -> I
         text = texts[k]
         if any(ch.isalnum() for ch in text):
             notes.tokenless_letters += 1
+            notes.tokenless_script = notes.tokenless_script or script_of(text)
         elif not text.isspace() and text:
             notes.tokenless_symbols += 1
     notes.texts_with_newline = sum(map(operator.contains, texts, itertools.repeat("\n")))
@@ -403,8 +406,10 @@ def input_warnings(options: RougeOptions, notes: InputNotes) -> list:
     if notes.tokenless_letters:
         hint = ""
         if options.profile.tokenizer is None and options.tokenizer.name == "default":
-            hint = (" The default tokenizer keeps only a-z and 0-9 (as rouge_score); for other "
-                    "scripts use tokenizer=\"unicode\".")
+            script = script_hint(notes.tokenless_script)
+            hint = (" The default tokenizer keeps only a-z and 0-9 (as rouge_score); "
+                    + (f"{script}, or tokenizer=\"unicode\"." if script else
+                       "for other scripts use tokenizer=\"unicode\"."))
         out.append(f"{notes.tokenless_letters} of {notes.texts} texts have letters but no "
                    f"tokens; they score 0.{hint}")
     if notes.tokenless_symbols:

@@ -173,6 +173,20 @@ def test_warnings(metric):
                        rouge_types=["rougeLsum"])
     with pytest.warns(Warning, match='1 of 2 texts have letters but no tokens.*tokenizer="unicode"'):
         metric.compute(predictions=["今天天气很好"], references=["a"], rouge_types=["rouge1"])
+    # the hint names the language codes of the script (issue 28: Arabic under "none" said
+    # only tokenizer="unicode", not Language -> ar)
+    with pytest.warns(Warning) as caught:
+        metric.compute(predictions=["القطة جلست على الحصيرة"], references=["القطة على الحصيرة"],
+                       rouge_types=["rouge1"])
+    assert [str(w.message) for w in caught] == [
+        "2 of 2 texts have letters but no tokens; they score 0. The default tokenizer keeps only "
+        "a-z and 0-9 (as rouge_score); they are in Arabic script: pass lang=\"ar\" (or fa, ps, "
+        "ur), or tokenizer=\"unicode\"."]
+    with pytest.warns(Warning, match='CJK script: pass lang="zh" \\(or ja\\)'):
+        metric.compute(predictions=["今天天气很好"], references=["a"], rouge_types=["rouge1"])
+    with pytest.warns(Warning) as caught:  # Greek: no language profile, so no lang hint
+        metric.compute(predictions=["καλημέρα"], references=["a"], rouge_types=["rouge1"])
+    assert str(caught[0].message).endswith('for other scripts use tokenizer="unicode".')
     with pytest.warns(Warning) as caught:  # an untrained model's output: no hint about scripts
         metric.compute(predictions=["!!! ..."], references=["a"], rouge_types=["rouge1"])
     assert [str(w.message) for w in caught] == [
