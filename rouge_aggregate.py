@@ -154,10 +154,10 @@ def _exact_column_sums(matrix: np.ndarray) -> list:
     fraction = (matrix - whole) * 2.0 ** 32  # exact: power-of-two scaling of an exact difference
     high = np.floor(fraction)
     low = (fraction - high) * 2.0 ** 32
-    if np.all(np.abs(whole) < 2.0 ** 40) and np.array_equal(low, np.floor(low)):
+    if (np.abs(whole) < 2.0 ** 40).all() and (low == np.floor(low)).all():
         # the common case, fast: every value is a multiple of 2^-64 (scores above 2^-11, or
         # counts), so its whole part and two 32-bit fraction parts are exact int64 numbers
-        parts = [part.astype(np.int64).sum(axis=0).tolist() for part in (whole, high, low)]
+        parts = np.stack((whole, high, low)).astype(np.int64).sum(axis=1).tolist()
         return [((w << 64) + (h << 32) + lo) << (_EXACT_UNIT - 64) for w, h, lo in zip(*parts)]
     mantissa, exponent = np.frexp(matrix)
     digits = (mantissa * 2.0 ** 53).astype(np.int64)  # exact: value = digits * 2^(exponent - 53)

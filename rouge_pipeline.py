@@ -135,8 +135,9 @@ def _rouge155_lines(text: str) -> list:
 
 
 def _pair_statistics(options: RougeOptions, predictions, references, threads: int):
-    """Tokenize once and run the kernels (on up to ``threads`` threads): {type name:
-    float64[pairs, 3]}, plus pair layout."""
+    """Tokenize once and run the kernels (on up to ``threads`` threads): float64[pairs, types,
+    3], the statistics of each pair per type (in options.rouge_types' order), plus pair
+    layout."""
     n_examples = len(predictions)
     if set(map(type, references)) <= {str}:  # (in C: this thread holds the GIL here)
         # one reference each: no list per example (10,000 small lists would trigger the
@@ -174,22 +175,21 @@ def _pair_statistics(options: RougeOptions, predictions, references, threads: in
             sent = tokenizer.sentence_batch(texts, **token_options) or flat
 
     flat_offsets = flat.text_offsets
-    stats = {}
+    stats = np.empty((len(pair_pred), len(options.rouge_types), 3), dtype=np.float64)
     backend = mode()  # read once (it reads the environment)
     ngram_orders = sorted({t.n for t in options.rouge_types if t.kind == "n"})
     if ngram_orders:  # only the requested orders are built
         by_order = _over_pairs(kernel(KINDS["n"].kernel, backend), (flat.tokens, flat_offsets),
                                pair_pred, pair_ref, (np.array(ngram_orders, dtype=np.int64),),
                                threads)
-    for t in options.rouge_types:
+    for j, t in enumerate(options.rouge_types):
         kind = kind_of(options, t)
         if t.kind == "n":
-            values = by_order[:, ngram_orders.index(t.n), :]
+            stats[:, j] = by_order[:, ngram_orders.index(t.n), :]
         else:
             head, tail = kind.arguments(t, flat, sent, _clip_view(options, flat, sent))
-            values = _over_pairs(kernel(kind.kernel, backend), head, pair_pred, pair_ref, tail,
-                                 threads)
-        stats[t.name] = np.asarray(values, dtype=np.float64)
+            stats[:, j] = _over_pairs(kernel(kind.kernel, backend), head, pair_pred, pair_ref,
+                                      tail, threads)
     return stats, ref_counts, texts, flat, sent
 
 
@@ -394,9 +394,9 @@ def _input_notes(options: RougeOptions, texts, flat: TokenizedBatch, stats) -> I
         notes.multi_sentence_texts = int(any(
             _MAY_END_SENTENCE.search(t) and "\n" in split_sentences_rule_based(t)
             for t in texts))
-    w_names = [t.name for t in options.rouge_types if t.kind == "W"]
-    if w_names:
-        notes.tokenless_w_references = int((stats[w_names[0]][:, 2] == 0).sum())
+    w_types = [j for j, t in enumerate(options.rouge_types) if t.kind == "W"]
+    if w_types:
+        notes.tokenless_w_references = int((stats[:, w_types[0], 2] == 0).sum())
     return notes
 
 
@@ -454,8 +454,7 @@ def example_scores(options: RougeOptions, predictions, references,
     stats, ref_counts, texts, flat, sent = _pair_statistics(options, predictions, references,
                                                             threads)
     types = options.rouge_types
-    values = np.stack([stats[t.name] for t in types], axis=1)
-    all_scores, all_counts = example_statistics(options, types, values, ref_counts)
+    all_scores, all_counts = example_statistics(options, types, stats, ref_counts)
     scores = {t.name: all_scores[:, j] for j, t in enumerate(types)}
     counts = {t.name: all_counts[:, j] for j, t in enumerate(types)}
     keys = _row_keys(predictions, references) if wants_poisson_bootstrap(options) else None
@@ -603,7 +602,10 @@ class Scorer:
             count = header["count"]
         except (KeyError, TypeError, ValueError) as error:
             raise ValueError(f"data: corrupted state ({error})") from None
-        if any(type(v) is not int or v < 0 for v in dataclasses.astuple(notes)):
+        # counts are ints >= 0; the script hint a short name
+        if any(type(getattr(notes, f.name)) is not type(f.default) or
+               (getattr(notes, f.name) < 0 if type(f.default) is int else
+                len(getattr(notes, f.name)) > 64) for f in dataclasses.fields(notes)):
             raise ValueError("data: corrupted state (notes)")
         scorer = cls(options)
         scorer.aggregate = Aggregate.from_arrays(options, {"count": count, "exact": exact,
@@ -643,9 +645,9 @@ def reference_scores(options: RougeOptions, prediction: str, references: Sequenc
     stats, ref_counts, *_ = _pair_statistics(options, [prediction], [list(references)], 1)
     ones = np.ones(len(references), dtype=np.int64)
     out = {}
-    for t in options.rouge_types:
-        alone = example_statistics(options, [t], stats[t.name][:, None], ones)[0][:, 0]
-        chosen = chosen_references(options, t, stats[t.name], ref_counts)
+    for j, t in enumerate(options.rouge_types):
+        alone = example_statistics(options, [t], stats[:, j:j + 1], ones)[0][:, 0]
+        chosen = chosen_references(options, t, stats[:, j], ref_counts)
         out[t.name] = (alone, None if chosen is None else int(chosen[0]))
     return out
 

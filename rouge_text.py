@@ -408,13 +408,19 @@ def _scanned_batch(texts, codes, keep, sent_ends, text_ends) -> TokenizedBatch:
         sent_offsets[1:] = sent_ends
     text_sent_offsets = np.zeros(len(texts) + 1, dtype=np.int64)
     text_sent_offsets[1:] = text_ends
-    return _with_empty_count(TokenizedBatch(codes, sent_offsets, text_sent_offsets, 0), texts)
+    return TokenizedBatch(codes, sent_offsets, text_sent_offsets,
+                          _empty_count(sent_offsets[text_sent_offsets], texts))
+
+
+def _empty_count(text_offsets: np.ndarray, texts: Sequence[str]) -> int:
+    """How many texts have visible characters but no tokens."""
+    empty = (text_offsets[1:] == text_offsets[:-1]).nonzero()[0].tolist()
+    return sum(1 for k in empty if texts[k].strip())
 
 
 def _with_empty_count(batch: TokenizedBatch, texts: Sequence[str]) -> TokenizedBatch:
-    offsets = batch.text_offsets
-    empty = [k for k in (offsets[1:] == offsets[:-1]).nonzero()[0].tolist() if texts[k].strip()]
-    return TokenizedBatch(batch.tokens, batch.sent_offsets, batch.text_sent_offsets, len(empty))
+    return TokenizedBatch(batch.tokens, batch.sent_offsets, batch.text_sent_offsets,
+                          _empty_count(batch.text_offsets, texts))
 
 
 def tokenize_string_batch(
