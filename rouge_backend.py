@@ -143,8 +143,7 @@ def _event(name: str) -> threading.Event:
 
 
 def kernel(name: str, chosen: str | None = None):
-    """The implementation of kernel `name` to run now (see the module docstring); chosen:
-    mode(), when the caller has read it (it reads the environment: ~1 us)."""
+    """The implementation of kernel `name` to run now (module docstring); chosen: mode()."""
     chosen = chosen or mode()
     if chosen == "numpy":
         return getattr(_twins, name, None) or _python(name)
