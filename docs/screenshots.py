@@ -6,7 +6,10 @@ width (1366 px), after scoring, into docs/.
 Starts ``app.py`` on a free port, drives Debian's Chromium (/usr/bin/chromium, or
 $CHROMIUM_PATH) with Playwright, and writes ``screenshot.png`` (desktop, single example) and
 ``screenshot_<tab>_<width>.png`` for the rest. The corpus and comparison use ../shared/data/realsumm.jsonl
-when it is there, else examples/pairs.jsonl. The tests never write here.
+when it is there, else examples/pairs.jsonl. The comparison is cut after its first ROUGE type
+(the others look the same; the whole page is 4,000-5,000 px). The tests never write here.
+The page's emoji (the intro's hugging face) need an emoji font (Debian: fonts-noto-color-emoji),
+else Chromium draws a box: the script warns when fontconfig has none.
 """
 import json
 import os
@@ -83,15 +86,35 @@ def open_tab(page, name: str) -> None:
     tab.click()
 
 
-def uploaded(page, tab: str) -> None:
-    """Until the upload event has reached the page (it marks the tab's results stale)."""
+def uploaded(page, box: str, path: Path, tab: str) -> None:
+    """Until the file is in the box and its upload event has reached the page (it marks the
+    tab's results stale). Gradio's file list shows the name as two spans, stem and extension
+    (textContent " realsumm .jsonl"), so get_by_text(path.name) never matches: the row's
+    aria-label holds the whole name."""
+    page.locator(f"#{box} td.filename[aria-label={json.dumps(path.name)}]").wait_for()
     page.wait_for_function("t => document.body.classList.contains(t + '-stale')", arg=tab)
 
 
-def shoot(page, out: Path, name: str) -> None:
+def emoji_font() -> bool:
+    """Whether fontconfig has a font with U+1F917 (the intro's hugging face)."""
+    try:
+        found = subprocess.run(["fc-list", ":charset=1f917", "family"], capture_output=True,
+                               text=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return True  # no fc-list: nothing to say
+    return bool(found.strip())
+
+
+def shoot(page, out: Path, name: str, until: str = "") -> None:
+    """A full-page screenshot; with ``until``, cut 16 px below the first element it selects."""
     page.mouse.move(0, 0)
     page.evaluate("() => document.activeElement && document.activeElement.blur()")
-    page.screenshot(path=str(out / name), full_page=True)
+    clip = None
+    if until:
+        bottom = page.locator(until).first.evaluate(
+            "e => e.getBoundingClientRect().bottom + window.scrollY")
+        clip = {"x": 0, "y": 0, "width": page.viewport_size["width"], "height": bottom + 16}
+    page.screenshot(path=str(out / name), full_page=True, clip=clip)
     print(out / name)
 
 
@@ -99,6 +122,9 @@ def main(out: Path) -> None:
     from playwright.sync_api import sync_playwright
 
     out.mkdir(parents=True, exist_ok=True)
+    if not emoji_font():
+        print("warning: no emoji font (apt-get install fonts-noto-color-emoji): the page's "
+              "emoji will be drawn as boxes", file=sys.stderr)
     with tempfile.TemporaryDirectory(prefix="rouge_screenshots_") as folder:
         tmp = Path(folder)
         corpus, systems = corpus_files(tmp)
@@ -117,19 +143,18 @@ def main(out: Path) -> None:
                           else f"screenshot_single_{width}.png")
                     open_tab(page, "Corpus")
                     page.locator("#corpus-file input[type=file]").set_input_files(str(corpus))
-                    page.locator("#corpus-file").get_by_text(corpus.name).wait_for()
-                    uploaded(page, "corpus")
+                    uploaded(page, "corpus-file", corpus, "corpus")
                     page.locator("#corpus-button").click()
                     page.locator("#corpus-bars svg.chart").first.wait_for(state="attached")
                     page.locator("#corpus-worst-table").wait_for()
                     shoot(page, out, f"screenshot_corpus_{width}.png")
                     open_tab(page, "Compare")
                     page.locator("#systems-file input[type=file]").set_input_files(str(systems))
-                    page.locator("#systems-file").get_by_text(systems.name).wait_for()
-                    uploaded(page, "compare")
+                    uploaded(page, "systems-file", systems, "compare")
                     page.locator("#compare-button").click()
                     page.locator("#compare-results table.compare").first.wait_for()
-                    shoot(page, out, f"screenshot_compare_{width}.png")
+                    shoot(page, out, f"screenshot_compare_{width}.png",
+                          until="#compare-results ul.verdicts")
                     open_tab(page, "Usage")
                     page.locator("#usage").wait_for()
                     shoot(page, out, f"screenshot_usage_{width}.png")
