@@ -30,6 +30,7 @@ rules are vendored in rouge_lang_data.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import itertools
 import re
@@ -740,11 +741,39 @@ class LanguageTokenizer(TokenizerProfile):
         return LanguageBatch(tokens, sent_offsets, text_sent_offsets, empty, fallbacks)
 
     def tokens(self, text, *, stemmer, stopwords):
-        """The tokens rouge1/2/L compare, line by line (the Space's highlights)."""
+        """The tokens rouge1/2/L compare, split into the text's lines (``text.split("\\n")``,
+        for the Space's highlights): flattened, exactly ``batch``'s, which segments the whole
+        text at once (its line ends as spaces): jieba and newmm give a token of that space,
+        and MeCab's segmentation may look across it, so segmenting line by line would give
+        other tokens. A token goes to the line of the word it starts in, a space token
+        between two words to the line of the word before it; a token not found where the
+        text's words say it should be (no segmenter known here gives one) stays on the line
+        of the token before it."""
         with self._lock:
-            lines = [self._flat(line)[0] for line in text.split("\n")]
-            return [[f for f in (self._form(w, bool(stemmer), stopwords) for w in line) if f]
-                    for line in lines]
+            cleaned = clean_text(text)
+            flat, fell_back = self._words(cleaned)
+            if fell_back is None:
+                flat = self._pretokenized(flat)
+            lines = cleaned.split("\n")  # as text.split("\n"): clean_text keeps line ends
+            words, word_lines, starts, at = [], [], [], 0  # starts: of the words in joined
+            for number, line in enumerate(lines):
+                for word in line.split():
+                    words.append(word)
+                    word_lines.append(number)
+                    starts.append(at)
+                    at += len(word) + 1
+            joined = " ".join(words)  # what the segmenter saw
+            out = [[] for _ in lines]
+            number = position = 0
+            for token in flat:
+                found = joined.find(token, position) if token else -1
+                if found >= 0 and not joined[position:found].strip():
+                    position = found + len(token)
+                    number = word_lines[bisect.bisect_right(starts, found) - 1]
+                form = self._form(token, bool(stemmer), stopwords)
+                if form:
+                    out[number].append(form)
+            return out
 
 
 @functools.lru_cache(maxsize=None)

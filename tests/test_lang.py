@@ -453,6 +453,9 @@ def test_segmenter_fallback(metric, xlsum, monkeypatch):
     thai = lang_module.LanguageTokenizer(lang_module.resolve_language("th"))
     monkeypatch.setattr(thai, "_segment", lambda text: [])
     monkeypatch.setattr(lang_module, "_language_tokenizer", lambda language: thai)
+    # checked options are memoized with their tokenizer: an earlier lang="th" call's would
+    # hold the real one (an empty memo here, the old one back after the test)
+    monkeypatch.setattr(staged("rouge_options"), "_BUILT", {})
     pairs = [("วันนี้อากาศดีมาก 2024 abc", "วันนี้ อากาศดี 2024"), ("", "สวัสดี"), ("中文 ok", "中文")]
     theirs = xlsum("thai", False, pairs)
     with pytest.warns(staged("rouge_options").RougeWarning, match="found no tokens in 5 text"):
@@ -659,3 +662,67 @@ def test_remove_stopwords_drops_smart_stopwords_before_stemming(metric):
     tokenizer = lang_module.language_tokenizer("en")
     assert tokenizer.tokens("The dogs barked\non the hills", stemmer="x", stopwords=True) == \
         [["dog", "bark"], ["hill"]]
+
+
+# --------------------------------------------------------------------------------------------
+# The highlights' tokens: those of the scores, across line ends
+
+def _same_tokens(ids, strings):
+    """Token ids and token strings name the same tokens: as many, and one string per id and
+    one id per string."""
+    pairs = set(zip(ids, strings))
+    return len(ids) == len(strings) and len(pairs) == len(set(ids)) == len(set(strings))
+
+
+def test_tokens_by_line_hand_written_zh():
+    """jieba segments the whole text, its line end read as a space, and keeps that space
+    as a token (as multilingual-rouge does): tokens gives it, with the line it ends."""
+    need("jieba")
+    tokenizer = lang_module.language_tokenizer("zh")
+    assert tokenizer.tokens("我爱北京天安门\n天安门上太阳升", stemmer=None, stopwords=False) == \
+        [["我", "爱", "北京", "天安门", " "], ["天安门", "上", "太阳升"]]
+    assert tokenizer.tokens("研究生命。\n\n起源\n", stemmer=None, stopwords=False) == \
+        [["研究", "生命", " "], [], ["起源"], []]
+
+
+NEWLINE_TEXTS = {
+    "zh": ["我爱北京天安门\n天安门上太阳升", "我们 在\n\n北京大学读书。\n", "GDP增长3.5%\n经济\r\n发展",
+           "\n研究生命\n起源\n"],
+    "ja": ["東京に行きました\n今日は天気がいい", "すもももももも\nもものうち。\n\nABC 123",
+           "\n外国人参政権\n"],
+    "th": ["ผมรักภาษาไทย\nวันนี้อากาศดี", "สวัสดี ครับ\n\nประเทศไทย 2567\n", "\nกินข้าว\nไหม"],
+}
+
+
+@pytest.mark.parametrize("code", sorted(NEWLINE_TEXTS))
+def test_tokens_are_the_scores_tokens_across_newlines(metric, thai_words, code):
+    """tokens (the Space's highlights), flattened, are batch's tokens (what every score comes
+    from), split at the text's line ends; so pair_marks lines them up (it raised "the
+    tokenizer's views of the texts differ" for a text with a newline) and its marks count
+    the scores' hits."""
+    need({"zh": "jieba", "ja": "fugashi", "th": "pythainlp"}[code])
+    tokenizer = lang_module.language_tokenizer(code)
+    texts = NEWLINE_TEXTS[code]
+    generated = [t for pair in language_pairs(code, thai_words, n=120, seed=1) for t in pair]
+    for text in texts + generated:
+        for stemmer, stopwords in ((None, False), ("x", True)):
+            lines = tokenizer.tokens(text, stemmer=stemmer, stopwords=stopwords)
+            assert len(lines) == len(text.split("\n")), text
+            flat = [token for line in lines for token in line]
+            ids = tokenizer.batch([text], stemmer=stemmer, stopwords=stopwords).tokens.tolist()
+            assert _same_tokens(ids, flat), (text, ids, flat)
+    opts = metric.options(rouge_types=["rouge1", "rouge2", "rougeL"], lang=code)
+    for prediction, reference in zip(texts, texts[1:] + texts[:1]):
+        scores = ours(metric, code, False, [(prediction, reference)], ["rouge1", "rougeL"])
+        for rouge_type in opts.rouge_types:
+            marks_p, marks_r, words_p, words_r = metric.pair_marks(opts, prediction, reference,
+                                                                   rouge_type)
+            for marks, words, text in ((marks_p, words_p, prediction),
+                                       (marks_r, words_r, reference)):
+                tokens = tokenizer.tokens(text, stemmer=None, stopwords=False)
+                assert list(words) == [t for line in tokens for t in line]
+                assert len(marks) == len(words) > 0
+            if rouge_type.name in scores:
+                score = scores[rouge_type.name]
+                assert int(marks_r.sum()) == round(score["recall"][0] * len(words_r))
+                assert int(marks_p.sum()) == round(score["precision"][0] * len(words_p))
