@@ -42,7 +42,9 @@ LIMITS = {
     "N of `rouge<N>`": MAX_NGRAM, "d of `rougeS<d>` / `rougeSU<d>`": MAX_SKIP,
     "bootstrap samples": MAX_SAMPLES, "comparison samples": MAX_COMPARE_SAMPLES,
     "systems compared": MAX_SYSTEMS,
-    "characters per text with a segmenter (zh, yue, th: 30,000)": 30_000, "estimated CPU time per request (s)": CPU_BUDGET_SECONDS,
+    "characters per text, zh and th (jieba, pythainlp)": MAX_SEGMENTER_CHARS["jieba"],
+    "characters per text, ja and my (MeCab, the Burmese rules)": MAX_SEGMENTER_CHARS["fugashi"],
+    "estimated CPU time per request (s)": CPU_BUDGET_SECONDS,
     "estimated memory per request (GiB)": MEMORY_BUDGET_BYTES / 2 ** 30,
 }
 

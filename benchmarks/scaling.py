@@ -1,0 +1,206 @@
+"""Scaling with threads, and the cost of small calls: rouge_metric against rouge-score-rs (and
+rouge_score for small calls), in one run, each contender in fresh processes.
+
+    python3 benchmarks/scaling.py                      # 100,000 pairs; threads 1, 2, 4, ... up to
+                                                       # the CPUs; batches 1, 8, 64, 512
+    python3 benchmarks/scaling.py --pairs 20000 --threads 1,2 --runs 7
+
+Workload (as ../shared/bench/scaling16.py, which measured the 16-core table in
+../shared/design/PERF.md): realsumm predictions, a sentence's words shuffled with probability
+0.3 and each word dropped with probability 0.1 (seeded), against their first reference;
+rouge1+rouge2+rougeL+rougeLsum, stemmed.
+
+* **Threads.** Ours with NUMBA_NUM_THREADS and OMP_NUM_THREADS set to the count (the metric
+  honours both, and the CPU affinity), rs with RAYON_NUM_THREADS. Median of --runs warm calls;
+  "CPUs busy" is the process's CPU time over the wall time of those calls.
+* **Held GIL.** One thread, the compiled kernels timed (they release the GIL): the rest of a
+  call is what one thread does while holding the GIL, and bounds the speed-up on k threads at
+  1 / (held + (1 - held) / k) (Amdahl).
+* **Small calls.** compute() on the first B pairs, warm, median of many calls (all threads);
+  rs's score_batch; rouge_score's score() per pair.
+
+Runs in benchmarks/.venv (benchmarks/run.py makes it: the metric's requirements and the
+peers). Prints markdown tables; docs/performance.md holds them with the machine.
+"""
+
+import argparse
+import json
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+VENV_PY = os.path.join(HERE, ".venv", "bin", "python")
+TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+
+
+def corpus(path: str, n: int, seed: int = 4242) -> list:
+    rows = [json.loads(line) for line in open(path, encoding="utf-8")]
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        row = rng.choice(rows)
+        sentences = []
+        for sentence in row["prediction"].split("\n"):
+            words = sentence.split(" ")
+            if rng.random() < 0.3:
+                rng.shuffle(words)
+            sentences.append(" ".join(w for w in words if rng.random() > 0.1))
+        out.append(("\n".join(sentences), row["references"][0]))
+    return out
+
+
+# --- children (run in the venv) ---------------------------------------------------------------
+
+def _scorer(who: str):
+    """f(predictions, references) for a contender, loaded and warmed up."""
+    if who == "ours":
+        import warnings
+        warnings.simplefilter("ignore")
+        import evaluate
+        metric = evaluate.load(os.path.join(ROOT, "rouge_metric.py"))
+        metric.compile_kernels(wait=True)
+        return lambda p, r: metric.compute(predictions=p, references=r, rouge_types=TYPES,
+                                           use_stemmer=True)
+    if who == "rs":
+        from rouge_score_rs import rouge_scorer
+        scorer = rouge_scorer.RougeScorer(TYPES, use_stemmer=True)
+        return lambda p, r: scorer.score_batch(r, p)
+    from rouge_score import rouge_scorer
+    scorer = rouge_scorer.RougeScorer(TYPES, use_stemmer=True)
+    return lambda p, r: [scorer.score(b, a) for a, b in zip(p, r)]
+
+
+def _timed(f, runs: int) -> tuple:
+    walls, cpus = [], []
+    for _ in range(runs):
+        w, c = time.perf_counter(), time.process_time()
+        f()
+        walls.append(time.perf_counter() - w)
+        cpus.append(time.process_time() - c)
+    return statistics.median(walls), sum(cpus) / sum(walls)
+
+
+def child(spec: dict) -> dict:
+    pairs = json.load(open(spec["corpus"]))
+    P, R = [p for p, _ in pairs], [r for _, r in pairs]
+    score = _scorer(spec["who"])
+    score(P[:2000], R[:2000])  # warm: kernels loaded, words stemmed once
+    if spec["task"] == "threads":
+        score(P, R)
+        wall, busy = _timed(lambda: score(P, R), spec["runs"])
+        return {"wall": wall, "busy": busy}
+    if spec["task"] == "held":
+        import sys as _sys
+        backend = next(m for name, m in _sys.modules.items() if name.endswith(".rouge_backend"))
+        spent = [0.0]
+
+        def timing(function):
+            def run(*args, **kwargs):
+                t = time.perf_counter()
+                try:
+                    return function(*args, **kwargs)
+                finally:
+                    spent[0] += time.perf_counter() - t
+            return run
+        for name in list(backend._compiled):
+            backend._compiled[name] = timing(backend._compiled[name])
+        score(P, R)
+        spent[0] = 0.0
+        wall, _ = _timed(lambda: score(P, R), spec["runs"])
+        return {"wall": wall, "kernels": spent[0] / spec["runs"]}
+    out = {}
+    for size in spec["batches"]:
+        p, r = P[:size], R[:size]
+        reps = max(5, min(2000, int(0.5 / max(_timed(lambda: score(p, r), 3)[0], 1e-6))))
+        out[str(size)] = _timed(lambda: score(p, r), reps)[0]
+    return out
+
+
+# --- parent ------------------------------------------------------------------------------------
+
+def run_child(spec: dict, env: dict) -> dict:
+    full = {**os.environ, **env, "PYTHONPATH": ""}
+    done = subprocess.run([VENV_PY, os.path.abspath(__file__), "--child", json.dumps(spec)],
+                          env=full, capture_output=True, text=True, timeout=1800)
+    if done.returncode != 0:
+        sys.exit(f"child {spec['who']} {spec['task']} failed:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def thread_env(who: str, threads: int) -> dict:
+    if who == "rs":
+        return {"RAYON_NUM_THREADS": str(threads)}
+    return {"NUMBA_NUM_THREADS": str(threads), "OMP_NUM_THREADS": str(threads)}
+
+
+def main() -> None:
+    if len(sys.argv) == 3 and sys.argv[1] == "--child":
+        print(json.dumps(child(json.loads(sys.argv[2]))))
+        return
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    default_threads = sorted({t for t in (1, 2, 4, 8, 16, 32, 64) if t <= cpus} | {cpus})
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--pairs", type=int, default=100_000)
+    ap.add_argument("--threads", default=",".join(map(str, default_threads)))
+    ap.add_argument("--batches", default="1,8,64,512")
+    ap.add_argument("--runs", type=int, default=3, help="timed calls per process (median)")
+    ap.add_argument("--repeats", type=int, default=1,
+                    help="processes per contender and thread count, alternating (median)")
+    ap.add_argument("--shared", default=os.path.join(os.path.dirname(ROOT), "shared"))
+    ap.add_argument("--no-rouge-score", action="store_true", help="skip rouge_score's row")
+    args = ap.parse_args()
+    if not os.path.exists(VENV_PY):
+        sys.exit("benchmarks/.venv is missing: run python3 benchmarks/run.py --targets none once")
+    threads = [int(t) for t in args.threads.split(",")]
+    batches = [int(b) for b in args.batches.split(",")]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "corpus.json")
+        json.dump(corpus(os.path.join(args.shared, "data", "realsumm.jsonl"), args.pairs),
+                  open(path, "w"))
+        base = {"corpus": path, "runs": args.runs}
+        print(f"# scaling.py: {args.pairs:,} pairs, {' + '.join(TYPES)}, stemmed; "
+              f"{platform.processor() or platform.machine()}, {cpus} CPUs usable, "
+              f"load average {os.getloadavg()[0]:.1f}; {time.strftime('%Y-%m-%d %H:%M')}\n")
+        print("| threads | ours | CPUs busy | rs `score_batch` | CPUs busy | rs / ours |")
+        print("|---|---|---|---|---|---|")
+        for t in threads:
+            got = {"ours": [], "rs": []}
+            for _ in range(args.repeats):
+                for who in ("ours", "rs"):
+                    got[who].append(run_child({**base, "who": who, "task": "threads"},
+                                              thread_env(who, t)))
+            ours = statistics.median(g["wall"] for g in got["ours"])
+            rs = statistics.median(g["wall"] for g in got["rs"])
+            print(f"| {t} | {ours:.3f} s | {statistics.median(g['busy'] for g in got['ours']):.2f}"
+                  f" | {rs:.3f} s | {statistics.median(g['busy'] for g in got['rs']):.2f} | "
+                  f"{rs / ours:.2f}x |", flush=True)
+        held = run_child({**base, "who": "ours", "task": "held"}, thread_env("ours", 1))
+        share = 1.0 - held["kernels"] / held["wall"]
+        bound = ", ".join(f"{k}: {1 / (share + (1 - share) / k):.1f}x" for k in (2, 4, 8, 16))
+        print(f"\nOne thread: {held['wall']:.3f} s a call, of which {held['kernels']:.3f} s in the "
+              f"compiled kernels (GIL released); {share:.1%} holds the GIL. Amdahl's bound on "
+              f"the speed-up: {bound}.\n")
+        who_all = ["ours", "rs"] + ([] if args.no_rouge_score else ["rouge_score"])
+        lat = {who: run_child({**base, "who": who, "task": "batches", "batches": batches}, {})
+               for who in who_all}
+        print("| pairs per call | ours | rs `score_batch` | rs / ours |"
+              + (" rouge_score | rouge_score / ours |" if "rouge_score" in lat else ""))
+        print("|---|---|---|---|" + ("---|---|" if "rouge_score" in lat else ""))
+        for b in batches:
+            o, r = lat["ours"][str(b)], lat["rs"][str(b)]
+            row = f"| {b} | {o * 1e3:.3f} ms | {r * 1e3:.3f} ms | {r / o:.2f}x |"
+            if "rouge_score" in lat:
+                s = lat["rouge_score"][str(b)]
+                row += f" {s * 1e3:.2f} ms | {s / o:.1f}x |"
+            print(row)
+
+
+if __name__ == "__main__":
+    main()
