@@ -71,7 +71,7 @@ from .rouge_text import (
 _PARALLEL_MIN_PAIRS = 256  # below this many pairs and tokens, threads cost more than they save
 _PARALLEL_MIN_TOKENS = 50_000
 _CHUNK_EXAMPLES = 50_000  # examples tokenized and scored at a time: bounds the token arrays
-_THREAD_CHUNK_MIN = 1_000  # examples per chunk below which one thread does it all
+_THREAD_CHUNK_MIN = 256  # examples per chunk below which one thread does it all
 
 
 # --------------------------------------------------------------------------------------------
