@@ -139,7 +139,7 @@ def _single_tab() -> dict:
         api_visibility="private", label="Examples (click one, then Score)",
         example_labels=EXAMPLE_LABELS)
     gr.Markdown("### Matched tokens")
-    with gr.Row(equal_height=True):
+    with gr.Row(equal_height=True, elem_id="highlight-controls"):
         ui["kind"] = gr.Dropdown([], value=None, label="Show matches of", interactive=False,
                                  elem_id="highlight-kind", scale=3, min_width=160)
         ui["show_all"] = gr.Checkbox(label="Show all tokens", value=False, scale=1,

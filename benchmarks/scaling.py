@@ -155,10 +155,13 @@ def main() -> None:
                     help="processes per contender and thread count, alternating (median)")
     ap.add_argument("--shared", default=os.path.join(os.path.dirname(ROOT), "shared"))
     ap.add_argument("--no-rouge-score", action="store_true", help="skip rouge_score's row")
+    ap.add_argument("--parts", default="threads,held,batches",
+                    help="which tables: threads, held (the GIL-held share), batches")
     args = ap.parse_args()
     if not os.path.exists(VENV_PY):
         sys.exit("benchmarks/.venv is missing: run python3 benchmarks/run.py --targets none once")
     threads = [int(t) for t in args.threads.split(",")]
+    parts = set(args.parts.split(","))
     batches = [int(b) for b in args.batches.split(",")]
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "corpus.json")
@@ -170,7 +173,7 @@ def main() -> None:
               f"load average {os.getloadavg()[0]:.1f}; {time.strftime('%Y-%m-%d %H:%M')}\n")
         print("| threads | ours | CPUs busy | rs `score_batch` | CPUs busy | rs / ours |")
         print("|---|---|---|---|---|---|")
-        for t in threads:
+        for t in threads if "threads" in parts else ():
             got = {"ours": [], "rs": []}
             for _ in range(args.repeats):
                 for who in ("ours", "rs"):
@@ -181,12 +184,15 @@ def main() -> None:
             print(f"| {t} | {ours:.3f} s | {statistics.median(g['busy'] for g in got['ours']):.2f}"
                   f" | {rs:.3f} s | {statistics.median(g['busy'] for g in got['rs']):.2f} | "
                   f"{rs / ours:.2f}x |", flush=True)
-        held = run_child({**base, "who": "ours", "task": "held"}, thread_env("ours", 1))
-        share = 1.0 - held["kernels"] / held["wall"]
-        bound = ", ".join(f"{k}: {1 / (share + (1 - share) / k):.1f}x" for k in (2, 4, 8, 16))
-        print(f"\nOne thread: {held['wall']:.3f} s a call, of which {held['kernels']:.3f} s in the "
-              f"compiled kernels (GIL released); {share:.1%} holds the GIL. Amdahl's bound on "
-              f"the speed-up: {bound}.\n")
+        if "held" in parts:
+            held = run_child({**base, "who": "ours", "task": "held"}, thread_env("ours", 1))
+            share = 1.0 - held["kernels"] / held["wall"]
+            bound = ", ".join(f"{k}: {1 / (share + (1 - share) / k):.1f}x" for k in (2, 4, 8, 16))
+            print(f"\nOne thread: {held['wall']:.3f} s a call, of which {held['kernels']:.3f} s in "
+                  f"the compiled kernels (GIL released); {share:.1%} holds the GIL. Amdahl's "
+                  f"bound on the speed-up: {bound}.\n")
+        if "batches" not in parts:
+            return
         who_all = ["ours", "rs"] + ([] if args.no_rouge_score else ["rouge_score"])
         lat = {who: run_child({**base, "who": who, "task": "batches", "batches": batches}, {})
                for who in who_all}

@@ -134,7 +134,8 @@ OVERFLOW_JS = """() => {
   // inside a scroll container that itself fits (a table, a code block): inner scrolling
   const scrolled = el => {
     for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
-      if (getComputedStyle(a).overflowX !== 'visible')
+      // a scroll box may hold wide content; a box that clips it (hidden) hides a defect
+      if (['auto', 'scroll'].includes(getComputedStyle(a).overflowX))
         return a.getBoundingClientRect().right <= width + 1;
     }
     return false;
@@ -210,6 +211,15 @@ def test_layout_fits_every_tab(page, tmp_path):
     numbers = page.locator("#rouge-scores .num").all()
     assert numbers and all(n.evaluate("el => el.getClientRects().length") == 1
                            for n in numbers)  # one line box: never wrapped
+    # the Show all tokens checkbox is whole inside its row (its row clipped it at 390 px)
+    fits = page.evaluate(
+        "() => { const box = document.querySelector('#show-all').getBoundingClientRect();"
+        " const row = document.querySelector('#highlight-controls').getBoundingClientRect();"
+        " const label = document.querySelector('#show-all label');"
+        " return box.right <= row.right + 1 && box.right <= innerWidth &&"
+        " label.scrollWidth <= label.clientWidth + 1 ? true : [box.right, row.right,"
+        " innerWidth, label.scrollWidth, label.clientWidth]; }")
+    assert fits is True, fits
     for name in TABS[1:]:
         open_tab(page, name)
         assert_fits(page, name)
