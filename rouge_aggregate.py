@@ -56,12 +56,17 @@ class InputNotes:
     multi_sentence_texts: int = 0  # texts the rule-based splitter would split (no newline)
     tokenless_w_references: int = 0  # ROUGE-W pairs whose reference has no tokens
     segmenter_fallbacks: int = 0  # lang: texts the segmenter found no tokens in (rouge_lang)
-    tokenless_script: str = ""  # the script of the first tokenless text with letters (a hint)
+    # a script of the tokenless texts with letters, for a hint (not in saved states: a state
+    # saved here must load in another process of this version)
+    tokenless_script: str = ""
 
     def add(self, other: "InputNotes") -> None:
         for name in self.__dataclass_fields__:
             mine, theirs = getattr(self, name), getattr(other, name)
-            setattr(self, name, (mine or theirs) if isinstance(mine, str) else mine + theirs)
+            if isinstance(mine, str):  # the least non-empty: merging in any order agrees
+                setattr(self, name, min(mine, theirs) if mine and theirs else mine or theirs)
+            else:
+                setattr(self, name, mine + theirs)
 
 
 class ScoredExamples(NamedTuple):

@@ -52,6 +52,17 @@ def thread_count() -> int:
 
 
 THREADS = thread_count()
+_budget = threading.local()  # .threads: 1 in a worker of the scorer's pool (one level of threads)
+
+
+def threads_here() -> int:
+    """The threads a kernel call may spread over from this thread: THREADS, or 1 inside a
+    worker of the scorer's pool (a pool inside a pool would start THREADS² threads)."""
+    return getattr(_budget, "threads", THREADS)
+
+
+def pool_worker() -> None:  # called first in a worker thread of the scorer's pool
+    _budget.threads = 1
 
 
 def mode() -> str:
@@ -142,8 +153,8 @@ def _event(name: str) -> threading.Event:
 # What the scorer calls
 
 
-def kernel(name: str, chosen: str | None = None):
-    """The implementation of kernel `name` to run now (module docstring); chosen: mode()."""
+def kernel(name: str, chosen: str | None = None):  # chosen: mode(), read by the caller
+    """The implementation of kernel `name` to run now (see the module docstring)."""
     chosen = chosen or mode()
     if chosen == "numpy":
         return getattr(_twins, name, None) or _python(name)

@@ -177,7 +177,7 @@ def script_hint(script: str) -> str:
         return ""
     more = f" (or {', '.join(codes[1:])})" if len(codes) > 1 else ""
     name = script if script == "CJK" else script.title()
-    return f"they are in {name} script: pass lang=\"{codes[0]}\"{more}"
+    return f"for texts in {name} script pass lang=\"{codes[0]}\"{more}"
 
 
 # --------------------------------------------------------------------------------------------

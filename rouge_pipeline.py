@@ -41,10 +41,11 @@ from .rouge_aggregate import (
     wants_poisson_bootstrap,
 )
 from .rouge_backend import (
-    THREADS,
     helper,
     kernel,
     mode,
+    pool_worker,
+    threads_here,
 )
 from .rouge_registry import (
     KINDS,
@@ -134,10 +135,9 @@ def _rouge155_lines(text: str) -> list:
 # Pair statistics
 
 
-def _pair_statistics(options: RougeOptions, predictions, references, threads: int):
-    """Tokenize once and run the kernels (on up to ``threads`` threads): float64[pairs, types,
-    3], the statistics of each pair per type (in options.rouge_types' order), plus pair
-    layout."""
+def _pair_statistics(options: RougeOptions, predictions, references):
+    """Tokenize once and run the kernels: float64[pairs, types, 3], the statistics of each
+    pair per type (in options.rouge_types' order), plus pair layout."""
     n_examples = len(predictions)
     if set(map(type, references)) <= {str}:  # (in C: this thread holds the GIL here)
         # one reference each: no list per example (10,000 small lists would trigger the
@@ -180,8 +180,7 @@ def _pair_statistics(options: RougeOptions, predictions, references, threads: in
     ngram_orders = sorted({t.n for t in options.rouge_types if t.kind == "n"})
     if ngram_orders:  # only the requested orders are built
         by_order = _over_pairs(kernel(KINDS["n"].kernel, backend), (flat.tokens, flat_offsets),
-                               pair_pred, pair_ref, (np.array(ngram_orders, dtype=np.int64),),
-                               threads)
+                               pair_pred, pair_ref, (np.array(ngram_orders, dtype=np.int64),))
     for j, t in enumerate(options.rouge_types):
         kind = kind_of(options, t)
         if t.kind == "n":
@@ -189,16 +188,17 @@ def _pair_statistics(options: RougeOptions, predictions, references, threads: in
         else:
             head, tail = kind.arguments(t, flat, sent, _clip_view(options, flat, sent))
             stats[:, j] = _over_pairs(kernel(kind.kernel, backend), head, pair_pred, pair_ref,
-                                      tail, threads)
+                                      tail)
     return stats, ref_counts, texts, flat, sent
 
 
 
-def _over_pairs(kernel, head: tuple, pair_pred, pair_ref, tail: tuple, threads: int):
+def _over_pairs(kernel, head: tuple, pair_pred, pair_ref, tail: tuple = ()):
     """kernel(*head, pair_pred, pair_ref, *tail) over chunks of the pairs on a thread pool:
     the kernels release the GIL (numba nogil), so the chunks run on all cores. (numba's own
     parallel=True compiles several times slower, and compilation is the cold-start cost.)"""
     n = len(pair_pred)
+    threads = threads_here()
     few = n < _PARALLEL_MIN_PAIRS and len(head[0]) < _PARALLEL_MIN_TOKENS  # head[0]: tokens
     if n < 2 or few or threads == 1:
         return kernel(*head, pair_pred, pair_ref, *tail)
@@ -267,8 +267,8 @@ def example_statistics(options: RougeOptions, rouge_types: Sequence[RougeType],
 
     All types at once: a small call's cost is numpy's per-operation overhead, not the
     arithmetic, which is elementwise (IEEE, the same numbers whatever the shape). ROUGE-W's
-    powers are taken per type on arrays laid out as a single type's would be, since numpy's
-    SIMD power may differ in the last bit from its strided loop."""
+    powers are taken per type, on strided columns as before (numpy's SIMD power differs from
+    libm in the last bit; on the pinned numpy strided and contiguous input give the same)."""
     profile = options.profile
     counts = values.copy()  # (hit, den_p, den_r) of each pair
     w_types = [(j, t.weight) for j, t in enumerate(rouge_types) if t.kind == "W"]
@@ -447,12 +447,9 @@ def input_warnings(options: RougeOptions, notes: InputNotes) -> list:
 # The scorer
 
 
-def example_scores(options: RougeOptions, predictions, references,
-                   threads: int = THREADS) -> tuple:
-    """(ScoredExamples, InputNotes) of one batch of checked inputs; its kernels on up to
-    ``threads`` threads."""
-    stats, ref_counts, texts, flat, sent = _pair_statistics(options, predictions, references,
-                                                            threads)
+def example_scores(options: RougeOptions, predictions, references) -> tuple:
+    """(ScoredExamples, InputNotes) of one batch of checked inputs."""
+    stats, ref_counts, texts, flat, sent = _pair_statistics(options, predictions, references)
     types = options.rouge_types
     all_scores, all_counts = example_statistics(options, types, stats, ref_counts)
     scores = {t.name: all_scores[:, j] for j, t in enumerate(types)}
@@ -501,20 +498,21 @@ class Scorer:
         statistics. Large batches are scored in chunks, on threads."""
         n = len(predictions)
         size = _CHUNK_EXAMPLES
-        if THREADS > 1 and n >= 2 * _THREAD_CHUNK_MIN:
+        threads = threads_here()
+        if threads > 1 and n >= 2 * _THREAD_CHUNK_MIN:
             # two chunks per thread (at least), so that a thread slowed by the others' GIL-held
             # parts (text to bytes) does not hold up the call; tokenization overlaps too
-            size = min(size, max(_THREAD_CHUNK_MIN, -(-n // (2 * THREADS))))
+            size = min(size, max(_THREAD_CHUNK_MIN, -(-n // (2 * threads))))
         spans = [(i, min(i + size, n)) for i in range(0, n, size)]
 
-        def score(span, threads=1):
+        def score(span):
             return example_scores(self.options, predictions[span[0]:span[1]],
-                                  references[span[0]:span[1]], threads)
+                                  references[span[0]:span[1]])
 
         if len(spans) == 1:  # its kernels may use the threads
-            chunks = [score(spans[0], THREADS)]
-        else:  # each chunk on one thread (a pool inside a pool would start THREADS² threads)
-            with ThreadPoolExecutor(min(THREADS, len(spans))) as pool:
+            chunks = [score(spans[0])]
+        else:  # each chunk on one thread, kernels included (rouge_backend.threads_here)
+            with ThreadPoolExecutor(min(threads, len(spans)), initializer=pool_worker) as pool:
                 chunks = list(pool.map(score, spans))
         with self._lock:
             for batch, notes in chunks:
@@ -551,7 +549,8 @@ class Scorer:
             data = self.aggregate.arrays()
             header = {"format": _STATE_FORMAT, "version": __version__,
                       "options": self.options.as_kwargs(),
-                      "notes": dataclasses.asdict(self.notes), "count": data.pop("count"),
+                      "notes": {k: v for k, v in dataclasses.asdict(self.notes).items()
+                                if k != "tokenless_script"}, "count": data.pop("count"),
                       "exact": [str(v) for v in data.pop("exact")], "arrays": []}
         blobs = []
         for name, array in data.items():
@@ -602,10 +601,9 @@ class Scorer:
             count = header["count"]
         except (KeyError, TypeError, ValueError) as error:
             raise ValueError(f"data: corrupted state ({error})") from None
-        # counts are ints >= 0; the script hint a short name
-        if any(type(getattr(notes, f.name)) is not type(f.default) or
-               (getattr(notes, f.name) < 0 if type(f.default) is int else
-                len(getattr(notes, f.name)) > 64) for f in dataclasses.fields(notes)):
+        counts = [getattr(notes, f.name) for f in dataclasses.fields(notes)
+                  if f.name != "tokenless_script"]  # (never saved)
+        if notes.tokenless_script or any(type(v) is not int or v < 0 for v in counts):
             raise ValueError("data: corrupted state (notes)")
         scorer = cls(options)
         scorer.aggregate = Aggregate.from_arrays(options, {"count": count, "exact": exact,
@@ -642,7 +640,7 @@ def reference_scores(options: RougeOptions, prediction: str, references: Sequenc
     """{type name: (float64[refs, 3], chosen)}: P, R, F of the prediction against each
     reference alone, and the index of the reference the example's score comes from (None
     where the multi_ref mode pools the references)."""
-    stats, ref_counts, *_ = _pair_statistics(options, [prediction], [list(references)], 1)
+    stats, ref_counts, *_ = _pair_statistics(options, [prediction], [list(references)])
     ones = np.ones(len(references), dtype=np.int64)
     out = {}
     for j, t in enumerate(options.rouge_types):

@@ -37,9 +37,9 @@ from .rouge155_lexicon import (
     stem_token_rouge155,
 )
 from .rouge_backend import (
-    THREADS,
     kernel,
     mode,
+    threads_here,
 )
 
 
@@ -247,7 +247,8 @@ class _LongIds:
 
 
 def _ascii_buffer(texts: Sequence[str], unicode_lower: bool, lower: bool = True) -> np.ndarray:
-    """One lowercased byte buffer, texts separated by NUL; bytes >= 0x80 act as separators.
+    """One byte buffer (lowercased unless lower=False), texts separated by NUL; bytes >= 0x80
+    act as separators.
     (A text that holds NUL itself is caught by the caller: the scan then finds too many
     texts.)"""
     # This runs holding the GIL, so it is kept to copies: a str of ASCII (or Latin-1)
@@ -264,9 +265,8 @@ def _ascii_buffer(texts: Sequence[str], unicode_lower: bool, lower: bool = True)
         # all of Unicode by the tests); without them, lowering the ASCII bytes is the same.
         if unicode_lower and any(ch in text for ch in LOWERS_TO_ASCII):
             text = text.lower()
-        # UTF-8 encodes every non-ASCII character as bytes >= 0x80: separators, as is the "?"
-        # that str.encode("ascii", "replace") would give. ROUGE-1.5.5 reads raw bytes and
-        # lowercases A-Z only.
+        # UTF-8 encodes every non-ASCII character as bytes >= 0x80: separators for the
+        # scanner. ROUGE-1.5.5 reads raw bytes and lowercases A-Z only.
         texts[i] = text.encode("utf-8", "surrogatepass").decode("latin-1")
     data = "\x00".join(texts).encode("latin-1")
     if lower:  # else the scanner reads A-Z as a-z (rouge_kernels.scan_stem_tokens)
@@ -643,7 +643,7 @@ class ByteTokenizer(TokenizerProfile):
     def batch(self, texts, *, stemmer, stopwords):
         chosen = mode()
         return tokenize_ascii_batch(
-            texts, functools.partial(kernel("scan_ascii_tokens", chosen), parts=THREADS),
+            texts, functools.partial(kernel("scan_ascii_tokens", chosen), parts=threads_here()),
             unicode_lower=self.unicode_lower,
             stem_memo=stem_memo(stemmer) if stemmer else None,
             stopwords=SMART_STOPWORDS if stopwords else None,

@@ -180,9 +180,9 @@ def test_warnings(metric):
                        rouge_types=["rouge1"])
     assert [str(w.message) for w in caught] == [
         "2 of 2 texts have letters but no tokens; they score 0. The default tokenizer keeps only "
-        "a-z and 0-9 (as rouge_score); they are in Arabic script: pass lang=\"ar\" (or fa, ps, "
+        "a-z and 0-9 (as rouge_score); for texts in Arabic script pass lang=\"ar\" (or fa, ps, "
         "ur), or tokenizer=\"unicode\"."]
-    with pytest.warns(Warning, match='CJK script: pass lang="zh" \\(or ja\\)'):
+    with pytest.warns(Warning, match='CJK script pass lang="zh" \\(or ja\\)'):
         metric.compute(predictions=["今天天气很好"], references=["a"], rouge_types=["rouge1"])
     with pytest.warns(Warning) as caught:  # Greek: no language profile, so no lang hint
         metric.compute(predictions=["καλημέρα"], references=["a"], rouge_types=["rouge1"])
@@ -313,3 +313,15 @@ def test_chunked_scoring_equals_one_chunk(metric, metric_module, realsumm, monke
     whole = metric.compute(**kwargs)
     monkeypatch.setattr(staged("rouge_pipeline"), "_CHUNK_EXAMPLES", 64)
     assert metric.compute(**kwargs) == whole
+
+
+def test_checked_options_memo_keeps_the_sign_of_zero(metric):
+    # -0.0 == 0.0 (and hash alike), but the signature writes them apart: the memo of checked
+    # options must not hand one's options to the other
+    sig = {}
+    for alpha in (-0.0, 0.0, -0.0):
+        out = metric.compute(predictions=["a b"], references=["a c"], rouge_types=["rouge1"],
+                             alpha=alpha, detailed=True)
+        sig.setdefault(str(alpha), set()).add(
+            [part for part in out["signature"].split("|") if part.startswith("alpha:")][0])
+    assert sig == {"-0.0": {"alpha:-0"}, "0.0": {"alpha:0"}}

@@ -246,3 +246,19 @@ TEXT = st.text(alphabet="ab\0\xff", max_size=4)
 def test_distinct_rows_get_distinct_keys(rows):
     keys = staged("rouge_pipeline")._row_keys([p for p, _ in rows], [r for _, r in rows])
     assert len(set(keys.tolist())) == len(rows)
+
+
+def test_merged_warnings_do_not_depend_on_the_merge_order(metric):
+    # the script hint of tokenless texts: either order names Arabic ("ARABIC" < "CJK", the
+    # least script name), as a commutative merge must
+    import warnings
+    zh = metric.partial(predictions=["北京"], references=["a"], rouge_types=["rouge1"])
+    ar = metric.partial(predictions=["مرحبا"], references=["a"], rouge_types=["rouge1"])
+    said = []
+    for state in (zh.merge(ar), ar.merge(zh)):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            metric.finalize(state)
+        said.append([str(w.message) for w in caught])
+    assert said[0] == said[1]
+    assert 'for texts in Arabic script pass lang="ar"' in said[0][0]
