@@ -18,10 +18,11 @@
     if (box.top < 0 || box.top > window.innerHeight - 96)
       el.scrollIntoView({block: 'start', behavior: 'instant'});
   };
-  // now, and again as the page settles (Gradio renders a result a moment after it comes)
+  // now, and again as the page settles (Gradio renders a result a moment after it comes; on a
+  // busy machine or a slow phone, seconds after): show() scrolls only when it is out of view
   window.rougeShow = selector => {
     show(selector);
-    for (const ms of [60, 250, 700]) setTimeout(() => show(selector), ms);
+    for (const ms of [60, 250, 700, 1500, 3000, 5000]) setTimeout(() => show(selector), ms);
   };
 
   // a file over the Space's limit is refused here, before Gradio uploads it (Gradio would
