@@ -397,8 +397,7 @@ def refuse_overwriting_inputs(args) -> None:
     would be overwritten while it is read."""
     if args.per_example in (None, "-"):
         return
-    inputs = [args.input, args.jsonl, *(args.files or ()), *(args.compare or ()),
-              *(args.references or ())]
+    inputs = [args.input, args.jsonl, *(args.files or ())]
     for path in filter(None, inputs):
         try:
             same = os.path.samefile(args.per_example, path)
@@ -507,6 +506,9 @@ def run_compare(args, stdout, stderr) -> None:
     if args.input or args.jsonl or args.files:
         raise CliError("--compare takes its own files; give no --input, --jsonl or "
                        "PREDICTIONS REFERENCES with it")
+    if args.per_example:
+        raise CliError("--per-example: --compare writes no per-example file (it prints the "
+                       "comparison); allowed: --per-example without --compare")
     predictions, references = read_systems(args)
     kwargs = metric_kwargs(args)
     metric = load_metric()
@@ -607,13 +609,8 @@ def main(argv=None) -> int:
         sys.stderr.write(f"{PROG}: interrupted\n")
         return 130
     except BrokenPipeError:  # e.g. piped into head: stop quietly
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
     except OSError as error:  # writing stdout failed, e.g. on a full disk
-        try:
-            sys.stdout.flush()
-        except OSError:  # what is left could not be written either: drop it, not at exit
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.stderr.write(f"{PROG}: error: {error.filename or 'output'}: "
                          f"{error.strerror or error}\n")
         return 2
@@ -621,4 +618,10 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    code = main()
+    try:
+        sys.stdout.flush()
+    except OSError:  # a closed pipe or a full disk: drop what is left rather than fail at
+        # exit (Python's recipe; only here, so that main() never touches a caller's stdout)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    sys.exit(code)

@@ -148,7 +148,7 @@ def read_system_rows(path, *, max_record_bytes=DEFAULT_MAX_RECORD_BYTES,
             if not isinstance(obj, dict) or "references" not in obj:
                 raise RowError(f"{where}: expected {shape}")
             predictions = {k: v for k, v in obj.items()
-                           if k != "references" and k != "doc" and k != "id"}
+                           if k != "references" and k not in ID_KEYS}
             if systems is None:
                 systems = set(predictions)
                 if not systems:
@@ -659,10 +659,10 @@ class _JsonDocument:
 def _extra_text(value) -> str:
     """A field of Rows.extra: a string as it is, anything else (or a string with a lone
     surrogate, which UTF-8 cannot write) as compact JSON text."""
-    if type(value) is str and (value.isascii() or not _SURROGATE.search(value)):
+    if _is_text(value):
         return value
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    if text.isascii() or not _SURROGATE.search(text):
+    if _is_text(text):
         return text
     return json.dumps(value, separators=(",", ":"))  # lone surrogates as \u escapes
 

@@ -15,8 +15,6 @@ This class is an adapter. The work is done by flat sibling modules, in the order
 """
 
 import functools
-import itertools
-import operator
 import threading
 import warnings
 
@@ -105,6 +103,7 @@ from .rouge_text import (
     TOKENIZERS,
     ForkSafeLock,
     import_stemmer,
+    non_ascii,
     split_sentences as split_sentences_rule_based,
 )
 
@@ -190,11 +189,10 @@ def _text(name: str, value, index=None) -> str:
 
 def _texts(name: str, values: list) -> list:
     """values, all checked by _text; an ASCII str (most texts) needs no further look, so no
-    name is formatted for it. The scan for the others runs in C (map, compress): this runs
-    in the caller's thread, holding the GIL, before any work is spread over threads."""
+    name is formatted for it (the scan runs in the caller's thread, holding the GIL, before
+    any work is spread over threads)."""
     try:
-        others = list(itertools.compress(range(len(values)),
-                                         map(operator.not_, map(str.isascii, values))))
+        others = non_ascii(values)
     except TypeError:  # an item that is not a str: _text names it
         others = range(len(values))
     for i in others:

@@ -641,12 +641,12 @@ def reference_scores(options: RougeOptions, prediction: str, references: Sequenc
     reference alone, and the index of the reference the example's score comes from (None
     where the multi_ref mode pools the references)."""
     stats, ref_counts, *_ = _pair_statistics(options, [prediction], [list(references)])
-    ones = np.ones(len(references), dtype=np.int64)
+    ones = np.ones(len(references), dtype=np.int64)  # each reference alone
+    alone = example_statistics(options, options.rouge_types, stats, ones)[0]
     out = {}
     for j, t in enumerate(options.rouge_types):
-        alone = example_statistics(options, [t], stats[:, j:j + 1], ones)[0][:, 0]
         chosen = chosen_references(options, t, stats[:, j], ref_counts)
-        out[t.name] = (alone, None if chosen is None else int(chosen[0]))
+        out[t.name] = (alone[:, j], None if chosen is None else int(chosen[0]))
     return out
 
 

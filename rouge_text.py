@@ -246,6 +246,13 @@ class _LongIds:
         return self._ids.setdefault(word, -1 - len(self._ids))
 
 
+def non_ascii(texts: Sequence[str]) -> list:
+    """The indices of the texts that are not ASCII, found in C (map, compress): callers hold
+    the GIL here. TypeError if an item is not a str."""
+    return list(itertools.compress(range(len(texts)),
+                                   map(operator.not_, map(str.isascii, texts))))
+
+
 def _ascii_buffer(texts: Sequence[str], unicode_lower: bool, lower: bool = True) -> np.ndarray:
     """One byte buffer (lowercased unless lower=False), texts separated by NUL; bytes >= 0x80
     act as separators.
@@ -256,9 +263,10 @@ def _ascii_buffer(texts: Sequence[str], unicode_lower: bool, lower: bool = True)
     # joined str and make its encoding a loop over characters. So each non-ASCII text is
     # replaced by its UTF-8 bytes read as Latin-1 (one character per byte), and the joined
     # str encoded to Latin-1 gives back exactly the UTF-8 bytes of the texts.
-    texts = list(texts)
-    for i in list(itertools.compress(range(len(texts)),
-                                     map(operator.not_, map(str.isascii, texts)))):
+    others = non_ascii(texts)
+    if others:
+        texts = list(texts)  # the caller's list stays as it is
+    for i in others:
         text = texts[i]
         # rouge_score: str.lower() first, then every non-[a-z0-9] character separates tokens.
         # Only two non-ASCII characters lower to something with ASCII letters (checked over

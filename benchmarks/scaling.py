@@ -41,7 +41,8 @@ TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 
 
 def corpus(path: str, n: int, seed: int = 4242) -> list:
-    rows = [json.loads(line) for line in open(path, encoding="utf-8")]
+    with open(path, encoding="utf-8") as f:
+        rows = [json.loads(line) for line in f]
     rng = random.Random(seed)
     out = []
     for _ in range(n):
@@ -88,7 +89,8 @@ def _timed(f, runs: int) -> tuple:
 
 
 def child(spec: dict) -> dict:
-    pairs = json.load(open(spec["corpus"]))
+    with open(spec["corpus"]) as f:
+        pairs = json.load(f)
     P, R = [p for p, _ in pairs], [r for _, r in pairs]
     score = _scorer(spec["who"])
     score(P[:2000], R[:2000])  # warm: kernels loaded, words stemmed once
@@ -97,8 +99,7 @@ def child(spec: dict) -> dict:
         wall, busy = _timed(lambda: score(P, R), spec["runs"])
         return {"wall": wall, "busy": busy}
     if spec["task"] == "held":
-        import sys as _sys
-        backend = next(m for name, m in _sys.modules.items() if name.endswith(".rouge_backend"))
+        backend = next(m for name, m in sys.modules.items() if name.endswith(".rouge_backend"))
         spent = [0.0]
 
         def timing(function):
@@ -165,8 +166,8 @@ def main() -> None:
     batches = [int(b) for b in args.batches.split(",")]
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "corpus.json")
-        json.dump(corpus(os.path.join(args.shared, "data", "realsumm.jsonl"), args.pairs),
-                  open(path, "w"))
+        with open(path, "w") as f:
+            json.dump(corpus(os.path.join(args.shared, "data", "realsumm.jsonl"), args.pairs), f)
         base = {"corpus": path, "runs": args.runs}
         print(f"# scaling.py: {args.pairs:,} pairs, {' + '.join(TYPES)}, stemmed; "
               f"{platform.processor() or platform.machine()}, {cpus} CPUs usable, "

@@ -22,8 +22,9 @@ os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 # before the metric is loaded (space.metric): on a Hub Space with persistent storage (/data,
 # which outlives restarts and rebuilds), the compiled kernels are cached there, so that a
 # restarted Space loads them (~0.5 s) instead of compiling them again (~1-2 minutes).
-# ROUGE_METRIC_CACHE_DIR, when set, wins.
+# ROUGE_METRIC_CACHE_DIR, when set, wins. Only on the Hub (SPACE_ID is set there): another
+# machine's /data is not this Space's to write in.
 PERSISTENT = "/data"
-if "ROUGE_METRIC_CACHE_DIR" not in os.environ and os.path.isdir(PERSISTENT) \
-        and os.access(PERSISTENT, os.W_OK):
+if "SPACE_ID" in os.environ and "ROUGE_METRIC_CACHE_DIR" not in os.environ \
+        and os.path.isdir(PERSISTENT) and os.access(PERSISTENT, os.W_OK):
     os.environ["ROUGE_METRIC_CACHE_DIR"] = os.path.join(PERSISTENT, "rouge_metric_cache")

@@ -44,7 +44,7 @@ def _read_rows(rows: Rows, shown: str) -> tuple:
                                   f"{MAX_ROWS:,} examples", f"{CLI} --input {shown}")
                 predictions.append(prediction)
                 references.append(refs)
-                extra.append(getattr(rows, "extra", None) or {})  # the row's other columns
+                extra.append(rows.extra)  # the row's other columns
     except RowError as error:
         message = str(error)
         for path in rows.paths:
@@ -177,7 +177,7 @@ def write_scores_csv(state: dict) -> str:
     leading apostrophe (safe_cell); no other cell is changed. Its path."""
     path = DOWNLOADS.new_path("rouge_per_example.csv")
     types = list(state["scores"])
-    extra = state.get("extra") or [{}] * len(state["predictions"])
+    extra = state["extra"]
     columns: dict = {}
     for row in extra:
         columns.update(dict.fromkeys(row))

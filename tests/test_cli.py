@@ -771,8 +771,8 @@ def one_line_error(proc):
 
 def test_an_output_that_is_an_input_is_refused(env, tmp_path):
     """The issue's case (30,000 rows, --chunk-size 1000: the input was truncated while read),
-    by the same path, a symlink and a hard link; text and --compare inputs too. Nothing is
-    written: every input keeps its bytes."""
+    by the same path, a symlink and a hard link; text inputs too (--compare refuses
+    --per-example outright). Nothing is written: every input keeps its bytes."""
     rows = [{"prediction": f"the cat sat {i}", "references": ["a cat sat"]} for i in range(30_000)]
     write_jsonl(tmp_path / "same.jsonl", rows)
     write_lines(tmp_path / "p.txt", ["a b"] * 3)
@@ -783,11 +783,14 @@ def test_an_output_that_is_an_input_is_refused(env, tmp_path):
     cases = [(["--input", "same.jsonl", "--per-example", "same.jsonl"], "same.jsonl"),
              (["--jsonl", "same.jsonl", "--per-example", "link.jsonl"], "same.jsonl"),
              (["--input", "link.jsonl", "--per-example", "hard.jsonl"], "link.jsonl"),
-             (["p.txt", "r.txt", "--per-example", "r.txt"], "r.txt"),
-             (["--compare", "same.jsonl", "--per-example", "hard.jsonl"], "same.jsonl")]
+             (["p.txt", "r.txt", "--per-example", "r.txt"], "r.txt")]
     for args, found in cases:
         message = one_line_error(run_cli(env, *args, "--chunk-size", "1000", cwd=tmp_path))
         assert f"the same file as the input {found}" in message, message
+    # --compare writes no per-example file: the option is refused, not silently ignored
+    message = one_line_error(run_cli(env, "--compare", "same.jsonl", "--per-example",
+                                     "hard.jsonl", cwd=tmp_path))
+    assert "--per-example: --compare writes no per-example file" in message, message
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
 
 
@@ -840,8 +843,7 @@ def test_compare_reads_one_jsonl_file_in_linear_time(tmp_path, monkeypatch):
     200k). Counted, not timed: at each row the reader hands over, the caller's lists are the
     same objects as at the first row, holding the rows before it (benchmarks/readers.py times
     every reader)."""
-    sys.path.insert(0, str(ROOT))
-    import rouge_cli
+    import rouge_cli  # (conftest puts the repository on sys.path)
 
     n = 1000
     path = tmp_path / "systems.jsonl"
@@ -870,7 +872,6 @@ def test_compare_reads_one_jsonl_file_in_linear_time(tmp_path, monkeypatch):
 
 
 def test_test_option_is_the_metrics(metric):
-    sys.path.insert(0, str(ROOT))
     import rouge_cli
 
     test = next(a for a in rouge_cli.build_parser()._actions if a.dest == "test")
