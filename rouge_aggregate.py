@@ -61,20 +61,37 @@ class InputNotes:
     tokenless_script: str = ""
 
     def add(self, other: "InputNotes") -> None:
-        for name in self.__dataclass_fields__:
-            mine, theirs = getattr(self, name), getattr(other, name)
-            if isinstance(mine, str):  # the least non-empty: merging in any order agrees
-                setattr(self, name, min(mine, theirs) if mine and theirs else mine or theirs)
-            else:
-                setattr(self, name, mine + theirs)
+        mine, theirs = self.__dict__, other.__dict__
+        for name in _NOTE_COUNTS:
+            mine[name] += theirs[name]
+        a, b = self.tokenless_script, other.tokenless_script
+        # the least non-empty: merging in any order agrees
+        self.tokenless_script = min(a, b) if a and b else a or b
+
+
+_NOTE_COUNTS = tuple(name for name, f in InputNotes.__dataclass_fields__.items()
+                     if f.type in ("int", int))
 
 
 class ScoredExamples(NamedTuple):
-    """What aggregation needs from a batch of examples."""
+    """What aggregation needs from a batch of examples: two float64[N, types, 3] arrays,
+    types in ``names``' order (the options' rouge_types), as example_statistics makes them;
+    ``scores``/``counts`` give them per type."""
 
-    scores: dict  # {type: float64[N, 3]} per-example (P, R, F)
-    counts: dict  # {type: float64[N, 3]} the counts behind them (hit, den_p, den_r)
+    names: tuple  # the type names, in the arrays' order
+    score_array: np.ndarray  # float64[N, types, 3] per-example (P, R, F)
+    count_array: np.ndarray  # float64[N, types, 3] the counts behind them (hit, den_p, den_r)
     keys: Optional[np.ndarray]  # uint64[N] row keys for the bootstrap (None: not needed)
+
+    @property
+    def scores(self) -> dict:
+        """{type: float64[N, 3]} per-example (P, R, F)."""
+        return {name: self.score_array[:, j] for j, name in enumerate(self.names)}
+
+    @property
+    def counts(self) -> dict:
+        """{type: float64[N, 3]} per-example (hit, den_p, den_r)."""
+        return {name: self.count_array[:, j] for j, name in enumerate(self.names)}
 
 
 def _perl_interval(sorted_samples: np.ndarray, confidence: float):
@@ -298,13 +315,13 @@ class Aggregate:
             self._sample_weights = np.zeros(options.n_samples, dtype=np.int64)
 
     def add(self, batch: ScoredExamples) -> None:
-        n = len(next(iter(batch.scores.values())))
+        n = len(batch.score_array)
         self.count += n
         if self._keep_rows:
             self._rows.append(batch)
             return
-        used = batch.counts if self._micro else batch.scores
-        matrix = np.concatenate([used[name] for name in self.names], axis=1)
+        # float64[N, 3 * types]: type t's (P, R, F) (or counts) in columns 3t..3t + 2
+        matrix = (batch.count_array if self._micro else batch.score_array).reshape(n, -1)
         self._exact = [a + b for a, b in zip(self._exact, _exact_column_sums(matrix))]
         if self._bootstrap:
             fixed = matrix if self._micro else _limbs(matrix)
@@ -390,8 +407,9 @@ class Aggregate:
 
     def rows(self) -> tuple:
         """({type: float64[N, 3]} scores, counts) of the kept rows, in the order added."""
-        return tuple({name: np.concatenate([getattr(b, part)[name] for b in self._rows])
-                      for name in self.names} for part in ("scores", "counts"))
+        return tuple({name: array[:, j] for j, name in enumerate(self.names)} for array in (
+            np.concatenate([getattr(b, part) for b in self._rows])
+            for part in ("score_array", "count_array")))
 
     def result(self) -> dict:
         """The output dict of compute()."""
@@ -406,6 +424,8 @@ class Aggregate:
             out = {name: {"precision": s[:, 0].tolist(), "recall": s[:, 1].tolist(),
                           "fmeasure": s[:, 2].tolist()} for name, s in scores.items()}
         else:
+            if not options.detailed and not options.profile.keeps_rows:
+                return self._mean_fmeasures()
             agg = _perl_aggregate(options, *self.rows()) \
                 if options.profile.keeps_rows else self._aggregate()
             if not options.detailed:
@@ -415,6 +435,13 @@ class Aggregate:
         out["signature"] = options.signature()
         out["count"] = self.count
         return out
+
+    def _mean_fmeasures(self) -> dict:
+        """{type: mean F}: what _aggregate()'s mids give for F, without the rest."""
+        if self._micro:
+            return {name: entry["fmeasure"][1] for name, entry in self._aggregate().items()}
+        units = self.count << _EXACT_UNIT
+        return {name: self._exact[3 * j + 2] / units for j, name in enumerate(self.names)}
 
     def _aggregate(self) -> dict:
         """{type: {"precision"|"recall"|"fmeasure": (low, mid, high)}} (low = high = mid

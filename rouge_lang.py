@@ -719,8 +719,8 @@ class LanguageTokenizer(TokenizerProfile):
             tokens, lengths = self._interned(token_lists, bool(stemmer), stopwords)
         fallbacks = sum(1 for _, fell_back in flat if fell_back)
         sent_offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
-        return self._as_batch(tokens, sent_offsets, np.arange(len(texts) + 1, dtype=np.int64),
-                              texts, fallbacks)
+        return LanguageBatch(tokens, sent_offsets, np.arange(len(texts) + 1, dtype=np.int64),
+                             fallbacks)
 
     def sentence_batch(self, texts, *, stemmer, stopwords):
         with self._lock:
@@ -732,13 +732,7 @@ class LanguageTokenizer(TokenizerProfile):
         sent_offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
         counts = np.fromiter(map(len, per_text), dtype=np.int64, count=len(per_text))
         text_sent_offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
-        return self._as_batch(tokens, sent_offsets, text_sent_offsets, texts, 0)
-
-    @staticmethod
-    def _as_batch(tokens, sent_offsets, text_sent_offsets, texts, fallbacks) -> LanguageBatch:
-        lengths = np.diff(sent_offsets[text_sent_offsets])
-        empty = sum(1 for k in np.flatnonzero(lengths == 0).tolist() if texts[k].strip())
-        return LanguageBatch(tokens, sent_offsets, text_sent_offsets, empty, fallbacks)
+        return LanguageBatch(tokens, sent_offsets, text_sent_offsets, 0)
 
     def tokens(self, text, *, stemmer, stopwords):
         """The tokens rouge1/2/L compare, split into the text's lines (``text.split("\\n")``,

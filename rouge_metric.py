@@ -303,7 +303,7 @@ class RougeMetric(evaluate.Metric):
     def compute(self, *, predictions=None, references=None, **kwargs):
         """Validate the options (and the inputs, when given) before evaluate stores anything,
         so that a typo fails at once with a message that names the argument."""
-        RougeOptions.build(**kwargs)
+        options = RougeOptions.build(**kwargs)
         if predictions is not None or references is not None:
             predictions, references = check_inputs(predictions, references)
         with self._lock:
@@ -314,7 +314,7 @@ class RougeMetric(evaluate.Metric):
                     and self.num_process == 1:
                 # Everything is in hand and nothing was added before: evaluate would only
                 # write the inputs to Arrow and read them back. Score them directly.
-                return self._compute(predictions=predictions, references=references, **kwargs)
+                return self._score(options, predictions, references)
             return super().compute(predictions=predictions, references=references, **kwargs)
 
     def add_batch(self, *, predictions=None, references=None, **kwargs):
@@ -348,6 +348,12 @@ class RougeMetric(evaluate.Metric):
             seed=seed, detailed=detailed, profile=profile, aggregation=aggregation,
             length_limit_words=length_limit_words, length_limit_bytes=length_limit_bytes,
             split_sentences=split_sentences, lang=lang)
+        return self._score(options, predictions, references)
+
+    @staticmethod
+    def _score(options: RougeOptions, predictions, references) -> dict:
+        """compute()'s result for checked inputs (from compute() directly, or from evaluate's
+        stored batches through _compute)."""
         if len(predictions) == 0:
             raise ValueError("predictions: no examples were given (add/add_batch/compute got "
                              "none); allowed: at least one")

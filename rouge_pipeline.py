@@ -135,22 +135,55 @@ def _rouge155_lines(text: str) -> list:
 # Pair statistics
 
 
+class _Plan:
+    """What scoring a batch needs from an option set, worked out once per option set (a small
+    call would otherwise pay for it each time)."""
+
+    def __init__(self, options: RougeOptions):
+        types = options.rouge_types
+        self.names = tuple(t.name for t in types)
+        self.kinds = tuple(kind_of(options, t) for t in types)  # what each type runs as
+        orders = sorted({t.n for t in types if t.kind == "n"})
+        self.ngram_orders = np.array(orders, dtype=np.int64)  # only these orders are built
+        self.ngram_column = {n: q for q, n in enumerate(orders)}
+        # the sentence view of a language tokenizer (rougeLsum, rougeW: XL-Sum's lines)
+        self.sentence_view = any(KINDS[t.kind].sentences for t in types)
+        self.reads_sentences = any(kind.sentences for kind in self.kinds)
+        self.w_types = tuple((j, t.weight) for j, t in enumerate(types) if t.kind == "W")
+
+
+_PLANS: dict = {}  # id(options) -> (options, plan); options built from plain values are reused
+
+
+def _plan(options: RougeOptions) -> _Plan:
+    entry = _PLANS.get(id(options))
+    if entry is not None and entry[0] is options:  # (the entry holds it: its id is not reused)
+        return entry[1]
+    if len(_PLANS) >= 256:
+        _PLANS.clear()
+    plan = _Plan(options)
+    _PLANS[id(options)] = (options, plan)
+    return plan
+
+
 def _pair_statistics(options: RougeOptions, predictions, references):
     """Tokenize once and run the kernels: float64[pairs, types, 3], the statistics of each
     pair per type (in options.rouge_types' order), plus pair layout."""
     n_examples = len(predictions)
+    plan = _plan(options)
     if set(map(type, references)) <= {str}:  # (in C: this thread holds the GIL here)
         # one reference each: no list per example (10,000 small lists would trigger the
         # garbage collector, whose full collections scan every object of the process)
         ref_counts = np.ones(n_examples, dtype=np.int64)
-        texts = list(predictions) + list(references)
+        texts = [*predictions, *references]
+        pair_pred = np.arange(n_examples, dtype=np.int64)
     else:
         refs = [[r] if isinstance(r, str) else list(r) for r in references]
         ref_counts = np.array([len(r) for r in refs], dtype=np.int64)
         texts = list(predictions) + [r for row in refs for r in row]
+        pair_pred = np.repeat(np.arange(n_examples, dtype=np.int64), ref_counts)
     if options.split_sentences:
         texts = [split_sentences_rule_based(t) for t in texts]
-    pair_pred = np.repeat(np.arange(n_examples, dtype=np.int64), ref_counts)
     pair_ref = np.arange(n_examples, n_examples + len(pair_pred), dtype=np.int64)
 
     tokenizer = options.tokenizer
@@ -160,7 +193,7 @@ def _pair_statistics(options: RougeOptions, predictions, references):
     flat_texts = texts
     if options.length_limit_bytes is not None:
         flat_texts = [_truncate_bytes(t, options.length_limit_bytes, True) for t in texts]
-    if options.length_limit_bytes is not None and reads_sentences(options):
+    if options.length_limit_bytes is not None and plan.reads_sentences:
         # Under -b ROUGE-1.5.5's sentence reader keeps more text than its joined-text reader
         # (SPEC §2.2). Both views come from one tokenizer call, so that a token has the same
         # id in both (long words get ids per call): rouge155 clips the LCS of the sentence
@@ -171,20 +204,18 @@ def _pair_statistics(options: RougeOptions, predictions, references):
     else:
         flat = tokenizer.batch(flat_texts, **token_options)
         sent = flat
-        if any(KINDS[t.kind].sentences for t in options.rouge_types):
+        if plan.sentence_view:
             sent = tokenizer.sentence_batch(texts, **token_options) or flat
 
     flat_offsets = flat.text_offsets
     stats = np.empty((len(pair_pred), len(options.rouge_types), 3), dtype=np.float64)
     backend = mode()  # read once (it reads the environment)
-    ngram_orders = sorted({t.n for t in options.rouge_types if t.kind == "n"})
-    if ngram_orders:  # only the requested orders are built
+    if len(plan.ngram_orders):
         by_order = _over_pairs(kernel(KINDS["n"].kernel, backend), (flat.tokens, flat_offsets),
-                               pair_pred, pair_ref, (np.array(ngram_orders, dtype=np.int64),))
-    for j, t in enumerate(options.rouge_types):
-        kind = kind_of(options, t)
+                               pair_pred, pair_ref, (plan.ngram_orders,))
+    for j, (t, kind) in enumerate(zip(options.rouge_types, plan.kinds)):
         if t.kind == "n":
-            stats[:, j] = by_order[:, ngram_orders.index(t.n), :]
+            stats[:, j] = by_order[:, plan.ngram_column[t.n], :]
         else:
             head, tail = kind.arguments(t, flat, sent, _clip_view(options, flat, sent))
             stats[:, j] = _over_pairs(kernel(kind.kernel, backend), head, pair_pred, pair_ref,
@@ -218,10 +249,8 @@ def _split_batch(batch: TokenizedBatch, first_texts: list) -> tuple:
     tso, so = batch.text_sent_offsets, batch.sent_offsets
     s_mid = int(tso[k])
     t_mid = int(so[s_mid])
-    lengths = np.diff(so[tso[:k + 1]])
-    empty = sum(1 for j in np.flatnonzero(lengths == 0).tolist() if first_texts[j].strip())
-    first = TokenizedBatch(batch.tokens[:t_mid], so[:s_mid + 1], tso[:k + 1], empty)
-    rest = TokenizedBatch(batch.tokens[t_mid:], so[s_mid:] - t_mid, tso[k:] - s_mid, 0)
+    first = TokenizedBatch(batch.tokens[:t_mid], so[:s_mid + 1], tso[:k + 1])
+    rest = TokenizedBatch(batch.tokens[t_mid:], so[s_mid:] - t_mid, tso[k:] - s_mid)
     return first, rest
 
 
@@ -270,12 +299,14 @@ def example_statistics(options: RougeOptions, rouge_types: Sequence[RougeType],
     powers are taken per type, on strided columns as before (numpy's SIMD power differs from
     libm in the last bit; on the pinned numpy strided and contiguous input give the same)."""
     profile = options.profile
-    counts = values.copy()  # (hit, den_p, den_r) of each pair
     w_types = [(j, t.weight) for j, t in enumerate(rouge_types) if t.kind == "W"]
+    counts = values  # (hit, den_p, den_r) of each pair (not written to: the caller's)
+    if w_types:
+        counts = values.copy()
     for j, weight in w_types:  # ROUGE-W's counts hold f(len) = len ** weight
         counts[:, j, 1] = profile.power(values[:, j, 1], weight)
         counts[:, j, 2] = profile.power(values[:, j, 2], weight)
-    if (ref_counts == 1).all():
+    if len(ref_counts) == len(values):  # (every example has a reference or more)
         chosen = counts  # one pair per example: in every multi_ref mode its own counts
     else:
         starts = np.concatenate(([0], np.cumsum(ref_counts)[:-1]))
@@ -290,14 +321,19 @@ def example_statistics(options: RougeOptions, rouge_types: Sequence[RougeType],
                     chosen[:, j, c] = _sequential_sums(x, starts, ref_counts)
                 else:
                     chosen[:, j, c] = np.add.reduceat(x, starts)
-    hit, den_p, den_r = chosen[..., 0], chosen[..., 1], chosen[..., 2]
-    p, r = safe_div(hit, den_p), safe_div(hit, den_r)
+    out = np.empty(chosen.shape, dtype=np.float64)  # (P, R, F)
+    # P and R in one division: hit / (den_p, den_r), 0 where the denominator is 0
+    pr = out[..., :2]
+    pr[...] = 0.0
+    np.divide(chosen[..., :1], chosen[..., 1:], out=pr, where=chosen[..., 1:] > 0)
     for j, weight in w_types:  # the counts hold f(len) already: only f^-1 is left to apply
-        p[:, j] = profile.power(safe_div(hit[:, j], den_p[:, j]), 1.0 / weight)
-        r[:, j] = profile.power(safe_div(hit[:, j], den_r[:, j]), 1.0 / weight)
-    p, r = profile.rounding(p), profile.rounding(r)
-    f = profile.rounding(fscore(p, r, options.alpha))
-    return np.stack([p, r, f], axis=2), chosen
+        for c in (0, 1):  # on a contiguous column, as the numbers were always made
+            pr[:, j, c] = profile.power(np.ascontiguousarray(pr[:, j, c]), 1.0 / weight)
+    rounded = profile.rounding(pr)
+    if rounded is not pr:
+        pr[...] = rounded
+    out[..., 2] = profile.rounding(fscore(pr[..., 0], pr[..., 1], options.alpha))
+    return out, chosen
 
 
 def chosen_references(options: RougeOptions, rouge_type: RougeType, values: np.ndarray,
@@ -368,7 +404,7 @@ def _row_keys(predictions, references) -> np.ndarray:
 def reads_sentences(options: RougeOptions) -> bool:
     """Whether a requested type compares sentence by sentence: rougeLsum, rougeW, and rougeL
     where the profile's ROUGE-L is the summary-level union LCS (ROUGE-1.5.5)."""
-    return any(kind_of(options, t).sentences for t in options.rouge_types)
+    return _plan(options).reads_sentences
 
 
 # --------------------------------------------------------------------------------------------
@@ -389,14 +425,14 @@ def _input_notes(options: RougeOptions, texts, flat: TokenizedBatch, stats) -> I
             notes.tokenless_symbols += 1
     notes.texts_with_newline = sum(map(operator.contains, texts, itertools.repeat("\n")))
     notes.segmenter_fallbacks = getattr(flat, "segmenter_fallbacks", 0)
-    if reads_sentences(options) and not options.split_sentences and not notes.texts_with_newline:
+    plan = _plan(options)
+    if plan.reads_sentences and not options.split_sentences and not notes.texts_with_newline:
         # one text the rule-based splitter would split is enough for the warning: stop there
         notes.multi_sentence_texts = int(any(
             _MAY_END_SENTENCE.search(t) and "\n" in split_sentences_rule_based(t)
             for t in texts))
-    w_types = [j for j, t in enumerate(options.rouge_types) if t.kind == "W"]
-    if w_types:
-        notes.tokenless_w_references = int((stats[:, w_types[0], 2] == 0).sum())
+    if plan.w_types:
+        notes.tokenless_w_references = int((stats[:, plan.w_types[0][0], 2] == 0).sum())
     return notes
 
 
@@ -452,10 +488,9 @@ def example_scores(options: RougeOptions, predictions, references) -> tuple:
     stats, ref_counts, texts, flat, sent = _pair_statistics(options, predictions, references)
     types = options.rouge_types
     all_scores, all_counts = example_statistics(options, types, stats, ref_counts)
-    scores = {t.name: all_scores[:, j] for j, t in enumerate(types)}
-    counts = {t.name: all_counts[:, j] for j, t in enumerate(types)}
     keys = _row_keys(predictions, references) if wants_poisson_bootstrap(options) else None
-    return ScoredExamples(scores, counts, keys), _input_notes(options, texts, flat, stats)
+    return (ScoredExamples(_plan(options).names, all_scores, all_counts, keys),
+            _input_notes(options, texts, flat, stats))
 
 
 def _concatenated(batches: list) -> ScoredExamples:
@@ -464,8 +499,8 @@ def _concatenated(batches: list) -> ScoredExamples:
         return batches[0]
     first = batches[0]
     return ScoredExamples(
-        {name: np.concatenate([b.scores[name] for b in batches]) for name in first.scores},
-        {name: np.concatenate([b.counts[name] for b in batches]) for name in first.counts},
+        first.names, np.concatenate([b.score_array for b in batches]),
+        np.concatenate([b.count_array for b in batches]),
         None if first.keys is None else np.concatenate([b.keys for b in batches]))
 
 

@@ -95,7 +95,6 @@ class TokenizedBatch:
     tokens: np.ndarray
     sent_offsets: np.ndarray
     text_sent_offsets: np.ndarray
-    empty_texts: int  # texts with visible characters but no tokens (for the warning)
 
     @functools.cached_property  # (a frozen dataclass still has a __dict__ for it)
     def text_offsets(self) -> np.ndarray:
@@ -271,7 +270,7 @@ def _ascii_buffer(texts: Sequence[str], unicode_lower: bool, lower: bool = True)
         # rouge_score: str.lower() first, then every non-[a-z0-9] character separates tokens.
         # Only two non-ASCII characters lower to something with ASCII letters (checked over
         # all of Unicode by the tests); without them, lowering the ASCII bytes is the same.
-        if unicode_lower and any(ch in text for ch in LOWERS_TO_ASCII):
+        if unicode_lower and any(map(text.__contains__, LOWERS_TO_ASCII)):
             text = text.lower()
         # UTF-8 encodes every non-ASCII character as bytes >= 0x80: separators for the
         # scanner. ROUGE-1.5.5 reads raw bytes and lowercases A-Z only.
@@ -416,19 +415,7 @@ def _scanned_batch(texts, codes, keep, sent_ends, text_ends) -> TokenizedBatch:
         sent_offsets[1:] = sent_ends
     text_sent_offsets = np.zeros(len(texts) + 1, dtype=np.int64)
     text_sent_offsets[1:] = text_ends
-    return TokenizedBatch(codes, sent_offsets, text_sent_offsets,
-                          _empty_count(sent_offsets[text_sent_offsets], texts))
-
-
-def _empty_count(text_offsets: np.ndarray, texts: Sequence[str]) -> int:
-    """How many texts have visible characters but no tokens."""
-    empty = (text_offsets[1:] == text_offsets[:-1]).nonzero()[0].tolist()
-    return sum(1 for k in empty if texts[k].strip())
-
-
-def _with_empty_count(batch: TokenizedBatch, texts: Sequence[str]) -> TokenizedBatch:
-    return TokenizedBatch(batch.tokens, batch.sent_offsets, batch.text_sent_offsets,
-                          _empty_count(batch.text_offsets, texts))
+    return TokenizedBatch(codes, sent_offsets, text_sent_offsets)
 
 
 def tokenize_string_batch(
@@ -445,13 +432,11 @@ def tokenize_string_batch(
             tokens.extend(ids.setdefault(t, len(ids)) for t in sentence)
             sent_offsets.append(len(tokens))
         text_sent_offsets.append(len(sent_offsets) - 1)
-    batch = TokenizedBatch(
+    return TokenizedBatch(
         np.array(tokens, dtype=np.int64),
         np.array(sent_offsets, dtype=np.int64),
         np.array(text_sent_offsets, dtype=np.int64),
-        0,
     )
-    return _with_empty_count(batch, texts)
 
 
 # ------------------------------------------------------------------------------------------

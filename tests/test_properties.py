@@ -110,4 +110,3 @@ def test_one_pass_scan_and_stem_equals_scan_then_stem(metric_module, texts, stem
             [max(t, -1) for t in plain.tokens.tolist()]
         assert fast.sent_offsets.tolist() == plain.sent_offsets.tolist()
         assert fast.text_sent_offsets.tolist() == plain.text_sent_offsets.tolist()
-        assert fast.empty_texts == plain.empty_texts
