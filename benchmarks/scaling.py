@@ -16,8 +16,9 @@ rouge1+rouge2+rougeL+rougeLsum, stemmed.
 * **Held GIL.** One thread, the compiled kernels timed (they release the GIL): the rest of a
   call is what one thread does while holding the GIL, and bounds the speed-up on k threads at
   1 / (held + (1 - held) / k) (Amdahl).
-* **Small calls.** compute() on the first B pairs, warm, median of many calls (all threads);
-  rs's score_batch; rouge_score's score() per pair.
+* **Small calls.** compute() on the first B pairs, warm (all threads); rs's score_batch;
+  rouge_score's score() per pair. All three in one process, taking turns (--rounds), so that
+  a neighbour's load falls on each alike; the median of every timed call.
 
 Runs in benchmarks/.venv (benchmarks/run.py makes it: the metric's requirements and the
 peers). Prints markdown tables; docs/performance.md holds them with the machine.
@@ -88,10 +89,32 @@ def _timed(f, runs: int) -> tuple:
     return statistics.median(walls), sum(cpus) / sum(walls)
 
 
+def _latencies(P: list, R: list, who_all: list, batches: list, rounds: int) -> dict:
+    """{who: {batch: median seconds a call}}: every contender in this one process, in turns
+    (rounds x batches x contenders, ~0.1 s of calls a turn), so that a neighbour's load falls
+    on all of them alike; the median over every timed call."""
+    scorers = {who: _scorer(who) for who in who_all}
+    for score in scorers.values():
+        score(P[:2000], R[:2000])  # warm: kernels loaded, words stemmed once
+    times = {(who, b): [] for who in who_all for b in batches}
+    for _ in range(rounds):
+        for b in batches:
+            p, r = P[:b], R[:b]
+            for who, score in scorers.items():
+                once = max(_timed(lambda: score(p, r), 2)[0], 1e-6)
+                for _ in range(max(3, min(1000, int(0.1 / once)))):
+                    t = time.perf_counter()
+                    score(p, r)
+                    times[who, b].append(time.perf_counter() - t)
+    return {who: {str(b): statistics.median(times[who, b]) for b in batches} for who in who_all}
+
+
 def child(spec: dict) -> dict:
     with open(spec["corpus"]) as f:
         pairs = json.load(f)
     P, R = [p for p, _ in pairs], [r for _, r in pairs]
+    if spec["task"] == "batches":
+        return _latencies(P, R, spec["who"], spec["batches"], spec["rounds"])
     score = _scorer(spec["who"])
     score(P[:2000], R[:2000])  # warm: kernels loaded, words stemmed once
     if spec["task"] == "threads":
@@ -116,12 +139,7 @@ def child(spec: dict) -> dict:
         spent[0] = 0.0
         wall, _ = _timed(lambda: score(P, R), spec["runs"])
         return {"wall": wall, "kernels": spent[0] / spec["runs"]}
-    out = {}
-    for size in spec["batches"]:
-        p, r = P[:size], R[:size]
-        reps = max(5, min(2000, int(0.5 / max(_timed(lambda: score(p, r), 3)[0], 1e-6))))
-        out[str(size)] = _timed(lambda: score(p, r), reps)[0]
-    return out
+    raise ValueError(f"task: got {spec['task']!r}")
 
 
 # --- parent ------------------------------------------------------------------------------------
@@ -156,6 +174,8 @@ def main() -> None:
                     help="processes per contender and thread count, alternating (median)")
     ap.add_argument("--shared", default=os.path.join(os.path.dirname(ROOT), "shared"))
     ap.add_argument("--no-rouge-score", action="store_true", help="skip rouge_score's row")
+    ap.add_argument("--rounds", type=int, default=5,
+                    help="small calls: turns of every contender and batch size, in one process")
     ap.add_argument("--parts", default="threads,held,batches",
                     help="which tables: threads, held (the GIL-held share), batches")
     args = ap.parse_args()
@@ -172,8 +192,9 @@ def main() -> None:
         print(f"# scaling.py: {args.pairs:,} pairs, {' + '.join(TYPES)}, stemmed; "
               f"{platform.processor() or platform.machine()}, {cpus} CPUs usable, "
               f"load average {os.getloadavg()[0]:.1f}; {time.strftime('%Y-%m-%d %H:%M')}\n")
-        print("| threads | ours | CPUs busy | rs `score_batch` | CPUs busy | rs / ours |")
-        print("|---|---|---|---|---|---|")
+        if "threads" in parts:
+            print("| threads | ours | CPUs busy | rs `score_batch` | CPUs busy | rs / ours |")
+            print("|---|---|---|---|---|---|")
         for t in threads if "threads" in parts else ():
             got = {"ours": [], "rs": []}
             for _ in range(args.repeats):
@@ -195,8 +216,8 @@ def main() -> None:
         if "batches" not in parts:
             return
         who_all = ["ours", "rs"] + ([] if args.no_rouge_score else ["rouge_score"])
-        lat = {who: run_child({**base, "who": who, "task": "batches", "batches": batches}, {})
-               for who in who_all}
+        lat = run_child({**base, "who": who_all, "task": "batches", "batches": batches,
+                         "rounds": args.rounds}, {})
         print("| pairs per call | ours | rs `score_batch` | rs / ours |"
               + (" rouge_score | rouge_score / ours |" if "rouge_score" in lat else ""))
         print("|---|---|---|---|" + ("---|---|" if "rouge_score" in lat else ""))
