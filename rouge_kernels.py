@@ -84,14 +84,33 @@ def _dense_ids(values: np.ndarray) -> tuple[np.ndarray, int]:
     open-addressing hash table: exact (slots compare the values themselves), O(n)."""
     n = values.shape[0]
     ids = np.empty(n, dtype=np.int64)
+    first = np.empty(_table_size(n), dtype=np.int64)
+    return ids, _dense_ids_into(values, n, ids, first)
+
+
+@njit(cache=True)
+def _table_size(n):
+    """Slots of _dense_ids_into's hash table for n values: the least power of two >= 2n."""
+    size = 2
+    while size < 2 * n:
+        size *= 2
+    return size
+
+
+@njit(cache=True)
+def _dense_ids_into(values, n, ids, first):
+    """_dense_ids of values[:n] into the scratch arrays ids (>= n) and first (the table: >=
+    _table_size(n) slots, reset here): the kernels that intern every pair allocate them once
+    per call, sized to the largest pair, instead of twice per pair. Returns u."""
     if n == 0:
-        return ids, 0
-    bits = 1
-    while (1 << bits) < 2 * n:
+        return 0
+    size = _table_size(n)
+    bits = 0
+    while (1 << bits) < size:
         bits += 1
-    size = 1 << bits
     mask = size - 1
-    first = np.full(size, -1, dtype=np.int64)  # slot -> index of the value's first occurrence
+    for h in range(size):
+        first[h] = -1  # slot -> index of the value's first occurrence
     shift = np.uint64(64 - bits)
     next_id = 0
     for i in range(n):
@@ -108,7 +127,7 @@ def _dense_ids(values: np.ndarray) -> tuple[np.ndarray, int]:
                 ids[i] = ids[j]
                 break
             h = (h + 1) & mask
-    return ids, next_id
+    return next_id
 
 
 def dense_ids(values: np.ndarray) -> tuple:
@@ -290,28 +309,29 @@ def _zeros_below(v, j):
 
 
 @njit(cache=True)
-def _mark_lcs_bits(y, x, bit_of, rows, mask):
-    """_mark_path (unweighted) for a prediction sentence of at most 64 tokens: the DP rows
-    are machine words (Hyyro's bit-vector LCS), the traceback reads c[i][j] by popcount.
-    Same path, O(len(y) + len(x)) instead of O(len(y) * len(x)). bit_of is a zeroed scratch
-    array indexed by token id. Returns how many positions it newly marked."""
-    m = y.shape[0]
-    n = x.shape[0]
+def _mark_lcs_bits(ids, y0, m, x0, n, bit_of, rows, mask):
+    """_mark_path (unweighted) of y = ids[y0:y0 + m] and a prediction sentence x =
+    ids[x0:x0 + n] of at most 64 tokens: the DP rows are machine words (Hyyro's bit-vector
+    LCS), the traceback reads c[i][j] by popcount. Same path, O(m + n) instead of O(m * n).
+    The sentences as offsets into one array, not slices: a slice passed per sentence pair
+    costs its creation and reference counting (see _bit_rows). bit_of is a zeroed scratch
+    array indexed by token id (left zeroed). Returns how many positions it newly marked."""
+    one = np.uint64(1)
     for j in range(n):
-        bit_of[x[j]] |= np.uint64(1) << np.uint64(j)
+        bit_of[ids[x0 + j]] |= one << np.uint64(j)
     v = np.uint64(0xFFFFFFFFFFFFFFFF)
     rows[0] = v
     for i in range(m):
-        match = bit_of[y[i]]
+        match = bit_of[ids[y0 + i]]
         v = (v + (v & match)) | (v & ~match)
         rows[i + 1] = v
     for j in range(n):
-        bit_of[x[j]] = np.uint64(0)
+        bit_of[ids[x0 + j]] = np.uint64(0)
     new = 0
     i = m
     j = n
     while i > 0 and j > 0:
-        if y[i - 1] == x[j - 1]:
+        if ids[y0 + i - 1] == ids[x0 + j - 1]:
             i -= 1
             j -= 1
             if not mask[i]:  # newly on a path (inline: see _bit_rows on calls per step)
@@ -407,7 +427,7 @@ def _zeros_below_words(v, j):
 
 @njit(cache=True)
 def _mark_lcs_bit_rows(y, x, head, nxt, mask_of, match, mask):
-    """_mark_lcs_bits for a prediction sentence of any length: rows of ceil(len(x) / 64)
+    """_union_pairs' bit-vector traceback for a prediction sentence of any length: rows of ceil(len(x) / 64)
     words, every b-th row kept (b = sqrt(len(y))) and a block of b rows recomputed from its
     checkpoint when the traceback reaches it (each block once: the path only moves up).
     O(sqrt(len(y)) * len(x) / 64) words, two passes of len(y) * len(x) / 64 word steps.
@@ -672,51 +692,77 @@ def _max_sentence_len(sent_offsets, s0, s1):
 
 
 @njit(cache=True)
+def _union_sizes(sent_offsets, bounds):
+    """The largest pair of _union_pairs' bounds: (its values: sentence and clipping tokens,
+    its longest prediction sentence, its longest reference sentence)."""
+    n_max = 0
+    max_p = 0
+    max_r = 0
+    for k in range(bounds.shape[0]):
+        n_max = max(n_max, sent_offsets[bounds[k, 1]] - sent_offsets[bounds[k, 0]]
+                    + sent_offsets[bounds[k, 3]] - sent_offsets[bounds[k, 2]]
+                    + bounds[k, 5] - bounds[k, 4] + bounds[k, 7] - bounds[k, 6])
+        max_p = max(max_p, _max_sentence_len(sent_offsets, bounds[k, 0], bounds[k, 1]))
+        max_r = max(max_r, _max_sentence_len(sent_offsets, bounds[k, 2], bounds[k, 3]))
+    return n_max, max_p, max_r
+
+
+@njit(cache=True)
 def _union_pair(tokens, sent_offsets, s_p0, s_p1, s_r0, s_r1, clip_tokens, c_p0, c_p1, c_r0,
                 c_r1, weight, mask_out):
-    """Union-LCS hits of one pair (see union_lcs_stats / wlcs_stats). weight: None for the
-    union LCS, whose hit is an int; a float for ROUGE-W, whose hit is sum f(run). mask_out,
-    when non-empty, receives the counted reference positions (relative to the reference's
-    first token).
+    """Union-LCS hits of one pair (see union_lcs_stats / wlcs_stats): _union_pairs of one row.
+    weight: None for the union LCS, whose hit is an int; a float for ROUGE-W, whose hit is
+    sum f(run). mask_out, when non-empty, receives the counted reference positions (relative
+    to the reference's first token)."""
+    bounds = np.empty((1, 8), dtype=np.int64)
+    bounds[0, 0] = s_p0
+    bounds[0, 1] = s_p1
+    bounds[0, 2] = s_r0
+    bounds[0, 3] = s_r1
+    bounds[0, 4] = c_p0
+    bounds[0, 5] = c_p1
+    bounds[0, 6] = c_r0
+    bounds[0, 7] = c_r1
+    hits = np.zeros(1, dtype=np.float64)
+    _union_pairs(tokens, sent_offsets, clip_tokens, bounds, weight, hits, mask_out)
+    return hits[0]
+
+
+@njit(cache=True)
+def _union_pairs(tokens, sent_offsets, clip_tokens, bounds, weight, hits, mask_out):
+    """hits[k] = the union-LCS hits of pair k, whose prediction has sentences bounds[k, 0] ..
+    bounds[k, 1] - 1 and reference bounds[k, 2] .. bounds[k, 3] - 1, and whose clipping
+    tokens are clip_tokens[bounds[k, 4]:bounds[k, 5]] and [bounds[k, 6]:bounds[k, 7]].
+    mask_out, when non-empty (one pair), receives the counted reference positions (relative
+    to the reference's first token).
+
+    All pairs in one call, with scratch arrays allocated once, sized to the largest pair, and
+    reset per pair: allocating them per pair (about 16 arrays) and calling a helper with
+    arrays per sentence pair (their reference counting) was most of rougeLsum's time.
 
     Every branch on the kind tests ``weight is None`` itself: numba decides such a test when
     it compiles (dead branch pruning on an argument's type), so each kind compiles only its
     own path (the bit-vector LCS or the weighted table): about half the compile time each."""
-    t_p0 = sent_offsets[s_p0]
-    t_p1 = sent_offsets[s_p1]
-    t_r0 = sent_offsets[s_r0]
-    t_r1 = sent_offsets[s_r1]
-    lp = t_p1 - t_p0
-    lr = t_r1 - t_r0
-    if lp == 0 or lr == 0:
-        return 0.0
-    # dense ids over the sentence tokens and the clipping tokens of both texts together
-    nc_p = c_p1 - c_p0
-    nc_r = c_r1 - c_r0
-    both = np.empty(lp + lr + nc_p + nc_r, dtype=np.int64)
-    _copy(tokens, t_p0, t_p1, both, 0)
-    _copy(tokens, t_r0, t_r1, both, lp)
-    _copy(clip_tokens, c_p0, c_p1, both, lp + lr)
-    _copy(clip_tokens, c_r0, c_r1, both, lp + lr + nc_p)
-    ids, u = _dense_ids(both)
-    pred = ids[:lp]
-    ref = ids[lp:lp + lr]
-    # unigram tables for clipping: a token is a hit only while both texts have copies left
-    left_p = np.zeros(u, dtype=np.int64)
-    left_r = np.zeros(u, dtype=np.int64)
-    for i in range(lp + lr, lp + lr + nc_p):
-        left_p[ids[i]] += 1
-    for i in range(lp + lr + nc_p, lp + lr + nc_p + nc_r):
-        left_r[ids[i]] += 1
-    max_p = _max_sentence_len(sent_offsets, s_p0, s_p1)
-    max_r = _max_sentence_len(sent_offsets, s_r0, s_r1)
-    # the DP table for the weighted LCS; multiword bit rows for long prediction sentences
-    buf_size = 1 if weight is None else min(_BASE_CELLS, (max_r + 1) * (max_p + 1))
+    n_max, max_p, max_r = _union_sizes(sent_offsets, bounds)
+    both = np.empty(n_max, dtype=np.int64)
+    ids = np.empty(n_max, dtype=np.int64)
+    first = np.empty(_table_size(n_max), dtype=np.int64)
+    # per id (u <= n_max): unigram tables for clipping, ids in the prediction, bit masks
+    left_p = np.empty(n_max, dtype=np.int64)
+    left_r = np.empty(n_max, dtype=np.int64)
+    in_pred = np.empty(n_max, dtype=np.bool_)
+    bit_of = np.zeros(n_max if weight is None else 0, dtype=np.uint64)  # left zeroed
+    rows = np.empty(max_r + 1 if weight is None else 0, dtype=np.uint64)
+    mask = np.zeros(max_r, dtype=np.bool_)
+    # multiword bit rows for long prediction sentences (left filled with -1 / zeroed)
     long_bits = weight is None and max_p > 64
-    head = np.full(u if long_bits else 0, -1, dtype=np.int64)
-    mask_of = np.full(u if long_bits else 0, -1, dtype=np.int64)
+    head = np.full(n_max if long_bits else 0, -1, dtype=np.int64)
+    mask_of = np.full(n_max if long_bits else 0, -1, dtype=np.int64)
     nxt = np.empty(max_p if long_bits else 0, dtype=np.int64)
     match = np.zeros((max_p + 63) // 64 if long_bits else 0, dtype=np.uint64)
+    # the DP table for the weighted LCS (a larger one than a pair needs takes the same
+    # paths in _mark_path: a block fits it exactly when it has at most _BASE_CELLS cells)
+    buf_size = 1 if weight is None else min(_BASE_CELLS, (max_r + 1) * (max_p + 1))
     buf_c = np.empty(buf_size, dtype=np.float64)
     buf_l = np.empty(buf_size, dtype=np.int64)
     zeros_c = np.zeros(0 if weight is None else max(max_p, max_r) + 1, dtype=np.float64)
@@ -726,60 +772,88 @@ def _union_pair(tokens, sent_offsets, s_p0, s_p1, s_r0, s_r1, clip_tokens, c_p0,
     if weight is not None:
         for k in range(f.shape[0]):
             f[k] = float(k) ** weight
-    in_pred = np.zeros(u, dtype=np.bool_)
-    for t in pred:
-        in_pred[t] = True
-    mask = np.zeros(max_r, dtype=np.bool_)
-    bit_of = np.zeros(u, dtype=np.uint64)
-    rows = np.empty(max_r + 1, dtype=np.uint64)
-    hit = 0.0
-    for si in range(s_r0, s_r1):
-        y0 = sent_offsets[si] - t_r0
-        y1 = sent_offsets[si + 1] - t_r0
-        y = ref[y0:y1]
-        m = y.shape[0]
-        # only a position whose token the prediction has can be marked: once all of them
-        # are, no other prediction sentence changes the union (this keeps many tiny
-        # sentences, e.g. "a\n" * 50000, from costing a DP per sentence pair)
-        markable = 0
-        for q in range(m):
-            mask[q] = False
-            markable += 1 if in_pred[y[q]] else 0
-        marked = 0
-        for sj in range(s_p0, s_p1):
-            if marked == markable:
-                break
-            x = pred[sent_offsets[sj] - t_p0:sent_offsets[sj + 1] - t_p0]
-            n = x.shape[0]
-            if n == 0:
-                continue
-            if weight is not None:
-                marked += _mark_path(y, x, True, f, mask, buf_c, buf_l, zeros_c,
-                                     zeros_l, _BASE_CELLS)
-            elif n <= 64:
-                marked += _mark_lcs_bits(y, x, bit_of, rows, mask)
-            else:
-                marked += _mark_lcs_bit_rows(y, x, head, nxt, mask_of, match, mask)
-        run = 0
-        for q in range(y.shape[0]):
-            if mask[q]:
-                t = y[q]
-                if left_r[t] > 0 and left_p[t] > 0:
-                    left_r[t] -= 1
-                    left_p[t] -= 1
-                    if mask_out.shape[0] > 0:
-                        mask_out[y0 + q] = True
-                    if weight is None:
-                        hit += 1.0
-                    else:
-                        # runs are consecutive marked reference positions (ROUGE-1.5.5); a
-                        # marked position that fails the clip neither counts nor ends the run,
-                        # and a run left open by such a position at the end is dropped.
-                        run += 1
-                        if q + 1 == y.shape[0] or not mask[q + 1]:
-                            hit += float(run) ** weight
-                            run = 0
-    return hit
+    for k in range(bounds.shape[0]):
+        hits[k] = 0.0
+        s_p0, s_p1, s_r0, s_r1 = bounds[k, 0], bounds[k, 1], bounds[k, 2], bounds[k, 3]
+        c_p0, c_p1, c_r0, c_r1 = bounds[k, 4], bounds[k, 5], bounds[k, 6], bounds[k, 7]
+        t_p0 = sent_offsets[s_p0]
+        t_r0 = sent_offsets[s_r0]
+        lp = sent_offsets[s_p1] - t_p0
+        lr = sent_offsets[s_r1] - t_r0
+        if lp == 0 or lr == 0:
+            continue
+        # dense ids over the sentence tokens and the clipping tokens of both texts together:
+        # the prediction's at 0, the reference's at lp (rb), the clipping tokens after them
+        nc_p = c_p1 - c_p0
+        nc_r = c_r1 - c_r0
+        n = lp + lr + nc_p + nc_r
+        _copy(tokens, t_p0, t_p0 + lp, both, 0)
+        _copy(tokens, t_r0, t_r0 + lr, both, lp)
+        _copy(clip_tokens, c_p0, c_p1, both, lp + lr)
+        _copy(clip_tokens, c_r0, c_r1, both, lp + lr + nc_p)
+        u = _dense_ids_into(both, n, ids, first)
+        rb = lp
+        # unigram tables for clipping: a token is a hit only while both texts have copies left
+        for t in range(u):
+            left_p[t] = 0
+            left_r[t] = 0
+            in_pred[t] = False
+        for i in range(lp + lr, lp + lr + nc_p):
+            left_p[ids[i]] += 1
+        for i in range(lp + lr + nc_p, n):
+            left_r[ids[i]] += 1
+        for i in range(lp):
+            in_pred[ids[i]] = True
+        hit = 0.0
+        for si in range(s_r0, s_r1):
+            y0 = sent_offsets[si] - t_r0
+            y1 = sent_offsets[si + 1] - t_r0
+            m = y1 - y0
+            ry = rb + y0  # the sentence's tokens: ids[ry:ry + m]
+            # only a position whose token the prediction has can be marked: once all of them
+            # are, no other prediction sentence changes the union (this keeps many tiny
+            # sentences, e.g. "a\n" * 50000, from costing a DP per sentence pair)
+            markable = 0
+            for q in range(m):
+                mask[q] = False
+                markable += 1 if in_pred[ids[ry + q]] else 0
+            marked = 0
+            for sj in range(s_p0, s_p1):
+                if marked == markable:
+                    break
+                x0 = sent_offsets[sj] - t_p0
+                nx = sent_offsets[sj + 1] - t_p0 - x0
+                if nx == 0:
+                    continue
+                if weight is not None:
+                    marked += _mark_path(ids[ry:ry + m], ids[x0:x0 + nx], True, f, mask, buf_c,
+                                         buf_l, zeros_c, zeros_l, _BASE_CELLS)
+                elif nx <= 64:
+                    marked += _mark_lcs_bits(ids, ry, m, x0, nx, bit_of, rows, mask)
+                else:
+                    marked += _mark_lcs_bit_rows(ids[ry:ry + m], ids[x0:x0 + nx], head, nxt,
+                                                 mask_of, match, mask)
+            run = 0
+            for q in range(m):
+                if mask[q]:
+                    t = ids[ry + q]
+                    if left_r[t] > 0 and left_p[t] > 0:
+                        left_r[t] -= 1
+                        left_p[t] -= 1
+                        if mask_out.shape[0] > 0:
+                            mask_out[y0 + q] = True
+                        if weight is None:
+                            hit += 1.0
+                        else:
+                            # runs are consecutive marked reference positions (ROUGE-1.5.5); a
+                            # marked position that fails the clip neither counts nor ends the
+                            # run, and a run left open by such a position at the end is
+                            # dropped.
+                            run += 1
+                            if q + 1 == m or not mask[q + 1]:
+                                hit += float(run) ** weight
+                                run = 0
+        hits[k] = hit
 
 
 @njit(cache=True, nogil=True)
@@ -819,16 +893,27 @@ def _union_stats(tokens, sent_offsets, text_sent_offsets, clip_tokens, clip_offs
     Inlined into both (numba's IR inliner): as a function of its own, numba optimised and
     generated machine code for it and all it calls once more; union_lcs_stats compiled ~8%
     faster without it (7.9-8.1 s against 8.5-9.0 s). Inlining the small helpers too, or
-    _union_pair, made the compile slower."""
-    no_mask = np.zeros(0, dtype=np.bool_)
-    for k in range(pair_pred.shape[0]):
+    _union_pairs, made the compile slower."""
+    n_pairs = pair_pred.shape[0]
+    bounds = np.empty((n_pairs, 8), dtype=np.int64)
+    for k in range(n_pairs):
         p = pair_pred[k]
         r = pair_ref[k]
-        out[k, 0] = _union_pair(tokens, sent_offsets, text_sent_offsets[p],
-                                text_sent_offsets[p + 1], text_sent_offsets[r],
-                                text_sent_offsets[r + 1], clip_tokens, clip_offsets[p],
-                                clip_offsets[p + 1], clip_offsets[r], clip_offsets[r + 1],
-                                weight, no_mask)
+        bounds[k, 0] = text_sent_offsets[p]
+        bounds[k, 1] = text_sent_offsets[p + 1]
+        bounds[k, 2] = text_sent_offsets[r]
+        bounds[k, 3] = text_sent_offsets[r + 1]
+        bounds[k, 4] = clip_offsets[p]
+        bounds[k, 5] = clip_offsets[p + 1]
+        bounds[k, 6] = clip_offsets[r]
+        bounds[k, 7] = clip_offsets[r + 1]
+    hits = np.empty(n_pairs, dtype=np.float64)
+    _union_pairs(tokens, sent_offsets, clip_tokens, bounds, weight, hits,
+                 np.zeros(0, dtype=np.bool_))
+    for k in range(n_pairs):
+        p = pair_pred[k]
+        r = pair_ref[k]
+        out[k, 0] = hits[k]
         out[k, 1] = clip_offsets[p + 1] - clip_offsets[p]
         base = 0.0
         for s in range(text_sent_offsets[r], text_sent_offsets[r + 1]):
