@@ -893,7 +893,7 @@ def _union_stats(tokens, sent_offsets, text_sent_offsets, clip_tokens, clip_offs
     Inlined into both (numba's IR inliner): as a function of its own, numba optimised and
     generated machine code for it and all it calls once more; union_lcs_stats compiled ~8%
     faster without it (7.9-8.1 s against 8.5-9.0 s). Inlining the small helpers too, or
-    _union_pairs, made the compile slower."""
+    the per-pair function (_union_pair then, _union_pairs now), made the compile slower."""
     n_pairs = pair_pred.shape[0]
     bounds = np.empty((n_pairs, 8), dtype=np.int64)
     for k in range(n_pairs):
