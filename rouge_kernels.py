@@ -427,7 +427,7 @@ def _zeros_below_words(v, j):
 
 @njit(cache=True)
 def _mark_lcs_bit_rows(y, x, head, nxt, mask_of, match, mask):
-    """_union_pairs' bit-vector traceback for a prediction sentence of any length: rows of ceil(len(x) / 64)
+    """_mark_lcs_bits for a prediction sentence of any length: rows of ceil(len(x) / 64)
     words, every b-th row kept (b = sqrt(len(y))) and a block of b rows recomputed from its
     checkpoint when the traceback reaches it (each block once: the path only moves up).
     O(sqrt(len(y)) * len(x) / 64) words, two passes of len(y) * len(x) / 64 word steps.
