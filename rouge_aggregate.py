@@ -172,15 +172,13 @@ _EXACT_UNIT = 1130  # every finite double is an integer multiple of 2^-1074 (and
 def _exact_column_sums(matrix: np.ndarray) -> list:
     """Column sums of finite floats, exactly, as Python ints in units of 2^-_EXACT_UNIT: the
     same in any order and any chunking; dividing them at the end rounds once, correctly."""
-    whole = np.floor(matrix)
-    fraction = (matrix - whole) * 2.0 ** 32  # exact: power-of-two scaling of an exact difference
-    high = np.floor(fraction)
-    low = (fraction - high) * 2.0 ** 32
-    if (np.abs(whole) < 2.0 ** 40).all() and (low == np.floor(low)).all():
-        # the common case, fast: every value is a multiple of 2^-64 (scores above 2^-11, or
-        # counts), so its whole part and two 32-bit fraction parts are exact int64 numbers
-        parts = np.stack((whole, high, low)).astype(np.int64).sum(axis=1).tolist()
-        return [((w << 64) + (h << 32) + lo) << (_EXACT_UNIT - 64) for w, h, lo in zip(*parts)]
+    parts, common = kernel("exact_column_sums")(np.ascontiguousarray(matrix, dtype=np.float64))
+    if common:
+        # the common case, fast: every value is a multiple of 2^-64 in [0, 2^40) (scores
+        # above 2^-11, or counts), so its whole part and two 32-bit fraction parts are exact
+        # int64 numbers
+        return [((w << 64) + (h << 32) + lo) << (_EXACT_UNIT - 64)
+                for w, h, lo in zip(*parts.tolist())]
     mantissa, exponent = np.frexp(matrix)
     digits = (mantissa * 2.0 ** 53).astype(np.int64)  # exact: value = digits * 2^(exponent - 53)
     sums = []

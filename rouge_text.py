@@ -368,11 +368,12 @@ def _tokenize_scan_stem(texts, scan_stem, table_insert, unicode_lower, stem_memo
         buf = _ascii_buffer(texts, unicode_lower, lower=False)
         codes, sent_ends, text_ends, long_tok, long_start, long_end, pending = scan_stem(
             buf, MAX_PACKED_LEN, keys, vals, stem)
-    long_ids = _LongIds()
-    if not unicode_lower:  # as in tokenize_ascii_batch
-        def long_ids(word, _ids=long_ids._ids):
-            return _ids.setdefault(word, -1 - len(_ids))
     dropped = []
+    if len(pending) or len(long_tok):
+        long_ids = _LongIds()
+        if not unicode_lower:  # as in tokenize_ascii_batch
+            def long_ids(word, _ids=long_ids._ids):
+                return _ids.setdefault(word, -1 - len(_ids))
     if len(pending):  # words the table does not know yet, or stems that do not pack
         selected = codes[pending]
         inverse, n_distinct = dense_ids(selected)
@@ -635,6 +636,11 @@ class ByteTokenizer(TokenizerProfile):
 
     def batch(self, texts, *, stemmer, stopwords):
         chosen = mode()
+        if not stopwords:  # (tokenize_ascii_batch's first case, without its other arguments)
+            return _tokenize_scan_stem(
+                texts, kernel("scan_stem_tokens", chosen), kernel("stem_table_insert", chosen),
+                self.unicode_lower, stem_memo(stemmer) if stemmer else None,
+                kernel("dense_ids", chosen))
         return tokenize_ascii_batch(
             texts, functools.partial(kernel("scan_ascii_tokens", chosen), parts=threads_here()),
             unicode_lower=self.unicode_lower,

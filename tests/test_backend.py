@@ -8,6 +8,7 @@
   scores can score, and the compile process ends with the process that started it (the CLI).
 """
 import copy
+from fractions import Fraction
 import gc
 import json
 import os
@@ -138,6 +139,30 @@ def test_poisson_bootstrap_twin_equals_compiled():
     # the twin steps aside for the compiled kernel
     with pytest.raises(V.OutOfScope, match="not integers"):
         V.poisson_bootstrap_sums(values + 0.5, keys, occurrences, np.uint64(1), 3, cdf)
+
+
+@settings(max_examples=200, deadline=None)
+@given(values=st.lists(st.one_of(
+    st.floats(min_value=0, max_value=1, allow_nan=False),  # macro scores
+    st.integers(0, 2 ** 30).map(float),  # micro counts
+    st.floats(min_value=-1e15, max_value=1e15, allow_nan=False),  # anything finite
+    st.sampled_from([2.0 ** 40, -(2.0 ** 40) + 1, 2.0 ** -64, 2.0 ** -65, 0.1, -0.0])),
+    min_size=1, max_size=60), columns=st.integers(1, 4))
+def test_exact_column_sums_twin_equals_compiled_and_fractions(values, columns):
+    matrix = np.array(values[:len(values) // columns * columns] or values[:1] * columns,
+                      dtype=np.float64).reshape(-1, columns)
+    got, common = K.exact_column_sums(matrix)
+    twin, twin_common = V.exact_column_sums(matrix)
+    assert common == twin_common and np.array_equal(got, twin)
+    # the common case: every value a multiple of 2^-64 in [0, 2^40)
+    fits = all(0 <= v < 2 ** 40 and (Fraction(v) * 2 ** 64).denominator == 1
+               for v in matrix.ravel().tolist())
+    assert common == fits
+    if common:  # whole + high 2^-32 + low 2^-64, summed per column
+        for c in range(columns):
+            want = sum(map(Fraction, matrix[:, c].tolist()))
+            assert Fraction(int(got[0, c])) + Fraction(int(got[1, c]), 2 ** 32) + \
+                Fraction(int(got[2, c]), 2 ** 64) == want
 
 
 CASES = [

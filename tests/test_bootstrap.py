@@ -186,7 +186,7 @@ def test_micro_rouge_w_with_huge_weighted_counts(metric, metric_module):
 
 
 @settings(max_examples=200, deadline=None)
-@given(values=st.lists(st.floats(min_value=0, max_value=1e30, allow_nan=False,
+@given(values=st.lists(st.floats(min_value=-1e30, max_value=1e30, allow_nan=False,
                                  allow_infinity=False), min_size=1, max_size=40))
 def test_exact_column_sums_are_exact(metric_module, values):
     # both paths (the fast one for multiples of 2^-64, frexp for the rest) give the exact sum
