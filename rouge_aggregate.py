@@ -69,8 +69,9 @@ class InputNotes:
         self.tokenless_script = min(a, b) if a and b else a or b
 
 
-_NOTE_COUNTS = tuple(name for name, f in InputNotes.__dataclass_fields__.items()
-                     if f.type in ("int", int))
+# every field but the script hint is a count
+_NOTE_COUNTS = tuple(name for name in InputNotes.__dataclass_fields__
+                     if name != "tokenless_script")
 
 
 class ScoredExamples(NamedTuple):

@@ -4,8 +4,8 @@
 until then its numpy twin of the same name in ``rouge_vectorized`` (a first call never waits
 for numba), and for a kernel without a twin the compiled one, waited for. The numbers are the
 same to the last digit (tests/test_backend.py). The choice is made when a compiled kernel
-arrives, not per call. ``ROUGE_METRIC_BACKEND=numpy`` never uses numba (kernels without a twin
-run as plain Python: slow, exact); ``=numba`` always does, compiling in the caller's thread.
+arrives, not per call. ``ROUGE_METRIC_BACKEND=numpy`` never uses numba (kernels without a twin,
+and calls past what a twin does, run as plain Python: slow, exact); ``=numba`` always does, compiling in the caller's thread.
 
 ``start()`` (evaluate.load) loads the cached kernels when the cache has them all, else starts
 one compile process that caches them, most needed first, while a thread here adopts each as
@@ -156,8 +156,8 @@ def _event(name: str) -> threading.Event:
 def kernel(name: str, chosen: str | None = None):  # chosen: mode(), read by the caller
     """The implementation of kernel `name` to run now (see the module docstring)."""
     chosen = chosen or mode()
-    if chosen == "numpy":
-        return getattr(_twins, name, None) or _python(name)
+    if chosen == "numpy":  # past what a twin can do (OutOfScope), plain Python, never numba
+        return _twin(name, numba=False) if hasattr(_twins, name) else _python(name)
     function = _compiled.get(name)
     if function is not None:
         return function
@@ -180,13 +180,15 @@ def helper(name: str):
     return getattr(_compiled_module(), name)
 
 
-def _twin(name: str):
-    """The numpy twin of a kernel; past what the twin can do (OutOfScope), the compiled one."""
+def _twin(name: str, numba: bool = True):
+    """The numpy twin of a kernel (the compiled one once it is here); past what the twin can
+    do (OutOfScope), the compiled one, or without numba (numba=False) the plain Python one."""
     def run(*args, **kwargs):
         try:
-            return (_compiled.get(name) or getattr(_twins, name))(*args, **kwargs)
+            return ((_compiled.get(name) if numba else None) or getattr(_twins, name))(
+                *args, **kwargs)
         except _twins.OutOfScope:
-            return _wait(name)(*args, **kwargs)
+            return (_wait(name) if numba else _python(name))(*args, **kwargs)
     return run
 
 

@@ -431,8 +431,8 @@ def _mark_lcs_bit_rows(y, x, head, nxt, mask_of, match, mask):
     words, every b-th row kept (b = sqrt(len(y))) and a block of b rows recomputed from its
     checkpoint when the traceback reaches it (each block once: the path only moves up).
     O(sqrt(len(y)) * len(x) / 64) words, two passes of len(y) * len(x) / 64 word steps.
-    head and mask_of (filled with -1, size u), nxt and match (zeroed) are scratch. Returns how many
-    positions it newly marked."""
+    head and mask_of (filled with -1, at least u long), nxt and match (zeroed) are scratch.
+    Returns how many positions it newly marked."""
     m = y.shape[0]
     n = x.shape[0]
     words = (n + 63) // 64

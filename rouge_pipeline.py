@@ -26,6 +26,7 @@ import json
 import operator
 import re
 import struct
+import weakref
 import zlib
 from concurrent.futures import ThreadPoolExecutor
 from typing import Sequence
@@ -152,17 +153,20 @@ class _Plan:
         self.w_types = tuple((j, t.weight) for j, t in enumerate(types) if t.kind == "W")
 
 
-_PLANS: dict = {}  # id(options) -> (options, plan); options built from plain values are reused
+# id(options) -> (weak reference to the options, plan). Options built from plain values are
+# reused, so their plan is found again; the cache keeps no options (nor a user's tokenizer
+# function in them) alive, and a dead entry's id, reused by new options, is told apart.
+_PLANS: dict = {}
 
 
 def _plan(options: RougeOptions) -> _Plan:
     entry = _PLANS.get(id(options))
-    if entry is not None and entry[0] is options:  # (the entry holds it: its id is not reused)
+    if entry is not None and entry[0]() is options:
         return entry[1]
     if len(_PLANS) >= 256:
         _PLANS.clear()
     plan = _Plan(options)
-    _PLANS[id(options)] = (options, plan)
+    _PLANS[id(options)] = (weakref.ref(options), plan)
     return plan
 
 
@@ -180,6 +184,10 @@ def _pair_statistics(options: RougeOptions, predictions, references):
     else:
         refs = [[r] if isinstance(r, str) else list(r) for r in references]
         ref_counts = np.array([len(r) for r in refs], dtype=np.int64)
+        if not ref_counts.all():  # compute() checks this first; the engines' rows come here
+            i = int(np.argmin(ref_counts))
+            raise ValueError(f"references[{i}]: got an empty list; allowed: at least one "
+                             "reference string per prediction")
         texts = list(predictions) + [r for row in refs for r in row]
         pair_pred = np.repeat(np.arange(n_examples, dtype=np.int64), ref_counts)
     if options.split_sentences:
@@ -200,7 +208,7 @@ def _pair_statistics(options: RougeOptions, predictions, references):
         # view with unigram tables of the flat view.
         lcs_texts = [_truncate_bytes(t, options.length_limit_bytes, False) for t in texts]
         flat, sent = _split_batch(tokenizer.batch(flat_texts + lcs_texts,
-                                                  **token_options), flat_texts)
+                                                  **token_options), len(flat_texts))
     else:
         flat = tokenizer.batch(flat_texts, **token_options)
         sent = flat
@@ -243,9 +251,8 @@ def _over_pairs(kernel, head: tuple, pair_pred, pair_ref, tail: tuple = ()):
     return np.concatenate(parts)
 
 
-def _split_batch(batch: TokenizedBatch, first_texts: list) -> tuple:
-    """The first len(first_texts) texts of one TokenizedBatch and the rest, as two batches."""
-    k = len(first_texts)
+def _split_batch(batch: TokenizedBatch, k: int) -> tuple:
+    """The first k texts of one TokenizedBatch and the rest, as two batches."""
     tso, so = batch.text_sent_offsets, batch.sent_offsets
     s_mid = int(tso[k])
     t_mid = int(so[s_mid])
@@ -539,6 +546,11 @@ class Scorer:
             # parts (text to bytes) does not hold up the call; tokenization overlaps too
             size = min(size, max(_THREAD_CHUNK_MIN, -(-n // (2 * threads))))
         spans = [(i, min(i + size, n)) for i in range(0, n, size)]
+        if not spans:  # nothing to add
+            empty = np.zeros((0, len(self.options.rouge_types), 3), dtype=np.float64)
+            keys = np.zeros(0, dtype=np.uint64) if wants_poisson_bootstrap(self.options) \
+                else None
+            return ScoredExamples(_plan(self.options).names, empty, empty.copy(), keys)
 
         def score(span):
             return example_scores(self.options, predictions[span[0]:span[1]],

@@ -262,3 +262,24 @@ def test_merged_warnings_do_not_depend_on_the_merge_order(metric):
         said.append([str(w.message) for w in caught])
     assert said[0] == said[1]
     assert 'for texts in Arabic script pass lang="ar"' in said[0][0]
+
+
+def test_the_scorer_refuses_an_example_without_references_and_takes_no_rows():
+    # compute() checks its inputs first; the engines' partitions reach the Scorer directly, so
+    # the Scorer refuses an empty reference list itself (it used to pair the rows up wrongly:
+    # rouge1 1.0 for a row with no reference), and a partition of no rows adds nothing
+    pipeline = staged("rouge_pipeline")
+    for detailed in (False, True):
+        options = pipeline.RougeOptions.build(rouge_types=["rouge1"], detailed=detailed,
+                                              n_samples=20)
+        scorer = pipeline.Scorer(options)
+        with pytest.raises(ValueError, match=r"references\[1\]: got an empty list; allowed: "
+                                             "at least one reference"):
+            scorer.add(["a b", "x y"], [["a b", "a b"], []])
+        batch = scorer.add([], [])
+        assert batch.score_array.shape == (0, 1, 3) and batch.scores["rouge1"].shape == (0, 3)
+        assert scorer.aggregate.count == 0
+        scorer.add(["a b"], [["a b", "c"]])
+        assert scorer.aggregate.count == 1
+        result = scorer.result()["rouge1"]
+        assert (result["fmeasure"]["mid"] if detailed else result) == 1.0
