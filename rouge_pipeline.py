@@ -48,6 +48,9 @@ from .rouge_backend import (
     pool_worker,
     threads_here,
 )
+from .rouge_profiles import (
+    no_rounding,
+)
 from .rouge_registry import (
     KINDS,
     kind_of,
@@ -328,6 +331,8 @@ def example_statistics(options: RougeOptions, rouge_types: Sequence[RougeType],
                     chosen[:, j, c] = _sequential_sums(x, starts, ref_counts)
                 else:
                     chosen[:, j, c] = np.add.reduceat(x, starts)
+    if not w_types and profile.rounding is no_rounding:  # the common case: one kernel call
+        return kernel("example_prf")(np.ascontiguousarray(chosen), float(options.alpha)), chosen
     out = np.empty(chosen.shape, dtype=np.float64)  # (P, R, F)
     # P and R in one division: hit / (den_p, den_r), 0 where the denominator is 0
     pr = out[..., :2]

@@ -49,7 +49,8 @@ def _libm_pow(x: np.ndarray, y: float) -> np.ndarray:
                     dtype=np.float64).reshape(np.shape(x))
 
 
-def _no_rounding(x: np.ndarray) -> np.ndarray:
+def no_rounding(x: np.ndarray) -> np.ndarray:
+    """The rouge_score profile's: scores as computed."""
     return x
 
 
@@ -78,7 +79,7 @@ class Profile:
 
 ROUGE_SCORE = Profile(
     name="rouge_score", tokenizer=None, stemmer="porter", rouge_l="lcs", clip_from_flat=False,
-    rounding=_no_rounding, power=np.power, sequential_sums=False, multi_ref_default="max",
+    rounding=no_rounding, power=np.power, sequential_sums=False, multi_ref_default="max",
     multi_ref_allowed=("max", "average", "best"), bootstrap="poisson",
     seed_label=lambda seed: f"seed:{seed}", exact_tiebreak_rounding=False)
 

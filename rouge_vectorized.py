@@ -728,3 +728,17 @@ def exact_column_sums(matrix):
     if not ((whole >= 0.0) & (whole < 2.0 ** 40)).all() or not (low == np.floor(low)).all():
         return np.zeros((3, matrix.shape[1]), dtype=np.int64), False
     return np.stack((whole, high, low)).astype(np.int64).sum(axis=1), True
+
+
+def example_prf(counts, alpha):
+    """As rouge_kernels.example_prf: (P, R, F) from (hit, den_p, den_r), elementwise."""
+    out = np.zeros(counts.shape, dtype=np.float64)
+    den = counts[..., 1:]
+    np.divide(counts[..., :1], den, out=out[..., :2], where=den > 0)
+    p, r = out[..., 0], out[..., 1]
+    if alpha == 0.5:
+        num, den = 2.0 * p * r, p + r
+    else:
+        num, den = p * r, (1.0 - alpha) * p + alpha * r
+    np.divide(num, den, out=out[..., 2], where=den > 0)
+    return out

@@ -165,6 +165,25 @@ def test_exact_column_sums_twin_equals_compiled_and_fractions(values, columns):
                 Fraction(int(got[2, c]), 2 ** 64) == want
 
 
+@settings(max_examples=300, deadline=None)
+@given(counts=st.lists(st.tuples(st.integers(0, 400), st.integers(0, 400), st.integers(0, 400)),
+                       min_size=1, max_size=24),
+       scale=st.sampled_from([1.0, 0.37, 1e-3]),
+       alpha=st.sampled_from([0.5, 0.0, 1.0, 0.2, 1 / 3, 0.8, 0.999]))
+def test_example_prf_kernel_and_twin_equal_the_numpy_formulas(counts, scale, alpha):
+    # P, R, F of the counts as rouge_aggregate computes them elementwise (safe_div, fscore):
+    # the kernel must give the same doubles (no fused multiply-add, same order)
+    aggregate = staged("rouge_aggregate")
+    n = len(counts) // 2 or 1
+    values = np.array(counts[:2 * n] if len(counts) >= 2 else counts * 2, dtype=np.float64)
+    values = values.reshape(n, 2, 3) * scale  # scale: non-integer counts (ROUGE-W-like)
+    hit, den_p, den_r = values[..., 0], values[..., 1], values[..., 2]
+    p, r = aggregate.safe_div(hit, den_p), aggregate.safe_div(hit, den_r)
+    want = np.stack([p, r, aggregate.fscore(p, r, alpha)], axis=2)
+    for got in (K.example_prf(values, alpha), V.example_prf(values, alpha)):
+        assert got.tobytes() == want.tobytes()
+
+
 CASES = [
     dict(rouge_types=["rouge1", "rouge2", "rougeL", "rougeLsum"], use_stemmer=True),
     dict(rouge_types=["rougeW-1.2", "rougeS4", "rougeSU4", "rougeS", "rougeSU"],
