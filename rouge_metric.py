@@ -307,11 +307,11 @@ class RougeMetric(evaluate.Metric):
         if predictions is not None or references is not None:
             predictions, references = check_inputs(predictions, references)
         with self._lock:
-            if predictions is None and getattr(self, "writer", None) is None:
+            nothing_added = getattr(self, "writer", None) is None
+            if predictions is None and nothing_added:
                 raise ValueError("predictions: nothing to score; pass predictions= and "
                                  "references= or call add/add_batch before compute()")
-            if predictions is not None and getattr(self, "writer", None) is None \
-                    and self.num_process == 1:
+            if predictions is not None and nothing_added and self.num_process == 1:
                 # Everything is in hand and nothing was added before: evaluate would only
                 # write the inputs to Arrow and read them back. Score them directly.
                 return self._score(options, predictions, references)

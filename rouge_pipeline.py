@@ -544,6 +544,12 @@ class Scorer:
         """Score a batch of checked inputs and add it; returns the batch's per-example
         statistics. Large batches are scored in chunks, on threads."""
         n = len(predictions)
+        if 0 < n < 2 * _THREAD_CHUNK_MIN:  # one chunk (a small call: nothing else to pay for)
+            batch, notes = example_scores(self.options, predictions, references)
+            with self._lock:
+                self.aggregate.add(batch)
+                self.notes.add(notes)
+            return batch
         size = _CHUNK_EXAMPLES
         threads = threads_here()
         if threads > 1 and n >= 2 * _THREAD_CHUNK_MIN:
