@@ -27,21 +27,11 @@ from .rouge_backend import (
 from .rouge_options import (
     RougeOptions,
 )
+from .rouge_vectorized import (  # (re-exported: rouge_pipeline and the tests use them here)
+    fscore,
+    safe_div,
+)
 
-
-
-def safe_div(num: np.ndarray, den: np.ndarray) -> np.ndarray:
-    out = np.zeros(np.broadcast(num, den).shape, dtype=np.float64)
-    np.divide(num, den, out=out, where=den > 0)
-    return out
-
-
-def fscore(p: np.ndarray, r: np.ndarray, alpha: float) -> np.ndarray:
-    """F = P R / ((1 - alpha) P + alpha R), 0 where that denominator is 0. For alpha = 0.5
-    the same expression as rouge_score (2 P R / (P + R)), so the numbers are identical."""
-    if alpha == 0.5:
-        return safe_div(2.0 * p * r, p + r)
-    return safe_div(p * r, (1.0 - alpha) * p + alpha * r)
 
 
 @dataclass
@@ -62,16 +52,16 @@ class InputNotes:
 
     def add(self, other: "InputNotes") -> None:
         mine, theirs = self.__dict__, other.__dict__
-        for name in _NOTE_COUNTS:
+        for name in NOTE_COUNTS:
             mine[name] += theirs[name]
         a, b = self.tokenless_script, other.tokenless_script
         # the least non-empty: merging in any order agrees
         self.tokenless_script = min(a, b) if a and b else a or b
 
 
-# every field but the script hint is a count
-_NOTE_COUNTS = tuple(name for name in InputNotes.__dataclass_fields__
-                     if name != "tokenless_script")
+# every field but the script hint is a count (the hint is never saved in a state)
+NOTE_COUNTS = tuple(name for name in InputNotes.__dataclass_fields__
+                    if name != "tokenless_script")
 
 
 class ScoredExamples(NamedTuple):
@@ -423,7 +413,7 @@ class Aggregate:
             out = {name: {"precision": s[:, 0].tolist(), "recall": s[:, 1].tolist(),
                           "fmeasure": s[:, 2].tolist()} for name, s in scores.items()}
         else:
-            if not options.detailed and not options.profile.keeps_rows:
+            if not options.detailed and not options.profile.keeps_rows and not self._micro:
                 return self._mean_fmeasures()
             agg = _perl_aggregate(options, *self.rows()) \
                 if options.profile.keeps_rows else self._aggregate()
@@ -436,9 +426,7 @@ class Aggregate:
         return out
 
     def _mean_fmeasures(self) -> dict:
-        """{type: mean F}: what _aggregate()'s mids give for F, without the rest."""
-        if self._micro:
-            return {name: entry["fmeasure"][1] for name, entry in self._aggregate().items()}
+        """{type: mean F} (macro): what _aggregate()'s mids give for F, without the rest."""
         units = self.count << _EXACT_UNIT
         return {name: self._exact[3 * j + 2] / units for j, name in enumerate(self.names)}
 

@@ -5,7 +5,8 @@ until then its numpy twin of the same name in ``rouge_vectorized`` (a first call
 for numba), and for a kernel without a twin the compiled one, waited for. The numbers are the
 same to the last digit (tests/test_backend.py). The choice is made when a compiled kernel
 arrives, not per call. ``ROUGE_METRIC_BACKEND=numpy`` never uses numba (kernels without a twin,
-and calls past what a twin does, run as plain Python: slow, exact); ``=numba`` always does, compiling in the caller's thread.
+and calls past what a twin does, run as plain Python: slow, exact); ``=numba`` always does,
+compiling in the caller's thread.
 
 ``start()`` (evaluate.load) loads the cached kernels when the cache has them all, else starts
 one compile process that caches them, most needed first, while a thread here adopts each as

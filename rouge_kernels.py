@@ -3,7 +3,8 @@
 Every kernel takes a flat ``int64`` array of token ids plus offsets, and a list of
 (prediction text, reference text) pairs given as two index arrays, and returns integer
 sufficient statistics per pair (ROUGE-W returns weighted floats, as its definition does).
-Floats are made from the statistics only in ``rouge_metric.py``.
+Floats are made from the statistics afterwards: per-example P, R, F by ``example_prf`` (or by
+numpy in rouge_pipeline where a profile rounds or ROUGE-W's powers apply).
 
 Layout of a tokenized batch::
 
@@ -25,9 +26,10 @@ Definitions follow ROUGE-1.5.5 (``../shared/oracle/SPEC.md``) and rouge_score 0.
 * ROUGE-S/SU: skip-bigrams with at most ``max_skip`` tokens between (``-1`` = no limit);
   SU adds the unigrams of all but the last token.
 
-Also the byte scanner that tokenizes (and, from a table, stems) a whole batch, and the two
-bootstraps: the default profile's Poisson bootstrap (integer sums that do not depend on row
-order) and ROUGE-1.5.5's (Perl's drand48, seeds 0..B-1) for ``rouge155``.
+Also the byte scanner that tokenizes (and, from a table, stems) a whole batch; the
+aggregate's exact column sums and per-example P, R, F; and the two bootstraps: the default
+profile's Poisson bootstrap (integer sums that do not depend on row order) and ROUGE-1.5.5's
+(Perl's drand48, seeds 0..B-1) for ``rouge155``.
 
 Each kernel has an example call (``EXAMPLES``, at the end), which compiles it; its numpy twin
 of the same name is in ``rouge_vectorized``; ``rouge_backend`` chooses which one runs.
@@ -1415,12 +1417,6 @@ def stem_table_insert(keys, vals, new_keys, new_vals):
 
 
 # --------------------------------------------------------------------------------------------
-# One example call per kernel, on a tiny input with the argument types the scorer uses (one
-# compiled signature each: readonly uint8 buffers, C-contiguous int64 arrays). rouge_backend
-# compiles a kernel by calling its example; the order is the compile order (what a first call
-# of the default types needs first).
-
-# --------------------------------------------------------------------------------------------
 # Exact sums for the aggregate
 
 
@@ -1479,6 +1475,13 @@ def example_prf(counts, alpha):
             out[i, j, 1] = r
             out[i, j, 2] = num / den if den > 0 else 0.0
     return out
+
+
+# --------------------------------------------------------------------------------------------
+# One example call per kernel, on a tiny input with the argument types the scorer uses (one
+# compiled signature each: readonly uint8 buffers, C-contiguous int64 arrays). rouge_backend
+# compiles a kernel by calling its example; the order is the compile order (what a first call
+# of the default types needs first).
 
 
 def _examples():

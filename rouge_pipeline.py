@@ -19,7 +19,6 @@ union-LCS kernel's own traceback for L/Lsum/W).
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import itertools
 import json
@@ -35,6 +34,7 @@ import numpy as np
 
 from .rouge_aggregate import (
     Aggregate,
+    NOTE_COUNTS,
     InputNotes,
     ScoredExamples,
     fscore,
@@ -413,12 +413,6 @@ def _row_keys(predictions, references) -> np.ndarray:
 
 
 
-def reads_sentences(options: RougeOptions) -> bool:
-    """Whether a requested type compares sentence by sentence: rougeLsum, rougeW, and rougeL
-    where the profile's ROUGE-L is the summary-level union LCS (ROUGE-1.5.5)."""
-    return _plan(options).reads_sentences
-
-
 # --------------------------------------------------------------------------------------------
 # What the input looked like, and the warnings that are true of it
 
@@ -544,12 +538,6 @@ class Scorer:
         """Score a batch of checked inputs and add it; returns the batch's per-example
         statistics. Large batches are scored in chunks, on threads."""
         n = len(predictions)
-        if 0 < n < 2 * _THREAD_CHUNK_MIN:  # one chunk (a small call: nothing else to pay for)
-            batch, notes = example_scores(self.options, predictions, references)
-            with self._lock:
-                self.aggregate.add(batch)
-                self.notes.add(notes)
-            return batch
         size = _CHUNK_EXAMPLES
         threads = threads_here()
         if threads > 1 and n >= 2 * _THREAD_CHUNK_MIN:
@@ -567,8 +555,8 @@ class Scorer:
             return example_scores(self.options, predictions[span[0]:span[1]],
                                   references[span[0]:span[1]])
 
-        if len(spans) == 1:  # its kernels may use the threads
-            chunks = [score(spans[0])]
+        if len(spans) == 1:  # its kernels may use the threads (no slices: a small call)
+            chunks = [example_scores(self.options, predictions, references)]
         else:  # each chunk on one thread, kernels included (rouge_backend.threads_here)
             with ThreadPoolExecutor(min(threads, len(spans)), initializer=pool_worker) as pool:
                 chunks = list(pool.map(score, spans))
@@ -607,8 +595,8 @@ class Scorer:
             data = self.aggregate.arrays()
             header = {"format": _STATE_FORMAT, "version": __version__,
                       "options": self.options.as_kwargs(),
-                      "notes": {k: v for k, v in dataclasses.asdict(self.notes).items()
-                                if k != "tokenless_script"}, "count": data.pop("count"),
+                      "notes": {name: getattr(self.notes, name) for name in NOTE_COUNTS},
+                      "count": data.pop("count"),
                       "exact": [str(v) for v in data.pop("exact")], "arrays": []}
         blobs = []
         for name, array in data.items():
@@ -659,8 +647,7 @@ class Scorer:
             count = header["count"]
         except (KeyError, TypeError, ValueError) as error:
             raise ValueError(f"data: corrupted state ({error})") from None
-        counts = [getattr(notes, f.name) for f in dataclasses.fields(notes)
-                  if f.name != "tokenless_script"]  # (never saved)
+        counts = [getattr(notes, name) for name in NOTE_COUNTS]
         if notes.tokenless_script or any(type(v) is not int or v < 0 for v in counts):
             raise ValueError("data: corrupted state (notes)")
         scorer = cls(options)

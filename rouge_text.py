@@ -636,11 +636,6 @@ class ByteTokenizer(TokenizerProfile):
 
     def batch(self, texts, *, stemmer, stopwords):
         chosen = mode()
-        if not stopwords:  # (tokenize_ascii_batch's first case, without its other arguments)
-            return _tokenize_scan_stem(
-                texts, kernel("scan_stem_tokens", chosen), kernel("stem_table_insert", chosen),
-                self.unicode_lower, stem_memo(stemmer) if stemmer else None,
-                kernel("dense_ids", chosen))
         return tokenize_ascii_batch(
             texts, functools.partial(kernel("scan_ascii_tokens", chosen), parts=threads_here()),
             unicode_lower=self.unicode_lower,

@@ -8,7 +8,10 @@ or one bit-parallel step serves every pair.
 
 A function raises OutOfScope when a call is outside what it does (a long skip distance on
 long texts; sums that are exact only in one order); rouge_backend then waits for the compiled
-kernel.
+kernel, or under ROUGE_METRIC_BACKEND=numpy runs the plain-Python one.
+
+``safe_div`` and ``fscore`` are the elementwise P, R, F of the scorer (rouge_aggregate and
+rouge_pipeline use them; ``example_prf`` is the kernel doing the same in one pass).
 
 Token ids only need to be equal for equal tokens, so nothing here re-interns them per pair:
 the keys are (pair, token) or (pair, n-gram id) integers.
@@ -730,15 +733,23 @@ def exact_column_sums(matrix):
     return np.stack((whole, high, low)).astype(np.int64).sum(axis=1), True
 
 
+def safe_div(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    out = np.zeros(np.broadcast(num, den).shape, dtype=np.float64)
+    np.divide(num, den, out=out, where=den > 0)
+    return out
+
+
+def fscore(p: np.ndarray, r: np.ndarray, alpha: float) -> np.ndarray:
+    """F = P R / ((1 - alpha) P + alpha R), 0 where that denominator is 0. For alpha = 0.5
+    the same expression as rouge_score (2 P R / (P + R)), so the numbers are identical."""
+    if alpha == 0.5:
+        return safe_div(2.0 * p * r, p + r)
+    return safe_div(p * r, (1.0 - alpha) * p + alpha * r)
+
+
 def example_prf(counts, alpha):
     """As rouge_kernels.example_prf: (P, R, F) from (hit, den_p, den_r), elementwise."""
-    out = np.zeros(counts.shape, dtype=np.float64)
-    den = counts[..., 1:]
-    np.divide(counts[..., :1], den, out=out[..., :2], where=den > 0)
-    p, r = out[..., 0], out[..., 1]
-    if alpha == 0.5:
-        num, den = 2.0 * p * r, p + r
-    else:
-        num, den = p * r, (1.0 - alpha) * p + alpha * r
-    np.divide(num, den, out=out[..., 2], where=den > 0)
+    out = np.empty(counts.shape, dtype=np.float64)
+    out[..., :2] = safe_div(counts[..., :1], counts[..., 1:])
+    out[..., 2] = fscore(out[..., 0], out[..., 1], alpha)
     return out

@@ -180,8 +180,8 @@ def test_example_prf_kernel_and_twin_equal_the_numpy_formulas(counts, scale, alp
     hit, den_p, den_r = values[..., 0], values[..., 1], values[..., 2]
     p, r = aggregate.safe_div(hit, den_p), aggregate.safe_div(hit, den_r)
     want = np.stack([p, r, aggregate.fscore(p, r, alpha)], axis=2)
-    for got in (K.example_prf(values, alpha), V.example_prf(values, alpha)):
-        assert got.tobytes() == want.tobytes()
+    # (the twin is written with safe_div and fscore themselves: the kernel is what is tested)
+    assert K.example_prf(values, alpha).tobytes() == want.tobytes()
 
 
 CASES = [
