@@ -392,7 +392,6 @@ def test_compile_exits_after_compiling_every_kernel(env):
 
 
 def test_metric_errors_name_the_row_and_line():
-    sys.path.insert(0, str(ROOT))
     import rouge_cli
 
     assert rouge_cli._located("references[2]: got an empty list", "x.jsonl", [3, 5, 9]) == \
