@@ -557,6 +557,9 @@ def test_errors_in_view_readable_charts_and_contrast(page, tmp_path):
             page.locator("#corpus-file button[aria-label='Clear']").click()
         upload_and_run(page, "corpus", path, "corpus")
         page.wait_for_function("() => !document.body.classList.contains('corpus-stale')")
+        # this file's error, not the last one's still on the page (a busy machine renders late)
+        page.wait_for_function("n => (document.querySelector('#corpus-error') || {})"
+                               ".innerText?.includes(n)", arg=name, timeout=20_000)
         assert_in_view(page, "#corpus-error")
         messages.append(page.locator("#corpus-error").inner_text())
         assert_readable(page, f"Corpus: {name}")
