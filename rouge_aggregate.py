@@ -303,15 +303,27 @@ class Aggregate:
             self._sample_sums = np.zeros((options.n_samples, width * limbs), dtype=np.float64)
             self._sample_weights = np.zeros(options.n_samples, dtype=np.int64)
 
-    def add(self, batch: ScoredExamples) -> None:
-        n = len(batch.score_array)
-        self.count += n
+    def _matrix(self, batch: ScoredExamples) -> np.ndarray:
+        """float64[N, 3 * types]: type t's (P, R, F) (or counts) in columns 3t..3t + 2."""
+        array = batch.count_array if self._micro else batch.score_array
+        return array.reshape(len(array), -1)
+
+    def column_sums(self, batch: ScoredExamples) -> Optional[list]:
+        """What add() sums of a batch, apart from the state (None where rows are kept): a
+        pool worker computes it, so that add(batch, sums) under the scorer's lock only adds
+        integers."""
+        return None if self._keep_rows else _exact_column_sums(self._matrix(batch))
+
+    def add(self, batch: ScoredExamples, sums: Optional[list] = None) -> None:
+        """Add a batch (sums: column_sums(batch), when already computed)."""
+        self.count += len(batch.score_array)
         if self._keep_rows:
             self._rows.append(batch)
             return
-        # float64[N, 3 * types]: type t's (P, R, F) (or counts) in columns 3t..3t + 2
-        matrix = (batch.count_array if self._micro else batch.score_array).reshape(n, -1)
-        self._exact = [a + b for a, b in zip(self._exact, _exact_column_sums(matrix))]
+        matrix = self._matrix(batch)
+        if sums is None:
+            sums = _exact_column_sums(matrix)
+        self._exact = [a + b for a, b in zip(self._exact, sums)]
         if self._bootstrap:
             fixed = matrix if self._micro else _limbs(matrix)
             sums, weights = _poisson_sums(fixed, batch.keys,

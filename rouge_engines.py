@@ -75,7 +75,7 @@ def _state_of(sources, kwargs, prediction_col, references_col, frames):
     scorer = pipeline.Scorer(pipeline.RougeOptions.build(**kwargs))
     for frame in frames:
         if len(frame):
-            scorer.add(*_rows(frame, prediction_col, references_col))
+            scorer.add(*_rows(frame, prediction_col, references_col), rows=False)
     return scorer.to_bytes()
 
 

@@ -358,7 +358,7 @@ class RougeMetric(evaluate.Metric):
             raise ValueError("predictions: no examples were given (add/add_batch/compute got "
                              "none); allowed: at least one")
         scorer = Scorer(options)
-        scorer.add(predictions, references)
+        scorer.add(predictions, references, rows=False)
         for message in scorer.warnings():
             warnings.warn(message, RougeWarning, stacklevel=3)
         return scorer.result()
@@ -439,7 +439,7 @@ class RougeMetric(evaluate.Metric):
         predictions, references = check_inputs(predictions, references, allow_empty=True)
         state = Scorer(opts)
         if predictions:  # else the empty state: merging it changes nothing
-            state.add(predictions, references)
+            state.add(predictions, references, rows=False)
         return state
 
     def state_from_bytes(self, data):

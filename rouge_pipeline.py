@@ -28,7 +28,7 @@ import struct
 import weakref
 import zlib
 from concurrent.futures import ThreadPoolExecutor
-from typing import Sequence
+from typing import Optional, Sequence
 
 import numpy as np
 
@@ -534,9 +534,11 @@ class Scorer:
         self.notes = InputNotes()
         self._lock = ForkSafeLock()
 
-    def add(self, predictions: Sequence[str], references: Sequence) -> ScoredExamples:
+    def add(self, predictions: Sequence[str], references: Sequence,
+            rows: bool = True) -> Optional[ScoredExamples]:
         """Score a batch of checked inputs and add it; returns the batch's per-example
-        statistics. Large batches are scored in chunks, on threads."""
+        statistics (rows=False: None, and no copy that gathers them). Large batches are
+        scored in chunks, on threads."""
         n = len(predictions)
         size = _CHUNK_EXAMPLES
         threads = threads_here()
@@ -551,20 +553,22 @@ class Scorer:
                 else None
             return ScoredExamples(_plan(self.options).names, empty, empty.copy(), keys)
 
-        def score(span):
-            return example_scores(self.options, predictions[span[0]:span[1]],
-                                  references[span[0]:span[1]])
+        def score(span):  # the chunk's sums too: the lock below then only adds integers
+            batch, notes = example_scores(self.options, predictions[span[0]:span[1]],
+                                          references[span[0]:span[1]])
+            return batch, notes, self.aggregate.column_sums(batch)
 
         if len(spans) == 1:  # its kernels may use the threads (no slices: a small call)
-            chunks = [example_scores(self.options, predictions, references)]
+            batch, notes = example_scores(self.options, predictions, references)
+            chunks = [(batch, notes, None)]
         else:  # each chunk on one thread, kernels included (rouge_backend.threads_here)
             with ThreadPoolExecutor(min(threads, len(spans)), initializer=pool_worker) as pool:
                 chunks = list(pool.map(score, spans))
-        with self._lock:
-            for batch, notes in chunks:
-                self.aggregate.add(batch)
+        with self._lock:  # all chunks or none: an error above added nothing
+            for batch, notes, sums in chunks:
+                self.aggregate.add(batch, sums)
                 self.notes.add(notes)
-        return _concatenated([batch for batch, _ in chunks])
+        return _concatenated([batch for batch, _, _ in chunks]) if rows else None
 
     # -- the public, mergeable state (rouge.partial / merge / to_bytes / finalize) --------------
 
