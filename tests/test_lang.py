@@ -630,7 +630,7 @@ def test_ascii_fast_path_is_the_pre_tokenizer(text):
     clean = " ".join(lang_module.clean_words(text))
     expected = pyonmttok.Tokenizer("aggressive").tokenize(clean)[0] if clean else []
     tokenizer = lang_module.language_tokenizer("en")
-    assert tokenizer._flat(text) == (expected, False)
+    assert tokenizer._flat(lang_module.clean_text(text)) == (expected, False)
 
 
 MARKS = "\u0301\u093e\u0947\u09c8\u0e49\u1058\u06d2\ufe0f\u20dd"
@@ -647,7 +647,7 @@ def test_words_pre_tokenized_one_by_one(words):
     expected = lang_module._split_cjk(pyonmttok.Tokenizer("aggressive").tokenize(clean)[0]) \
         if clean else []
     tokenizer = lang_module.language_tokenizer("ru")
-    assert tokenizer._flat(" ".join(words)) == (expected, False)
+    assert tokenizer._flat(lang_module.clean_text(" ".join(words))) == (expected, False)
 
 
 def test_remove_stopwords_drops_smart_stopwords_before_stemming(metric):
@@ -683,6 +683,146 @@ def test_tokens_by_line_hand_written_zh():
         [["我", "爱", "北京", "天安门", " "], ["天安门", "上", "太阳升"]]
     assert tokenizer.tokens("研究生命。\n\n起源\n", stemmer=None, stopwords=False) == \
         [["研究", "生命", " "], [], ["起源"], []]
+
+
+def test_tokens_by_line_after_a_pre_tokenizer_escape():
+    """The pre-tokenizer keeps a space that a combining mark follows in the mark's token,
+    written ％0020 ("x ाक" gives x, ％0020ा, क): the token goes to the line of the mark, and
+    the tokens after it to theirs (they all stayed on the first line)."""
+    need("pyonmttok")
+    hi = lang_module.language_tokenizer("hi")
+    assert hi.tokens("\u093e\u0915 x\n\u093e\u0915", stemmer=False, stopwords=False) == \
+        [["\u093e", "\u0915", "x"], ["％0020\u093e", "\u0915"]]
+    # ▁ ￭ ￨ come out as _ ■ │; a mark after punctuation or after a blank line
+    assert hi.tokens("x ￭ ▁\n￨ \u0915.\u093f\u0916\n\n\u0947", stemmer=False,
+                     stopwords=False) == \
+        [["x", "■", "_"], ["│", "\u0915", "％0020\u093f", "\u0916"], [], ["％0020\u0947"]]
+    # two such tokens in a row, across a line end (a search that did not read them lost its
+    # place twice: the second went to the first one's line)
+    assert hi.tokens("x \u093e\n\u093f", stemmer=False, stopwords=False) == \
+        [["x", "％0020\u093e"], ["％0020\u093f"]]
+    assert hi.tokens("x ￭\n￭ y", stemmer=False, stopwords=False) == [["x", "■"], ["■", "y"]]
+    ar = lang_module.language_tokenizer("ar")
+    text = "قال \u064eالطالب: ٣ كتب\n\u064fجديدة، ▁ و\n\n\u0650 نعم"
+    assert ar.tokens(text, stemmer=False, stopwords=False) == [
+        ["قال", "％0020\u064e", "الطالب", "٣", "كتب"],
+        ["％0020\u064f", "جديدة", "_", "و"],
+        [],
+        ["％0020\u0650", "نعم"],
+    ]
+
+
+def test_tokens_by_line_burmese_across_a_line_end():
+    """The Burmese rules join a dependent sign to the unit before it across whitespace, and
+    swap dot below and asat: the token goes to the line it starts on, the next to its own."""
+    need("pyonmttok")
+    my = lang_module.language_tokenizer("my")
+    assert my.tokens("\u1000\u102c\n\u102c\u1000", stemmer=False, stopwords=False) == \
+        [["\u1000\u102c\u102c"], ["\u1000"]]
+    assert my.tokens("\u1000\u1037\u103a\n\u1000", stemmer=False, stopwords=False) == \
+        [["\u1000\u103a\u1037"], ["\u1000"]]
+
+
+def test_token_lines_move_on_after_a_token_not_found():
+    """A token not in the text goes to the line of the text's next character after the token
+    before it, and the search moves on: the tokens after it are on their own lines."""
+    cleaned = "क ख\nग ख\n\nघ"  # lines 0, 1, 3
+    assert lang_module.token_lines(["क", "ख", "ग", "ख", "घ"], cleaned) == [0, 0, 1, 1, 3]
+    # a token replaced by one not in the text (ह, zz) or only further on (घ, on line 3)
+    assert lang_module.token_lines(["क", "ह", "ग", "ख", "घ"], cleaned) == [0, 0, 1, 1, 3]
+    assert lang_module.token_lines(["क", "ख", "घ", "ख", "घ"], cleaned) == [0, 0, 1, 1, 3]
+    assert lang_module.token_lines(["क", "ख", "zz", "zz", "घ"], cleaned) == [0, 0, 1, 1, 3]
+    assert lang_module.token_lines(["zz", "ख", "ग", "ख", "zz"], cleaned) == [0, 0, 1, 1, 3]
+    # Burmese: a token's characters may lie apart by spaces, also after a token not found
+    assert lang_module.token_lines(["zz", "\u1000\u102c"], "\u1001\n\u1000\n\u102c",
+                                   swap_burmese=True) == [0, 1]
+    # the pre-tokenizer writes ▁ as _, a segmenter keeps it: both are found
+    assert lang_module.token_lines(["_", "_", "_"], "▁\n▁ ▁") == [0, 1, 1]
+    assert lang_module.token_lines(["▁", "▁", "▁"], "▁\n▁ ▁") == [0, 1, 1]
+
+
+def _interned(tokens, ids=None):
+    """Token strings as batch numbers them: each distinct one in order of first appearance."""
+    ids = {} if ids is None else ids
+    return [ids.setdefault(token, len(ids)) for token in tokens]
+
+
+def _marked_text(rng, code):
+    """A multi-line text of a script with combining marks: marks right after spaces, line
+    starts and punctuation, the pre-tokenizer's reserved characters, digits, noise."""
+    signs = SCRIPTS[code][1]
+    pieces = []
+    for _ in range(rng.randint(1, 14)):
+        roll = rng.random()
+        if roll < 0.25:
+            piece = "".join(rng.choice(signs) for _ in range(rng.randint(1, 2))) + \
+                _word(rng, code, None) * (rng.random() < 0.7)
+        elif roll < 0.35:
+            piece = rng.choice(DIGITS) + rng.choice(["", rng.choice(signs)])
+        elif roll < 0.45:
+            piece = rng.choice(PUNCTUATION) + rng.choice(["", rng.choice(signs)])
+        elif roll < 0.52:
+            piece = rng.choice("\u2581\uffed\uffe8") + rng.choice(["", rng.choice(signs)])
+        elif roll < 0.55:
+            piece = rng.choice(NOISE) + rng.choice(signs)
+        else:
+            piece = _word(rng, code, None)
+        pieces.append(piece)
+        pieces.append(rng.choice([" ", " ", " ", "\n", "\n", "\n\n", "", "\r\n", "\t",
+                                  "\u2028", " \n ", "\u00a0"]))
+    return rng.choice(["", "", "\n", " "]) + "".join(pieces)
+
+
+def _lines_by_hand(text, tokens):
+    """The line of each token (unstemmed, no stopwords dropped): that of its first character
+    that is not a space. The pre-tokenizer writes a space it keeps as ％0020 and ▁ ￭ ￨ as
+    _ ■ │, and leaves every other character of the clean text as it is, in order: the
+    tokens' characters, spaces left out, are the clean text's, whitespace left out."""
+    cleaned = lang_module.clean_text(text)
+    chars = [(char, number) for number, line in enumerate(cleaned.split("\n"))
+             for char in line if not char.isspace()]
+    written = {"\u2581": "_", "\uffed": "\u25a0", "\uffe8": "\u2502"}
+    lines, k = [], 0
+    for token in tokens:
+        visible = token.replace("％0020", " ").replace(" ", "")
+        assert visible, (text, token)
+        lines.append(chars[k][1])
+        for char in visible:
+            assert written.get(chars[k][0], chars[k][0]) == char, (text, tokens, k)
+            k += 1
+    assert k == len(chars), (text, tokens)
+    return lines
+
+
+@pytest.mark.parametrize("code", ["hi", "ar", "bn"])
+def test_tokens_by_line_generated_marked_texts(code):
+    """On generated multi-line texts: tokens, flattened, are batch's tokens of the same
+    text, exactly (alone, and in a batch of all of them), and each token (unstemmed) is on
+    the line of its first character that is not a space (_lines_by_hand)."""
+    need("pyonmttok")
+    tokenizer = lang_module.language_tokenizer(code)
+    rng = random.Random(f"marked-{code}")
+    texts = [_marked_text(rng, code) for _ in range(400)]
+    escapes = 0
+    for stemmer, stopwords in ((False, False), ("x", True)):
+        every, ids = [], {}
+        for text in texts:
+            lines = tokenizer.tokens(text, stemmer=stemmer, stopwords=stopwords)
+            assert len(lines) == len(text.split("\n")), text
+            flat = [token for line in lines for token in line]
+            alone = tokenizer.batch([text], stemmer=stemmer, stopwords=stopwords)
+            assert alone.tokens.tolist() == _interned(flat), (text, flat)
+            every.append(_interned(flat, ids))
+            if not stemmer:
+                by_hand = _lines_by_hand(text, flat)
+                assert [n for n, line in enumerate(lines) for _ in line] == by_hand, \
+                    (text, lines)
+                escapes += sum("％0020" in token and n > 0 for token, n in zip(flat, by_hand))
+        together = tokenizer.batch(texts, stemmer=stemmer, stopwords=stopwords)
+        offsets = together.sent_offsets.tolist()
+        assert [together.tokens[offsets[k]:offsets[k + 1]].tolist()
+                for k in range(len(texts))] == every
+    assert escapes > 50  # the texts did put escaped tokens on lines after the first
 
 
 NEWLINE_TEXTS = {
