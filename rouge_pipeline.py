@@ -429,7 +429,13 @@ def _input_notes(options: RougeOptions, texts, flat: TokenizedBatch, stats) -> I
             notes.tokenless_script = notes.tokenless_script or script_of(text)
         elif not text.isspace() and text:
             notes.tokenless_symbols += 1
-    notes.texts_with_newline = sum(map(operator.contains, texts, itertools.repeat("\n")))
+    if options.tokenizer.line_sentences and options.length_limit_bytes is None:
+        # flat holds a sentence per line of these very texts: no second pass over their
+        # characters (~0.8 ms a 3,000-example chunk, holding the GIL)
+        sentences = np.diff(flat.text_sent_offsets)
+        notes.texts_with_newline = int(np.count_nonzero(sentences > 1))
+    else:
+        notes.texts_with_newline = sum(map(operator.contains, texts, itertools.repeat("\n")))
     notes.segmenter_fallbacks = getattr(flat, "segmenter_fallbacks", 0)
     plan = _plan(options)
     if plan.reads_sentences and not options.split_sentences and not notes.texts_with_newline:

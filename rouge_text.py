@@ -623,6 +623,8 @@ class TokenizerProfile:
     def signature(self) -> str:
         return self.name
 
+    line_sentences = False  # batch() ends a sentence at every "\n" (empty lines too)
+
 
 @dataclass(frozen=True)
 class ByteTokenizer(TokenizerProfile):
@@ -633,6 +635,7 @@ class ByteTokenizer(TokenizerProfile):
     name: str
     unicode_lower: bool
     stems: bool = True
+    line_sentences = True  # the scanner's sentences are the lines (a class attribute)
 
     def batch(self, texts, *, stemmer, stopwords):
         chosen = mode()

@@ -110,3 +110,26 @@ def test_one_pass_scan_and_stem_equals_scan_then_stem(metric_module, texts, stem
             [max(t, -1) for t in plain.tokens.tolist()]
         assert fast.sent_offsets.tolist() == plain.sent_offsets.tolist()
         assert fast.text_sent_offsets.tolist() == plain.text_sent_offsets.tolist()
+
+
+@settings(max_examples=80, deadline=None)
+@given(pairs=st.lists(st.tuples(scanner_text, scanner_text), min_size=1, max_size=6),
+       profile=st.sampled_from(["rouge_score", "rouge155"]),
+       limits=st.sampled_from([{}, {"length_limit_words": 3}, {"length_limit_bytes": 7},
+                               {"split_sentences": True}]))
+def test_texts_with_newline_is_a_count_of_texts_holding_one(pairs, profile, limits):
+    # the byte tokenizer reads the count from its sentences; the plain count of the texts
+    # as scored (after split_sentences and the word limit, which apply before tokenizing)
+    P = staged("rouge_pipeline")
+    R = staged("rouge_options")
+    options = R.RougeOptions.build(rouge_types=["rouge1", "rougeLsum"], profile=profile,
+                                   **limits)
+    preds, refs = [p for p, _ in pairs], [r for _, r in pairs]
+    scorer = P.Scorer(options)
+    scorer.add(preds, refs, rows=False)
+    texts = preds + refs
+    if limits.get("split_sentences"):
+        texts = [P.split_sentences_rule_based(t) for t in texts]
+    if "length_limit_words" in limits:
+        texts = [P._truncate_words(t, limits["length_limit_words"]) for t in texts]
+    assert scorer.notes.texts_with_newline == sum("\n" in t for t in texts)
