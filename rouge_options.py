@@ -279,12 +279,10 @@ _PLAIN = (str, int, float, bool, type(None))
 
 def _memo_key(given: dict):
     """A hashable key of plain option values, or None where one is not plain (a callable
-    tokenizer, a Profile object) or where a language is named (its tokenizer depends on the
-    packages installed, which a test may hide): those are checked on every call. Types are part
-    of the key, so True and 1 (which compare equal) are never confused, and floats are keyed by
-    their bits (-0.0 and 0.0 compare equal but sign the signature differently)."""
-    if given.get("lang") is not None:
-        return None
+    tokenizer, a Profile object): those are checked on every call. Types are part of the key,
+    so True and 1 (which compare equal) are never confused, and floats are keyed by their
+    bits (-0.0 and 0.0 compare equal but sign the signature differently). (A test that hides
+    a language's package empties the memo too.)"""
     key = []
     for name, value in sorted(given.items()):
         if type(value) is float:

@@ -678,6 +678,8 @@ def test_a_missing_segmenter_package_is_a_clear_error(space, monkeypatch):
 
     rouge_lang = _space_module(space, "rouge_lang")
     rouge_lang._language_tokenizer.cache_clear()  # a cached tokenizer has jieba already
+    # and so do checked options (memoized with their tokenizer): an empty memo here
+    monkeypatch.setattr(_space_module(space, "rouge_options"), "_BUILT", {})
     monkeypatch.setitem(sys.modules, "jieba", None)
     try:
         with pytest.raises(gr.Error, match="needs the package jieba: pip install jieba") as e:
