@@ -603,6 +603,50 @@ def test_errors_in_view_readable_charts_and_contrast(page, tmp_path):
           f"{min(r['ratio'] for r in ratios):.2f}:1")
 
 
+# feedback.js re-shows a panel up to 5 s after the last rougeShow call
+RESHOW_MS = 5_000
+
+
+def test_the_users_scroll_ends_the_re_shows(page):
+    """feedback.js brings the result into view again for 5 s after it comes (the page settles
+    late on a busy machine); a programmatic scroll in that time is undone, and the user's own
+    scroll (a real wheel, through Chromium's input) ends the re-shows: the user is not pulled
+    back to the panel."""
+    width, height = page.viewport_size["width"], page.viewport_size["height"]
+    panel = "#scores-table"
+    # each rougeShow call recorded; the result's call (the second: the click's is the first)
+    # scrolls the page to its end at once, as a script might; a timer set right after the
+    # re-shows', with the delay of the last, fires after it (timers of one delay keep their
+    # order); a wheel records whether that time had passed yet
+    page.evaluate("""([panel, ms]) => {
+      const show = window.rougeShow;
+      window.shows = 0; window.reshowsOver = false; window.wheelInTime = null;
+      window.rougeShow = s => {
+        show(s);
+        if (++window.shows !== 2) return;
+        window.awayTop = (scrollTo(0, document.documentElement.scrollHeight),
+                          document.querySelector(panel).getBoundingClientRect().top);
+        setTimeout(() => { window.reshowsOver = true; }, ms);
+      };
+      addEventListener('wheel', () => { window.wheelInTime ??= !window.reshowsOver; },
+                       {capture: true, passive: true});
+    }""", [panel, RESHOW_MS])
+    page.locator("#score-button").click()
+    page.wait_for_function("() => window.shows === 2")
+    assert page.evaluate("window.awayTop") < 0  # the script's scroll took it out of view
+    assert_in_view(page, panel)  # a programmatic scroll does not end the re-shows
+
+    page.mouse.move(width / 2, height / 2)
+    page.mouse.wheel(0, 1500)
+    page.wait_for_function(  # out of view: a re-show would bring it back
+        "p => document.querySelector(p).getBoundingClientRect().top < 0", arg=panel)
+    page.wait_for_function("() => window.reshowsOver")  # every re-show's time has passed
+    assert page.evaluate("window.wheelInTime") is True  # else this run shows nothing
+    box = page.evaluate("p => document.querySelector(p).getBoundingClientRect().toJSON()",
+                        panel)
+    assert box["top"] < 0, box  # still where the wheel left it, not pulled back
+
+
 def test_languages_on_a_phone_zh_highlights_and_focus(page):
     """Issue 28's contracts 3, 4 and 6: the Language menu is next to the inputs; tabbing
     through it marks nothing stale; Chinese highlights mark the matched tokens themselves (6 of

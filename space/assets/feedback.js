@@ -9,21 +9,41 @@
   };
   const escape = s => s.replace(/[&<>"']/g, c => `&#${c.charCodeAt(0)};`);
 
+  // in view as the browser test's contract has it: the panel's top is in the viewport and
+  // either the whole panel is, or its top is near the viewport's top (a panel taller than the
+  // viewport). A check of the top alone left a panel whose top showed and whose bottom was
+  // cut off, as a click or Chrome's scroll anchoring had left the page (a phone, under load)
+  const inView = box => box.top >= 0 && box.top < innerHeight &&
+    (box.bottom <= innerHeight || box.top <= 100);
   // the results panel (or an error in it) into view, when it is not already: on a phone the
-  // results are below the inputs
+  // results are below the inputs (a panel in a hidden tab has an empty box: in view, no scroll)
   const show = selector => {
     const el = document.querySelector(selector);
-    if (!el) return;
-    const box = el.getBoundingClientRect();
-    if (box.top < 0 || box.top > window.innerHeight - 96)
-      el.scrollIntoView({block: 'start', behavior: 'instant'});
+    if (!el || inView(el.getBoundingClientRect())) return;
+    el.scrollIntoView({block: 'start', behavior: 'instant'});
+    // a top at a fraction of a pixel (819.95) gets a whole-pixel scroll (820): its top was
+    // then -0.05, not in view; a pixel back
+    const top = el.getBoundingClientRect().top;
+    if (top < 0 && top > -1) window.scrollBy(0, -1);
   };
   // now, and again as the page settles (Gradio renders a result a moment after it comes; on a
-  // busy machine or a slow phone, seconds after): show() scrolls only when it is out of view
+  // busy machine or a slow phone, seconds after); a later call replaces the pending re-shows
+  let timers = [];
+  const stop = () => { timers.forEach(clearTimeout); timers = []; };
   window.rougeShow = selector => {
+    stop();
     show(selector);
-    for (const ms of [60, 250, 700, 1500, 3000, 5000]) setTimeout(() => show(selector), ms);
+    timers = [60, 250, 700, 1500, 3000, 5000].map(ms => setTimeout(() => show(selector), ms));
   };
+  // the user's own scrolling (wheel, touch, keys) or a press elsewhere ends the re-shows, so
+  // that they do not pull the user back (nor move a menu the user opened: Gradio's dropdown
+  // list is position: fixed, placed from its input, and stayed off screen); programmatic
+  // scrolls (ours, Gradio's) fire none of these events, and isTrusted skips events that
+  // scripts dispatch. The press or key that starts an action comes before its rougeShow, and
+  // a result that comes later is shown once more
+  for (const type of ['wheel', 'touchstart', 'touchmove', 'keydown', 'pointerdown'])
+    addEventListener(type, event => { if (event.isTrusted) stop(); },
+                     {capture: true, passive: true});
 
   // a file over the Space's limit is refused here, before Gradio uploads it (Gradio would
   // only show a passing toast): the error goes in the tab's results panel, naming the limit
