@@ -326,10 +326,10 @@ class Aggregate:
         self._exact = [a + b for a, b in zip(self._exact, sums)]
         if self._bootstrap:
             fixed = matrix if self._micro else _limbs(matrix)
-            sums, weights = _poisson_sums(fixed, batch.keys,
-                                          self._occurrences.number(batch.keys),
-                                          self.options.seed, self.options.n_samples)
-            self._sample_sums += sums
+            sample_sums, weights = _poisson_sums(fixed, batch.keys,
+                                                 self._occurrences.number(batch.keys),
+                                                 self.options.seed, self.options.n_samples)
+            self._sample_sums += sample_sums
             self._sample_weights += weights
 
     def merge(self, other: "Aggregate") -> "Aggregate":

@@ -556,6 +556,8 @@ class Scorer:
             size = min(size, max(_THREAD_CHUNK_MIN, -(-n // (2 * threads))))
         spans = [(i, min(i + size, n)) for i in range(0, n, size)]
         if not spans:  # nothing to add
+            if not rows:
+                return None
             empty = np.zeros((0, len(self.options.rouge_types), 3), dtype=np.float64)
             keys = np.zeros(0, dtype=np.uint64) if wants_poisson_bootstrap(self.options) \
                 else None
