@@ -77,6 +77,7 @@ from .rouge_options import (
 from .rouge_pipeline import (
     Scorer,
     example_scores,
+    tokenizer_checks_texts,
     pair_marks,
     reference_scores,
     skip_bigram_matches,
@@ -102,6 +103,7 @@ from .rouge_significance import (
 from .rouge_text import (
     TOKENIZERS,
     ForkSafeLock,
+    NotText,
     import_stemmer,
     non_ascii,
     split_sentences as split_sentences_rule_based,
@@ -183,14 +185,16 @@ def _text(name: str, value, index=None) -> str:
     where = name if index is None else f"{name}[{index}]"
     if not isinstance(value, str):
         raise TypeError(f"{where}: got {value!r:.80} ({type(value).__name__}); allowed: str")
-    raise ValueError(f"{where}: holds {bad!r}, a lone surrogate that is not text (it cannot be "
-                     "encoded as UTF-8); allowed: valid Unicode strings")
+    raise NotText(where, bad)
 
 
-def _texts(name: str, values: list) -> list:
+def _texts(name: str, values: list, encodable: bool = True) -> list:
     """values, all checked by _text; an ASCII str (most texts) needs no further look, so no
     name is formatted for it (the scan runs in the caller's thread, holding the GIL, before
-    any work is spread over threads)."""
+    any work is spread over threads). encodable=False: str (and the scorer finds a lone
+    surrogate: pipeline.tokenizer_checks_texts)."""
+    if not encodable and set(map(type, values)) <= {str}:  # in C
+        return values
     try:
         others = non_ascii(values)
     except TypeError:  # an item that is not a str: _text names it
@@ -200,10 +204,19 @@ def _texts(name: str, values: list) -> list:
     return values
 
 
-def check_inputs(predictions, references, allow_empty: bool = False) -> tuple:
+def _of_system(name: str, error: Exception) -> Exception:
+    """compare()'s input error about one system's predictions, saying which system."""
+    if isinstance(error, NotText):
+        return NotText(f"predictions[{name!r}]: {error.where}", error.bad)
+    return type(error)(f"predictions[{name!r}]: {error}")
+
+
+def check_inputs(predictions, references, allow_empty: bool = False,
+                 encodable: bool = True) -> tuple:
     """(predictions, references) as lists of str and of str or list of str, or a TypeError /
     ValueError that names the argument. allow_empty: no rows is fine (partial(): an empty
-    partition's state is merge's identity)."""
+    partition's state is merge's identity). encodable=False: no look for lone surrogates,
+    for inputs scored at once where the tokenizer finds them (tokenizer_checks_texts)."""
     for name, value in (("predictions", predictions), ("references", references)):
         if value is None:
             raise TypeError(f"{name}: got None; allowed: a list of strings")
@@ -215,9 +228,9 @@ def check_inputs(predictions, references, allow_empty: bool = False) -> tuple:
     if len(predictions) == 0 and not allow_empty:
         raise ValueError("predictions: got an empty list; allowed: at least one example "
                          "(or call compute() with no arguments after add/add_batch)")
-    predictions = _texts("predictions", predictions)
+    predictions = _texts("predictions", predictions, encodable)
     if set(map(type, references)) == {str}:  # one reference each (the common case), in C
-        return predictions, _texts("references", references)
+        return predictions, _texts("references", references, encodable)
     shapes = set()
     for i, row in enumerate(references):
         if isinstance(row, str):
@@ -234,7 +247,7 @@ def check_inputs(predictions, references, allow_empty: bool = False) -> tuple:
         if len(row) == 0:
             raise ValueError(f"references[{i}]: got an empty list; allowed: at least one "
                              "reference string per prediction")
-        references[i] = _texts(f"references[{i}]", row)
+        references[i] = _texts(f"references[{i}]", row, encodable)
     if len(shapes) > 1:
         raise TypeError("references: got a mix of strings and lists; allowed: all strings "
                         "(one reference each) or all lists of strings")
@@ -304,8 +317,10 @@ class RougeMetric(evaluate.Metric):
         """Validate the options (and the inputs, when given) before evaluate stores anything,
         so that a typo fails at once with a message that names the argument."""
         options = RougeOptions.build(**kwargs)
+        scorer_checks = tokenizer_checks_texts(options)
         if predictions is not None or references is not None:
-            predictions, references = check_inputs(predictions, references)
+            predictions, references = check_inputs(predictions, references,
+                                                   encodable=not scorer_checks)
         with self._lock:
             nothing_added = getattr(self, "writer", None) is None
             if predictions is None and nothing_added:
@@ -315,6 +330,8 @@ class RougeMetric(evaluate.Metric):
                 # Everything is in hand and nothing was added before: evaluate would only
                 # write the inputs to Arrow and read them back. Score them directly.
                 return self._score(options, predictions, references)
+            if predictions is not None and scorer_checks:  # before evaluate stores them
+                predictions, references = check_inputs(predictions, references)
             return super().compute(predictions=predictions, references=references, **kwargs)
 
     def add_batch(self, *, predictions=None, references=None, **kwargs):
@@ -399,13 +416,17 @@ class RougeMetric(evaluate.Metric):
         if opts.use_aggregator is not True or options.get("use_aggregator") is False:
             raise ValueError("use_aggregator: compare() aggregates; allowed: True")
         stats, count, messages = {}, None, []
+        scorer_checks = tokenizer_checks_texts(opts)
         for name, rows in predictions.items():
             try:
-                rows, refs = check_inputs(rows, references)
+                rows, refs = check_inputs(rows, references, encodable=not scorer_checks)
             except (TypeError, ValueError) as error:
-                raise type(error)(f"predictions[{name!r}]: {error}") from None
+                raise _of_system(name, error) from None
             scorer = Scorer(opts)
-            batch = scorer.add(rows, refs)
+            try:
+                batch = scorer.add(rows, refs)
+            except NotText as error:  # found as it scored (tokenizer_checks_texts)
+                raise _of_system(name, error) from None
             stats[name] = batch.counts if opts.micro else batch.scores
             count = len(rows)
             messages += [m for m in scorer.warnings() if m not in messages]
@@ -436,7 +457,8 @@ class RougeMetric(evaluate.Metric):
             raise ValueError(f"profile: got {opts.profile.name!r}, whose bootstrap depends on "
                              "the order of all rows: its states cannot be merged; allowed: "
                              "the rouge_score profile")
-        predictions, references = check_inputs(predictions, references, allow_empty=True)
+        predictions, references = check_inputs(predictions, references, allow_empty=True,
+                                               encodable=not tokenizer_checks_texts(opts))
         state = Scorer(opts)
         if predictions:  # else the empty state: merging it changes nothing
             state.add(predictions, references, rows=False)

@@ -68,7 +68,9 @@ from .rouge_options import (
     RougeType,
 )
 from .rouge_text import (
+    ByteTokenizer,
     ForkSafeLock,
+    NotText,
     TokenizedBatch,
     split_sentences as split_sentences_rule_based,
 )
@@ -173,9 +175,49 @@ def _plan(options: RougeOptions) -> _Plan:
     return plan
 
 
-def _pair_statistics(options: RougeOptions, predictions, references):
+def tokenizer_checks_texts(options: RougeOptions) -> bool:
+    """Whether scoring finds a str that is not text (a lone surrogate) itself: the byte
+    tokenizers encode each non-ASCII text as they go (rouge_text._ascii_buffer), and they get
+    the texts as given unless sentences are split or lengths limited first. compute() then
+    leaves that part of its input check to them: it is a pass over every text, holding the
+    GIL, before the threads start."""
+    return (isinstance(options.tokenizer, ByteTokenizer) and not options.split_sentences
+            and options.length_limit_words is None and options.length_limit_bytes is None)
+
+
+def _text_name(k: int, predictions, references, first: int) -> str:
+    """The argument's name of text k of _pair_statistics' texts (predictions, then each
+    reference in order), rows counted from `first` (only called for an error)."""
+    if k < len(predictions):
+        return f"predictions[{first + k}]"
+    k -= len(predictions)
+    for row, refs in enumerate(references):
+        if isinstance(refs, str):
+            if k == 0:
+                return f"references[{first + row}]"
+            k -= 1
+        elif k < len(refs):
+            return f"references[{first + row}][{k}]"
+        else:
+            k -= len(refs)
+    return "references"
+
+
+def _pair_statistics(options: RougeOptions, predictions, references, first: int = 0):
     """Tokenize once and run the kernels: float64[pairs, types, 3], the statistics of each
-    pair per type (in options.rouge_types' order), plus pair layout."""
+    pair per type (in options.rouge_types' order), plus pair layout. A text that is not text
+    (NotText) is named by its argument, rows counted from `first`."""
+    try:
+        return _pair_statistics_of(options, predictions, references)
+    except NotText as error:
+        if error.index is None:
+            raise
+        texts = len(predictions) + sum(1 if isinstance(r, str) else len(r) for r in references)
+        where = _text_name(error.index % texts, predictions, references, first)
+        raise NotText(where, error.bad) from None
+
+
+def _pair_statistics_of(options: RougeOptions, predictions, references):
     n_examples = len(predictions)
     plan = _plan(options)
     if set(map(type, references)) <= {str}:  # (in C: this thread holds the GIL here)
@@ -497,9 +539,11 @@ def input_warnings(options: RougeOptions, notes: InputNotes) -> list:
 # The scorer
 
 
-def example_scores(options: RougeOptions, predictions, references) -> tuple:
-    """(ScoredExamples, InputNotes) of one batch of checked inputs."""
-    stats, ref_counts, texts, flat, sent = _pair_statistics(options, predictions, references)
+def example_scores(options: RougeOptions, predictions, references, first: int = 0) -> tuple:
+    """(ScoredExamples, InputNotes) of one batch of checked inputs (rows from `first`: see
+    _pair_statistics)."""
+    stats, ref_counts, texts, flat, sent = _pair_statistics(options, predictions, references,
+                                                            first)
     types = options.rouge_types
     all_scores, all_counts = example_statistics(options, types, stats, ref_counts)
     keys = _row_keys(predictions, references) if wants_poisson_bootstrap(options) else None
@@ -565,7 +609,7 @@ class Scorer:
 
         def score(span):  # the chunk's sums too: the lock below then only adds integers
             batch, notes = example_scores(self.options, predictions[span[0]:span[1]],
-                                          references[span[0]:span[1]])
+                                          references[span[0]:span[1]], span[0])
             return batch, notes, self.aggregate.column_sums(batch)
 
         if len(spans) == 1:  # its kernels may use the threads (no slices: a small call)

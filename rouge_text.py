@@ -43,6 +43,7 @@ from .rouge_backend import (
 
 
 __all__ = [
+    "NotText",
     "TokenizedBatch",
     "StemMemo",
     "tokenize_ascii_batch",
@@ -244,6 +245,16 @@ class _LongIds:
         return self._ids.setdefault(word, -1 - len(self._ids))
 
 
+class NotText(ValueError):
+    """A str that is not text: UTF-8 cannot encode it, as it holds a lone surrogate (``bad``).
+    ``where`` names it for the user; ``index`` is its place in a tokenizer's batch."""
+
+    def __init__(self, where: str, bad: str, index: int | None = None):
+        super().__init__(f"{where}: holds {bad!r}, a lone surrogate that is not text (it "
+                         "cannot be encoded as UTF-8); allowed: valid Unicode strings")
+        self.where, self.bad, self.index = where, bad, index
+
+
 def non_ascii(texts: Sequence[str]) -> list:
     """The indices of the texts that are not ASCII, found in C (map, filterfalse): callers
     hold the GIL here. TypeError if an item is not a str."""
@@ -253,7 +264,8 @@ def non_ascii(texts: Sequence[str]) -> list:
 
 def _ascii_buffer(texts: Sequence[str], unicode_lower: bool, lower: bool = True) -> np.ndarray:
     """One byte buffer (lowercased unless lower=False), texts separated by NUL; bytes >= 0x80
-    act as separators.
+    act as separators. NotText (with the text's index) where a text holds a lone surrogate:
+    the non-ASCII texts are encoded here anyway, so compute() leaves that check to this.
     (A text that holds NUL itself is caught by the caller: the scan then finds too many
     texts.)"""
     # This runs holding the GIL, so it is kept to copies: a str of ASCII (or Latin-1)
@@ -273,7 +285,10 @@ def _ascii_buffer(texts: Sequence[str], unicode_lower: bool, lower: bool = True)
             text = text.lower()
         # UTF-8 encodes every non-ASCII character as bytes >= 0x80: separators for the
         # scanner. ROUGE-1.5.5 reads raw bytes and lowercases A-Z only.
-        texts[i] = text.encode("utf-8", "surrogatepass").decode("latin-1")
+        try:
+            texts[i] = text.encode("utf-8").decode("latin-1")
+        except UnicodeEncodeError as error:
+            raise NotText(f"texts[{i}]", text[error.start], i) from None
     data = "\x00".join(texts).encode("latin-1")
     if lower:  # else the scanner reads A-Z as a-z (rouge_kernels.scan_stem_tokens)
         data = data.translate(_ASCII_LOWER)

@@ -170,9 +170,9 @@ def _emulated(P: list, R: list, score, threads: int, runs: int) -> dict:
     kernels, tape, local = dict(backend._compiled), {}, threading.local()
     example_scores, pool = pipeline.example_scores, pipeline.ThreadPoolExecutor
 
-    def chunk(options, predictions, references):  # a chunk's kernel calls, keyed by order
+    def chunk(options, predictions, references, *rest):  # its kernel calls, keyed by order
         local.chunk, local.calls = (len(predictions), predictions[0], predictions[-1]), 0
-        return example_scores(options, predictions, references)
+        return example_scores(options, predictions, references, *rest)
 
     def key(name: str) -> tuple:
         local.calls += 1

@@ -89,6 +89,62 @@ def test_lone_surrogates_are_refused_the_same_way_everywhere():
         metric.compute(predictions=["a"], references=[["a", text]])
 
 
+@pytest.mark.parametrize("options", [
+    {},  # the byte tokenizer finds it as it scores, chunk by chunk (tokenizer_checks_texts)
+    {"profile": "rouge155"},
+    {"tokenizer": "unicode"},  # these check every text before scoring, as add_batch does
+    {"split_sentences": True},
+    {"length_limit_words": 5},
+])
+@pytest.mark.parametrize("bad_row", [3, 1234])
+def test_a_lone_surrogate_is_named_by_its_row_in_any_chunk(monkeypatch, options, bad_row):
+    # 2,000 rows are scored in chunks of at most 500 (on 2+ threads, and here on any machine):
+    # the error names the row in the whole input, whichever chunk holds it, and the metric
+    # keeps nothing of the call
+    metric = load_metric()
+    pipeline = next(m for n, m in sys.modules.items() if n.endswith(".rouge_pipeline"))
+    monkeypatch.setattr(pipeline, "_CHUNK_EXAMPLES", 500)
+    text = "caf\udce9 au lait"
+    predictions = [f"the cat {i} sat" for i in range(2000)]
+    references = [f"a cat {i} sat on the mat" for i in range(2000)]
+    single = ["is it ", "x"]
+    cases = [
+        (predictions[:bad_row] + [text] + predictions[bad_row + 1:], references,
+         rf"^predictions\[{bad_row}\]: holds '\\udce9', a lone surrogate"),
+        (predictions, references[:bad_row] + [text] + references[bad_row + 1:],
+         rf"^references\[{bad_row}\]: holds '\\udce9', a lone surrogate"),
+        (predictions, [single] * bad_row + [["fine", text]] + [single] * (1999 - bad_row),
+         rf"^references\[{bad_row}\]\[1\]: holds '\\udce9', a lone surrogate"),
+    ]
+    for preds, refs, message in cases:
+        with pytest.raises(ValueError, match=message):
+            metric.compute(predictions=preds, references=refs, rouge_types=["rouge1"],
+                           **options)
+        if not options:
+            with pytest.raises(ValueError, match=message):
+                metric.partial(predictions=preds, references=refs, rouge_types=["rouge1"])
+            # the shared references are met first with system a, a prediction with b's
+            system = "b" if message.startswith("^predictions") else "a"
+            with pytest.raises(ValueError, match=rf"^predictions\['{system}'\]: " + message[1:]):
+                metric.compare(predictions={"a": predictions, "b": preds}, references=refs,
+                               rouge_types=["rouge1"], n_samples=10)
+    # nothing was stored or kept: the next compute() scores exactly its own rows
+    out, fresh = (m.compute(predictions=predictions[:2], references=references[:2],
+                            rouge_types=["rouge1"], **options) for m in (metric, load_metric()))
+    assert out == fresh
+    if not options:
+        assert out["rouge1"] == pytest.approx(np.mean([
+            rouge_score_f(p, [r], "rouge1") for p, r in zip(predictions[:2], references[:2])]))
+
+
+def test_a_lone_surrogate_is_refused_before_evaluate_stores_it():
+    # compute(predictions=...) after add_batch goes through evaluate's storage: checked first
+    metric = load_metric()
+    metric.add_batch(predictions=["a b"], references=["a c"])
+    with pytest.raises(ValueError, match=r"^predictions\[0\]: holds '\\udce9'"):
+        metric.compute(predictions=["caf\udce9"], references=["a"], rouge_types=["rouge1"])
+
+
 def test_concurrent_add_batch_loses_no_row(realsumm):
     metric = load_metric()
     rows = realsumm[:800]
