@@ -4,6 +4,7 @@ rouge_score for small calls), in one run, each contender in fresh processes.
     python3 benchmarks/scaling.py                      # 100,000 pairs; threads 1, 2, 4, ... up to
                                                        # the CPUs; batches 1, 8, 64, 512
     python3 benchmarks/scaling.py --pairs 20000 --threads 1,2 --runs 7
+    python3 benchmarks/scaling.py --parts emulate      # 1 to 16 threads, emulated (below)
 
 Workload (as ../shared/bench/scaling16.py, which measured the 16-core table in
 ../shared/design/PERF.md): realsumm predictions, a sentence's words shuffled with probability
@@ -18,6 +19,14 @@ rouge1+rouge2+rougeL+rougeLsum, stemmed.
   and bounds the speed-up on k threads at 1 / (held + (1 - held) / k) (Amdahl). CPU time,
   not wall time, so that a neighbour's load does not count; --held-as K scores in the
   chunks that K threads would use.
+* **Emulated cores** (--parts emulate; --emulate 1,2,4,8,16). A call's wall time as if the
+  machine had that many cores: every compiled-kernel call is recorded (scored serially in the
+  chunks that many threads use; the least CPU time of three recordings), then the call is
+  replayed on that many threads with each kernel call a sleep of its CPU time (a sleep
+  releases the GIL as the kernels do) returning its recorded output, checked equal to the real
+  result. The GIL-held Python, the pool and the GIL's hand-offs run for real; memory bandwidth,
+  caches and page faults shared by the cores are left out. An estimate where no machine with
+  the cores is at hand, not a measurement.
 * **Small calls.** compute() on the first B pairs, warm (all threads); rs's score_batch;
   rouge_score's score() per pair. All three in one process, taking turns (--rounds), so that
   a neighbour's load falls on each alike; the median of every timed call.
