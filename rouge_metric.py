@@ -77,7 +77,6 @@ from .rouge_options import (
 from .rouge_pipeline import (
     Scorer,
     example_scores,
-    tokenizer_checks_texts,
     pair_marks,
     reference_scores,
     skip_bigram_matches,
@@ -104,8 +103,8 @@ from .rouge_text import (
     TOKENIZERS,
     ForkSafeLock,
     NotText,
+    first_not_text,
     import_stemmer,
-    non_ascii,
     split_sentences as split_sentences_rule_based,
 )
 
@@ -175,32 +174,27 @@ def _as_list(name: str, value) -> list:
 def _text(name: str, value, index=None) -> str:
     """value, if it is a str that UTF-8 can encode; else an error naming ``name[index]`` (or
     ``name``), formatted only then."""
-    if isinstance(value, str):
-        try:
-            value.isascii() or value.encode("utf-8")
-        except UnicodeEncodeError as error:
-            bad = value[error.start]
-        else:
-            return value
     where = name if index is None else f"{name}[{index}]"
     if not isinstance(value, str):
         raise TypeError(f"{where}: got {value!r:.80} ({type(value).__name__}); allowed: str")
-    raise NotText(where, bad)
+    found = first_not_text(name, [value])
+    if found is not None:
+        raise NotText(where, found.bad)
+    return value
 
 
 def _texts(name: str, values: list, encodable: bool = True) -> list:
-    """values, all checked by _text; an ASCII str (most texts) needs no further look, so no
-    name is formatted for it (the scan runs in the caller's thread, holding the GIL, before
-    any work is spread over threads). encodable=False: str (and the scorer finds a lone
-    surrogate: pipeline.tokenizer_checks_texts)."""
-    if not encodable and set(map(type, values)) <= {str}:  # in C
+    """values, all checked by _text. A list of str (the common case) is checked in C, and
+    only its non-ASCII items are encoded (this runs in the caller's thread, holding the GIL,
+    before any work is spread over threads). encodable=False: str only; the scorer looks for
+    a lone surrogate itself (rouge_pipeline._not_text), the byte tokenizers as they encode."""
+    if set(map(type, values)) <= {str}:
+        found = first_not_text(name, values) if encodable else None
+        if found is not None:
+            raise found
         return values
-    try:
-        others = non_ascii(values)
-    except TypeError:  # an item that is not a str: _text names it
-        others = range(len(values))
-    for i in others:
-        _text(name, values[i], i)
+    for i, value in enumerate(values):  # a str subclass is fine; anything else is named
+        _text(name, value, i)
     return values
 
 
@@ -216,7 +210,7 @@ def check_inputs(predictions, references, allow_empty: bool = False,
     """(predictions, references) as lists of str and of str or list of str, or a TypeError /
     ValueError that names the argument. allow_empty: no rows is fine (partial(): an empty
     partition's state is merge's identity). encodable=False: no look for lone surrogates,
-    for inputs scored at once where the tokenizer finds them (tokenizer_checks_texts)."""
+    for inputs scored at once (the scorer finds them, named the same way)."""
     for name, value in (("predictions", predictions), ("references", references)):
         if value is None:
             raise TypeError(f"{name}: got None; allowed: a list of strings")
@@ -317,10 +311,10 @@ class RougeMetric(evaluate.Metric):
         """Validate the options (and the inputs, when given) before evaluate stores anything,
         so that a typo fails at once with a message that names the argument."""
         options = RougeOptions.build(**kwargs)
-        scorer_checks = tokenizer_checks_texts(options)
         if predictions is not None or references is not None:
-            predictions, references = check_inputs(predictions, references,
-                                                   encodable=not scorer_checks)
+            # a lone surrogate: the scorer finds it, or add_batch below before evaluate
+            # stores anything
+            predictions, references = check_inputs(predictions, references, encodable=False)
         with self._lock:
             nothing_added = getattr(self, "writer", None) is None
             if predictions is None and nothing_added:
@@ -330,8 +324,6 @@ class RougeMetric(evaluate.Metric):
                 # Everything is in hand and nothing was added before: evaluate would only
                 # write the inputs to Arrow and read them back. Score them directly.
                 return self._score(options, predictions, references)
-            if predictions is not None and scorer_checks:  # before evaluate stores them
-                predictions, references = check_inputs(predictions, references)
             return super().compute(predictions=predictions, references=references, **kwargs)
 
     def add_batch(self, *, predictions=None, references=None, **kwargs):
@@ -416,16 +408,15 @@ class RougeMetric(evaluate.Metric):
         if opts.use_aggregator is not True or options.get("use_aggregator") is False:
             raise ValueError("use_aggregator: compare() aggregates; allowed: True")
         stats, count, messages = {}, None, []
-        scorer_checks = tokenizer_checks_texts(opts)
         for name, rows in predictions.items():
             try:
-                rows, refs = check_inputs(rows, references, encodable=not scorer_checks)
+                rows, refs = check_inputs(rows, references, encodable=False)
             except (TypeError, ValueError) as error:
                 raise _of_system(name, error) from None
             scorer = Scorer(opts)
             try:
                 batch = scorer.add(rows, refs)
-            except NotText as error:  # found as it scored (tokenizer_checks_texts)
+            except NotText as error:  # a lone surrogate, found as it scored
                 raise _of_system(name, error) from None
             stats[name] = batch.counts if opts.micro else batch.scores
             count = len(rows)
@@ -458,7 +449,7 @@ class RougeMetric(evaluate.Metric):
                              "the order of all rows: its states cannot be merged; allowed: "
                              "the rouge_score profile")
         predictions, references = check_inputs(predictions, references, allow_empty=True,
-                                               encodable=not tokenizer_checks_texts(opts))
+                                               encodable=False)  # the scorer looks
         state = Scorer(opts)
         if predictions:  # else the empty state: merging it changes nothing
             state.add(predictions, references, rows=False)

@@ -72,6 +72,7 @@ from .rouge_text import (
     ForkSafeLock,
     NotText,
     TokenizedBatch,
+    first_not_text,
     split_sentences as split_sentences_rule_based,
 )
 
@@ -175,46 +176,41 @@ def _plan(options: RougeOptions) -> _Plan:
     return plan
 
 
-def tokenizer_checks_texts(options: RougeOptions) -> bool:
-    """Whether scoring finds a str that is not text (a lone surrogate) itself: the byte
-    tokenizers encode each non-ASCII text as they go (rouge_text._ascii_buffer), and they get
-    the texts as given unless sentences are split or lengths limited first. compute() then
-    leaves that part of its input check to them: it is a pass over every text, holding the
-    GIL, before the threads start."""
-    return (isinstance(options.tokenizer, ByteTokenizer) and not options.split_sentences
+def _tokenizer_checks_texts(options: RougeOptions) -> bool:
+    """Whether the tokenizer finds a str that is not text (a lone surrogate) itself: the byte
+    tokenizers encode each non-ASCII text as they go (rouge_text._ascii_buffer), and get the
+    texts as given unless sentences are split or lengths limited first."""
+    return (type(options.tokenizer) is ByteTokenizer and not options.split_sentences
             and options.length_limit_words is None and options.length_limit_bytes is None)
 
 
-def _text_name(k: int, predictions, references, first: int) -> str:
-    """The argument's name of text k of _pair_statistics' texts (predictions, then each
-    reference in order), rows counted from `first` (only called for an error)."""
-    if k < len(predictions):
-        return f"predictions[{first + k}]"
-    k -= len(predictions)
-    for row, refs in enumerate(references):
-        if isinstance(refs, str):
-            if k == 0:
-                return f"references[{first + row}]"
-            k -= 1
-        elif k < len(refs):
-            return f"references[{first + row}][{k}]"
+def _not_text(predictions, references) -> Optional[NotText]:
+    """The first text of these rows that is not text, named and looked for in check_inputs'
+    order (the predictions, then the references row by row), so that the same one is named
+    whatever the chunks were. Only called for an error."""
+    found = first_not_text("predictions", predictions)
+    if found is not None or set(map(type, references)) <= {str}:
+        return found or first_not_text("references", references)
+    for i, row in enumerate(references):
+        if isinstance(row, str):
+            found = first_not_text("references", [row])
+            found = found and NotText(f"references[{i}]", found.bad)
         else:
-            k -= len(refs)
-    return "references"
+            found = first_not_text(f"references[{i}]", row)
+        if found is not None:
+            return found
+    return None
 
 
-def _pair_statistics(options: RougeOptions, predictions, references, first: int = 0):
+def _pair_statistics(options: RougeOptions, predictions, references):
     """Tokenize once and run the kernels: float64[pairs, types, 3], the statistics of each
     pair per type (in options.rouge_types' order), plus pair layout. A text that is not text
-    (NotText) is named by its argument, rows counted from `first`."""
+    (a lone surrogate) is a NotText naming it (_not_text): found by the byte tokenizers as
+    they encode, else looked for here first."""
     try:
         return _pair_statistics_of(options, predictions, references)
     except NotText as error:
-        if error.index is None:
-            raise
-        texts = len(predictions) + sum(1 if isinstance(r, str) else len(r) for r in references)
-        where = _text_name(error.index % texts, predictions, references, first)
-        raise NotText(where, error.bad) from None
+        raise (_not_text(predictions, references) or error) from None
 
 
 def _pair_statistics_of(options: RougeOptions, predictions, references):
@@ -235,6 +231,10 @@ def _pair_statistics_of(options: RougeOptions, predictions, references):
                              "reference string per prediction")
         texts = list(predictions) + [r for row in refs for r in row]
         pair_pred = np.repeat(np.arange(n_examples, dtype=np.int64), ref_counts)
+    if not _tokenizer_checks_texts(options):
+        found = first_not_text("texts", texts)
+        if found is not None:
+            raise found
     if options.split_sentences:
         texts = [split_sentences_rule_based(t) for t in texts]
     pair_ref = np.arange(n_examples, n_examples + len(pair_pred), dtype=np.int64)
@@ -539,11 +539,10 @@ def input_warnings(options: RougeOptions, notes: InputNotes) -> list:
 # The scorer
 
 
-def example_scores(options: RougeOptions, predictions, references, first: int = 0) -> tuple:
-    """(ScoredExamples, InputNotes) of one batch of checked inputs (rows from `first`: see
-    _pair_statistics)."""
-    stats, ref_counts, texts, flat, sent = _pair_statistics(options, predictions, references,
-                                                            first)
+def example_scores(options: RougeOptions, predictions, references) -> tuple:
+    """(ScoredExamples, InputNotes) of one batch of checked inputs (a lone surrogate, which
+    the scoring finds: NotText)."""
+    stats, ref_counts, texts, flat, sent = _pair_statistics(options, predictions, references)
     types = options.rouge_types
     all_scores, all_counts = example_statistics(options, types, stats, ref_counts)
     keys = _row_keys(predictions, references) if wants_poisson_bootstrap(options) else None
@@ -609,15 +608,19 @@ class Scorer:
 
         def score(span):  # the chunk's sums too: the lock below then only adds integers
             batch, notes = example_scores(self.options, predictions[span[0]:span[1]],
-                                          references[span[0]:span[1]], span[0])
+                                          references[span[0]:span[1]])
             return batch, notes, self.aggregate.column_sums(batch)
 
-        if len(spans) == 1:  # its kernels may use the threads (no slices: a small call)
-            batch, notes = example_scores(self.options, predictions, references)
-            chunks = [(batch, notes, None)]
-        else:  # each chunk on one thread, kernels included (rouge_backend.threads_here)
-            with ThreadPoolExecutor(min(threads, len(spans)), initializer=pool_worker) as pool:
-                chunks = list(pool.map(score, spans))
+        try:
+            if len(spans) == 1:  # its kernels may use the threads (no slices: a small call)
+                batch, notes = example_scores(self.options, predictions, references)
+                chunks = [(batch, notes, None)]
+            else:  # each chunk on one thread, kernels included (rouge_backend.threads_here)
+                with ThreadPoolExecutor(min(threads, len(spans)),
+                                        initializer=pool_worker) as pool:
+                    chunks = list(pool.map(score, spans))
+        except NotText as error:  # a chunk's: name the batch's first, on any thread count
+            raise (_not_text(predictions, references) or error) from None
         with self._lock:  # all chunks or none: an error above added nothing
             for batch, notes, sums in chunks:
                 self.aggregate.add(batch, sums)

@@ -44,6 +44,7 @@ from .rouge_backend import (
 
 __all__ = [
     "NotText",
+    "first_not_text",
     "TokenizedBatch",
     "StemMemo",
     "tokenize_ascii_batch",
@@ -253,6 +254,20 @@ class NotText(ValueError):
         super().__init__(f"{where}: holds {bad!r}, a lone surrogate that is not text (it "
                          "cannot be encoded as UTF-8); allowed: valid Unicode strings")
         self.where, self.bad, self.index = where, bad, index
+
+    def __reduce__(self):  # pickles (process pools, Ray) with its own arguments
+        return type(self), (self.where, self.bad, self.index)
+
+
+def first_not_text(name: str, texts: Sequence[str]) -> NotText | None:
+    """NotText for the first of these str that UTF-8 cannot encode, named ``name[i]``, or
+    None. Only the non-ASCII ones are encoded."""
+    for i in non_ascii(texts):
+        try:
+            texts[i].encode("utf-8")
+        except UnicodeEncodeError as error:
+            return NotText(f"{name}[{i}]", texts[i][error.start], i)
+    return None
 
 
 def non_ascii(texts: Sequence[str]) -> list:

@@ -90,9 +90,9 @@ def test_lone_surrogates_are_refused_the_same_way_everywhere():
 
 
 @pytest.mark.parametrize("options", [
-    {},  # the byte tokenizer finds it as it scores, chunk by chunk (tokenizer_checks_texts)
+    {},  # the byte tokenizers find it as they encode, chunk by chunk
     {"profile": "rouge155"},
-    {"tokenizer": "unicode"},  # these check every text before scoring, as add_batch does
+    {"tokenizer": "unicode"},  # the scorer looks at each chunk's texts before tokenizing
     {"split_sentences": True},
     {"length_limit_words": 5},
 ])
@@ -135,6 +135,34 @@ def test_a_lone_surrogate_is_named_by_its_row_in_any_chunk(monkeypatch, options,
     if not options:
         assert out["rouge1"] == pytest.approx(np.mean([
             rouge_score_f(p, [r], "rouge1") for p, r in zip(predictions[:2], references[:2])]))
+
+
+@pytest.mark.parametrize("options", [{}, {"tokenizer": "whitespace"}])
+def test_the_first_lone_surrogate_is_named_whatever_the_chunks(monkeypatch, options):
+    # as check_inputs looks (the predictions, then the references): predictions[1999] is
+    # named, not references[0], though the chunk of references[0] is scored first
+    pipeline = next(m for n, m in sys.modules.items() if n.endswith(".rouge_pipeline"))
+    predictions = [f"the cat {i} sat" for i in range(1999)] + ["caf\udce9"]
+    references = ["caf\udc80"] + [f"a cat {i} sat" for i in range(1999)]
+    metric = load_metric()
+    for cap in (100, 500, 50_000):
+        monkeypatch.setattr(pipeline, "_CHUNK_EXAMPLES", cap)
+        with pytest.raises(ValueError, match=r"^predictions\[1999\]: holds '\\udce9'"):
+            metric.compute(predictions=predictions, references=references,
+                           rouge_types=["rouge1"], **options)
+    with pytest.raises(ValueError, match=r"^predictions\[1999\]: holds '\\udce9'"):
+        metric.add_batch(predictions=predictions, references=references)
+
+
+def test_the_lone_surrogate_error_pickles():
+    # a process pool (or Ray) sends a worker's error back pickled: it arrives as it was
+    import pickle
+    metric = load_metric()
+    with pytest.raises(ValueError) as raised:
+        metric.compute(predictions=["caf\udce9"], references=["a"])
+    back = pickle.loads(pickle.dumps(raised.value))
+    assert type(back) is type(raised.value) and str(back) == str(raised.value)
+    assert str(back).startswith("predictions[0]: holds '\\udce9', a lone surrogate")
 
 
 def test_a_lone_surrogate_is_refused_before_evaluate_stores_it():
