@@ -134,3 +134,74 @@ def test_texts_with_newline_is_a_count_of_texts_holding_one(pairs, profile, limi
         if "length_limit_words" in limits:
             texts = [P._truncate_words(t, limits["length_limit_words"]) for t in texts]
         assert scorer.notes.texts_with_newline == sum("\n" in t for t in texts)
+
+
+piece = st.sampled_from(["the cat", " sat", "caf\u00e9", "\u4e2d\u6587", "\n", "\U0001f600",
+                         "\x00", "\u0130", "\u212a"])
+clean = st.lists(piece, min_size=0, max_size=4).map("".join)
+lone = st.sampled_from(["\ud800", "\udce9", "\udfff", "\ud83d\ude00"])  # (a pair written
+# as two code points is two lone surrogates to Python: not text either)
+# where to put a lone surrogate: (row, 0 for the prediction or 1 + which reference, position)
+injection = st.tuples(st.integers(0, 11), st.integers(0, 3), st.integers(0, 40), lone)
+
+
+def _first_lone_surrogate(predictions, references):
+    """A plain walk in check_inputs' order: (argument name, its first surrogate code point)."""
+    def bad(text):
+        return next((ch for ch in text if 0xD800 <= ord(ch) <= 0xDFFF), None)
+    for i, text in enumerate(predictions):
+        if bad(text):
+            return f"predictions[{i}]", bad(text)
+    for i, row in enumerate(references):
+        for j, text in enumerate([row] if isinstance(row, str) else row):
+            if bad(text):
+                return (f"references[{i}]" if isinstance(row, str)
+                        else f"references[{i}][{j}]"), bad(text)
+    return None
+
+
+@settings(max_examples=40, deadline=None)
+@given(rows=st.lists(st.tuples(clean, st.lists(clean, min_size=1, max_size=3)), min_size=1,
+                    max_size=12),
+       injections=st.lists(injection, max_size=3),
+       lists=st.booleans(),
+       options=st.sampled_from([{}, {"profile": "rouge155"}, {"tokenizer": "unicode"},
+                                {"split_sentences": True}, {"remove_stopwords": True}]),
+       cap=st.sampled_from([1, 3, 50_000]))
+def test_a_lone_surrogate_is_named_as_check_inputs_would_on_any_chunking(
+        metric, rows, injections, lists, options, cap):
+    # the scorer finds it chunk by chunk (the byte tokenizers as they encode): it names the
+    # first one in the order check_inputs looks, whatever the chunks; add_batch's full check
+    # before storing names the same one
+    import pytest
+    predictions = [p for p, _ in rows]
+    references = [list(refs) if lists else refs[0] for _, refs in rows]
+    for row, which, at, char in injections:  # a few, anywhere: most rows stay clean
+        row %= len(rows)
+        if which == 0 or not lists:
+            texts, k = (predictions, row) if which == 0 else (references, row)
+        else:
+            texts, k = references[row], (which - 1) % len(references[row])
+        texts[k] = texts[k][:at] + char + texts[k][at:]
+    expected = _first_lone_surrogate(predictions, references)
+    pipeline = staged("rouge_pipeline")
+    saved = pipeline._CHUNK_EXAMPLES
+    pipeline._CHUNK_EXAMPLES = cap
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            if expected is None:
+                metric.compute(predictions=predictions, references=references,
+                               rouge_types=["rouge1", "rougeLsum"], **options)
+                return
+            where, char = expected
+            message = f"{where}: holds {char!r}, a lone surrogate"
+            with pytest.raises(ValueError) as raised:
+                metric.compute(predictions=predictions, references=references,
+                               rouge_types=["rouge1", "rougeLsum"], **options)
+            assert str(raised.value).startswith(message)
+            with pytest.raises(ValueError) as stored:
+                metric.add_batch(predictions=predictions, references=references)
+            assert str(stored.value).startswith(message)
+    finally:
+        pipeline._CHUNK_EXAMPLES = saved
