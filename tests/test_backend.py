@@ -298,9 +298,13 @@ def test_a_call_leaves_the_collector_and_signal_handlers_as_they_were(metric, re
     sampler = threading.Thread(target=sample)
     sampler.start()
     try:
-        for options in ({}, dict(use_stemmer=True, detailed=True, rouge_types=["rougeW"])):
-            metric.compute(predictions=[r["prediction"] for r in rows],
-                           references=[r["references"] for r in rows], **options)
+        # until the sampler has looked often enough: how many calls that takes depends on the
+        # machine's speed and load (two calls gave 93 samples once in a loaded CI run)
+        deadline = time.monotonic() + 120
+        while len(seen) <= 100 and time.monotonic() < deadline:
+            for options in ({}, dict(use_stemmer=True, detailed=True, rouge_types=["rougeW"])):
+                metric.compute(predictions=[r["prediction"] for r in rows],
+                               references=[r["references"] for r in rows], **options)
     finally:
         done.set()
         sampler.join()
