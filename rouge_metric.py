@@ -77,6 +77,7 @@ from .rouge_options import (
 from .rouge_pipeline import (
     Scorer,
     example_scores,
+    not_text,
     pair_marks,
     reference_scores,
     skip_bigram_matches,
@@ -103,7 +104,6 @@ from .rouge_text import (
     TOKENIZERS,
     ForkSafeLock,
     NotText,
-    first_not_text,
     import_stemmer,
     split_sentences as split_sentences_rule_based,
 )
@@ -171,30 +171,14 @@ def _as_list(name: str, value) -> list:
                     "or pandas Series")
 
 
-def _text(name: str, value, index=None) -> str:
-    """value, if it is a str that UTF-8 can encode; else an error naming ``name[index]`` (or
-    ``name``), formatted only then."""
-    where = name if index is None else f"{name}[{index}]"
-    if not isinstance(value, str):
-        raise TypeError(f"{where}: got {value!r:.80} ({type(value).__name__}); allowed: str")
-    found = first_not_text(name, [value])
-    if found is not None:
-        raise NotText(where, found.bad)
-    return value
-
-
-def _texts(name: str, values: list, encodable: bool = True) -> list:
-    """values, all checked by _text. A list of str (the common case) is checked in C, and
-    only its non-ASCII items are encoded (this runs in the caller's thread, holding the GIL,
-    before any work is spread over threads). encodable=False: str only; the scorer looks for
-    a lone surrogate itself (rouge_pipeline._not_text), the byte tokenizers as they encode."""
-    if set(map(type, values)) <= {str}:
-        found = first_not_text(name, values) if encodable else None
-        if found is not None:
-            raise found
-        return values
-    for i, value in enumerate(values):  # a str subclass is fine; anything else is named
-        _text(name, value, i)
+def _texts(name: str, values: list) -> list:
+    """values, if every item is a str (in C for the common list of str); else a TypeError
+    naming the first that is not."""
+    if not set(map(type, values)) <= {str}:
+        for i, value in enumerate(values):  # a str subclass is fine
+            if not isinstance(value, str):
+                raise TypeError(f"{name}[{i}]: got {value!r:.80} ({type(value).__name__}); "
+                                "allowed: str")
     return values
 
 
@@ -222,15 +206,13 @@ def check_inputs(predictions, references, allow_empty: bool = False,
     if len(predictions) == 0 and not allow_empty:
         raise ValueError("predictions: got an empty list; allowed: at least one example "
                          "(or call compute() with no arguments after add/add_batch)")
-    predictions = _texts("predictions", predictions, encodable)
+    predictions = _texts("predictions", predictions)
     if set(map(type, references)) == {str}:  # one reference each (the common case), in C
-        return predictions, _texts("references", references, encodable)
+        return _encodable(predictions, references, encodable)
     shapes = set()
     for i, row in enumerate(references):
         if isinstance(row, str):
             shapes.add("str")
-            if type(row) is not str or not row.isascii():
-                _text("references", row, i)
             continue
         try:
             row = _as_list(f"references[{i}]", row)
@@ -241,10 +223,19 @@ def check_inputs(predictions, references, allow_empty: bool = False,
         if len(row) == 0:
             raise ValueError(f"references[{i}]: got an empty list; allowed: at least one "
                              "reference string per prediction")
-        references[i] = _texts(f"references[{i}]", row, encodable)
+        references[i] = _texts(f"references[{i}]", row)
     if len(shapes) > 1:
         raise TypeError("references: got a mix of strings and lists; allowed: all strings "
                         "(one reference each) or all lists of strings")
+    return _encodable(predictions, references, encodable)
+
+
+def _encodable(predictions, references, look: bool) -> tuple:
+    """The rows, once no text holds a lone surrogate (look=False: the scorer looks, the same
+    way: rouge_pipeline.not_text)."""
+    found = not_text(predictions, references) if look else None
+    if found is not None:
+        raise found
     return predictions, references
 
 

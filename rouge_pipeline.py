@@ -184,13 +184,16 @@ def _tokenizer_checks_texts(options: RougeOptions) -> bool:
             and options.length_limit_words is None and options.length_limit_bytes is None)
 
 
-def _not_text(predictions, references) -> Optional[NotText]:
-    """The first text of these rows that is not text, named and looked for in check_inputs'
-    order (the predictions, then the references row by row), so that the same one is named
-    whatever the chunks were. Only called for an error."""
+def not_text(predictions, references) -> Optional[NotText]:
+    """The first text of these rows that is not text (a lone surrogate), or None: the
+    predictions, then the references row by row, each named as the user gave it
+    (``predictions[i]``, ``references[i]``, ``references[i][j]``). check_inputs' full check,
+    and the scorer's on an error, so the same one is named whatever the chunks."""
     found = first_not_text("predictions", predictions)
-    if found is not None or set(map(type, references)) <= {str}:
-        return found or first_not_text("references", references)
+    if found is not None:
+        return found
+    if set(map(type, references)) <= {str}:
+        return first_not_text("references", references)
     for i, row in enumerate(references):
         if isinstance(row, str):
             found = first_not_text("references", [row])
@@ -205,12 +208,16 @@ def _not_text(predictions, references) -> Optional[NotText]:
 def _pair_statistics(options: RougeOptions, predictions, references):
     """Tokenize once and run the kernels: float64[pairs, types, 3], the statistics of each
     pair per type (in options.rouge_types' order), plus pair layout. A text that is not text
-    (a lone surrogate) is a NotText naming it (_not_text): found by the byte tokenizers as
+    (a lone surrogate) is a NotText naming it (not_text): found by the byte tokenizers as
     they encode, else looked for here first."""
+    if not _tokenizer_checks_texts(options):
+        found = not_text(predictions, references)
+        if found is not None:
+            raise found
     try:
         return _pair_statistics_of(options, predictions, references)
-    except NotText as error:
-        raise (_not_text(predictions, references) or error) from None
+    except NotText as error:  # the byte tokenizer's, which knows only its place in texts
+        raise (not_text(predictions, references) or error) from None
 
 
 def _pair_statistics_of(options: RougeOptions, predictions, references):
@@ -231,10 +238,6 @@ def _pair_statistics_of(options: RougeOptions, predictions, references):
                              "reference string per prediction")
         texts = list(predictions) + [r for row in refs for r in row]
         pair_pred = np.repeat(np.arange(n_examples, dtype=np.int64), ref_counts)
-    if not _tokenizer_checks_texts(options):
-        found = first_not_text("texts", texts)
-        if found is not None:
-            raise found
     if options.split_sentences:
         texts = [split_sentences_rule_based(t) for t in texts]
     pair_ref = np.arange(n_examples, n_examples + len(pair_pred), dtype=np.int64)
@@ -620,7 +623,7 @@ class Scorer:
                                         initializer=pool_worker) as pool:
                     chunks = list(pool.map(score, spans))
         except NotText as error:  # a chunk's: name the batch's first, on any thread count
-            raise (_not_text(predictions, references) or error) from None
+            raise (not_text(predictions, references) or error) from None
         with self._lock:  # all chunks or none: an error above added nothing
             for batch, notes, sums in chunks:
                 self.aggregate.add(batch, sums)

@@ -248,15 +248,15 @@ class _LongIds:
 
 class NotText(ValueError):
     """A str that is not text: UTF-8 cannot encode it, as it holds a lone surrogate (``bad``).
-    ``where`` names it for the user; ``index`` is its place in a tokenizer's batch."""
+    ``where`` names it for the user."""
 
-    def __init__(self, where: str, bad: str, index: int | None = None):
+    def __init__(self, where: str, bad: str):
         super().__init__(f"{where}: holds {bad!r}, a lone surrogate that is not text (it "
                          "cannot be encoded as UTF-8); allowed: valid Unicode strings")
-        self.where, self.bad, self.index = where, bad, index
+        self.where, self.bad = where, bad
 
     def __reduce__(self):  # pickles (process pools, Ray) with its own arguments
-        return type(self), (self.where, self.bad, self.index)
+        return type(self), (self.where, self.bad)
 
 
 def first_not_text(name: str, texts: Sequence[str]) -> NotText | None:
@@ -266,7 +266,7 @@ def first_not_text(name: str, texts: Sequence[str]) -> NotText | None:
         try:
             texts[i].encode("utf-8")
         except UnicodeEncodeError as error:
-            return NotText(f"{name}[{i}]", texts[i][error.start], i)
+            return NotText(f"{name}[{i}]", texts[i][error.start])
     return None
 
 
@@ -279,8 +279,8 @@ def non_ascii(texts: Sequence[str]) -> list:
 
 def _ascii_buffer(texts: Sequence[str], unicode_lower: bool, lower: bool = True) -> np.ndarray:
     """One byte buffer (lowercased unless lower=False), texts separated by NUL; bytes >= 0x80
-    act as separators. NotText (with the text's index) where a text holds a lone surrogate:
-    the non-ASCII texts are encoded here anyway, so compute() leaves that check to this.
+    act as separators. NotText where a text holds a lone surrogate: the non-ASCII texts are
+    encoded here anyway, so the scorer leaves that check to this (and names the text).
     (A text that holds NUL itself is caught by the caller: the scan then finds too many
     texts.)"""
     # This runs holding the GIL, so it is kept to copies: a str of ASCII (or Latin-1)
@@ -303,7 +303,7 @@ def _ascii_buffer(texts: Sequence[str], unicode_lower: bool, lower: bool = True)
         try:
             texts[i] = text.encode("utf-8").decode("latin-1")
         except UnicodeEncodeError as error:
-            raise NotText(f"texts[{i}]", text[error.start], i) from None
+            raise NotText(f"texts[{i}]", text[error.start]) from None
     data = "\x00".join(texts).encode("latin-1")
     if lower:  # else the scanner reads A-Z as a-z (rouge_kernels.scan_stem_tokens)
         data = data.translate(_ASCII_LOWER)

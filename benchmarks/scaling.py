@@ -168,8 +168,9 @@ def _emulated(P: list, R: list, score, threads: int, runs: int) -> dict:
     """A call's wall time as if this machine had `threads` cores. The compiled kernels
     release the GIL, so on enough cores they would all run at once: each kernel call is
     recorded, the call scored serially in the chunks that `threads` threads use (so a
-    kernel's CPU time is one thread's; the least of three), then replayed on `threads` threads as a sleep of that
-    CPU time (a sleep releases the GIL too) returning the recorded output, while everything
+    kernel's CPU time is one thread's; the least of three), then replayed on `threads`
+    threads as a sleep of that CPU time (a sleep releases the GIL too) returning the
+    recorded output, while everything
     else (the GIL-held Python, the pool, the GIL's hand-offs) runs for real. What it leaves
     out: memory bandwidth, caches and page faults shared by the cores, and the clock."""
     mods = {name.rsplit(".", 1)[-1]: m for name, m in sys.modules.items() if ".rouge_" in name}
@@ -179,9 +180,9 @@ def _emulated(P: list, R: list, score, threads: int, runs: int) -> dict:
     kernels, tape, local = dict(backend._compiled), {}, threading.local()
     example_scores, pool = pipeline.example_scores, pipeline.ThreadPoolExecutor
 
-    def chunk(options, predictions, references, *rest):  # its kernel calls, keyed by order
+    def chunk(options, predictions, references):  # its kernel calls, keyed by their order
         local.chunk, local.calls = (len(predictions), predictions[0], predictions[-1]), 0
-        return example_scores(options, predictions, references, *rest)
+        return example_scores(options, predictions, references)
 
     def key(name: str) -> tuple:
         local.calls += 1
@@ -206,10 +207,8 @@ def _emulated(P: list, R: list, score, threads: int, runs: int) -> dict:
 
     def call():
         local.chunk, local.calls = ("main thread",), 0
-        out = score(P, R)
-        if out != truth:
+        if score(P, R) != truth:
             raise AssertionError("the replayed call's result differs from the real one")
-        return out
 
     pipeline.example_scores = chunk
     pipeline.ThreadPoolExecutor = lambda n, **kw: pool(1, **kw)  # record serially
@@ -306,11 +305,12 @@ def main() -> None:
         if "emulate" in parts:
             print("| threads (emulated) | ours | speed-up | CPU a call, serial | in kernels |")
             print("|---|---|---|---|---|")
-            one = None
+            one = None  # the one-thread wall, when it is in the sweep
             for t in (int(t) for t in args.emulate.split(",")):
                 got = run_child({**base, "who": "ours", "task": "emulate", "threads": t},
                                 thread_env("ours", 1))
-                one = one or got["wall"] if t == 1 else one
+                if t == 1:
+                    one = got["wall"]
                 speed = f"{one / got['wall']:.2f}x" if one else "-"
                 print(f"| {t} | {got['wall']:.3f} s | {speed} | {got['cpu']:.3f} s | "
                       f"{got['kernels']:.3f} s |", flush=True)
