@@ -32,7 +32,8 @@ rouge1+rouge2+rougeL+rougeLsum, stemmed.
   a neighbour's load falls on each alike; the median of every timed call.
 
 Runs in benchmarks/.venv (benchmarks/run.py makes it: the metric's requirements and the
-peers). Prints markdown tables; docs/performance.md holds them with the machine.
+peers), or with --python in another interpreter (benchmarks/device.sh, on a device
+machine). Prints markdown tables; docs/performance.md holds them with the machine.
 """
 
 import argparse
@@ -50,6 +51,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 VENV_PY = os.path.join(HERE, ".venv", "bin", "python")
+PYTHON = VENV_PY  # the children's interpreter (--python)
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 
 
@@ -228,8 +230,10 @@ def _emulated(P: list, R: list, score, threads: int, runs: int) -> dict:
 # --- parent ------------------------------------------------------------------------------------
 
 def run_child(spec: dict, env: dict) -> dict:
-    full = {**os.environ, **env, "PYTHONPATH": ""}
-    done = subprocess.run([VENV_PY, os.path.abspath(__file__), "--child", json.dumps(spec)],
+    # the venv's children see nothing of the caller's PYTHONPATH; another interpreter
+    # (--python: a device machine's, with the carried wheels on PYTHONPATH) keeps it
+    full = {**os.environ, **env, **({"PYTHONPATH": ""} if PYTHON == VENV_PY else {})}
+    done = subprocess.run([PYTHON, os.path.abspath(__file__), "--child", json.dumps(spec)],
                           env=full, capture_output=True, text=True, timeout=1800)
     if done.returncode != 0:
         sys.exit(f"child {spec['who']} {spec['task']} failed:\n{done.stderr[-3000:]}")
@@ -265,8 +269,13 @@ def main() -> None:
     ap.add_argument("--emulate", default="1,2,4,8,16", help="emulate: the thread counts")
     ap.add_argument("--held-as", type=int, default=1,
                     help="held: score in the chunks that this many threads would (two each)")
+    ap.add_argument("--python", default=VENV_PY,
+                    help="the children's interpreter (default benchmarks/.venv's; a device "
+                         "machine's: benchmarks/device.sh)")
     args = ap.parse_args()
-    if not os.path.exists(VENV_PY):
+    global PYTHON
+    PYTHON = args.python
+    if PYTHON == VENV_PY and not os.path.exists(VENV_PY):
         sys.exit("benchmarks/.venv is missing: run python3 benchmarks/run.py --targets none once")
     threads = [int(t) for t in args.threads.split(",")]
     parts = set(args.parts.split(","))
