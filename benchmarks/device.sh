@@ -8,9 +8,9 @@
 #                                       # carry [".device"] and timeout_s 600
 #
 # prepare downloads what the machine lacks as Python 3.12 wheels (the versions of
-# benchmarks/requirements.txt: evaluate, datasets and their dill and multiprocess, nltk and its
-# defusedxml, rouge-score-rs, and a wheel built here of rouge-score, which PyPI has as a
-# source archive only) and copies ../shared/data/realsumm.jsonl (the device gets the checkout
+# benchmarks/requirements.txt: evaluate, datasets and their dill, multiprocess and fsspec (the
+# newest datasets takes), nltk and its defusedxml, rouge-score-rs, and a wheel built here of
+# rouge-score, which PyPI has as a source archive only) and copies ../shared/data/realsumm.jsonl (the device gets the checkout
 # only). .device/ is in .gitignore: nothing of it is committed.
 #
 # run installs the wheels into /tmp/site, prints the machine and the versions, compiles the
@@ -29,13 +29,16 @@ pairs="${DEVICE_PAIRS:-100000}"
 parts="${DEVICE_PARTS:-threads,held,batches}"
 
 if [ "$step" = prepare ]; then
+    # more wheels as arguments, e.g. pyarrow==26.0.1 (55 MB: only if run says datasets needs
+    # it; the tool carries 64 MiB, the checkout included)
+    shift
     mkdir -p .device/wheels .device/data
     rm -f .device/wheels/*.whl
     python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 \
         --implementation cp --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 \
         --platform manylinux2014_x86_64 -d .device/wheels \
-        evaluate==0.4.6 datasets==5.2.0 dill==0.4.1 multiprocess==0.70.19 nltk==3.10.4 \
-        defusedxml==0.7.1 rouge-score-rs==0.2.1
+        evaluate==0.4.6 datasets==5.2.0 dill==0.4.1 multiprocess==0.70.19 fsspec==2026.9.0 \
+        nltk==3.10.4 defusedxml==0.7.1 rouge-score-rs==0.2.1 "$@"
     python3 -m pip wheel -q --no-deps -w .device/wheels rouge-score==0.1.2  # pure Python
     cp ../shared/data/realsumm.jsonl .device/data/
     du -sh .device
@@ -61,9 +64,12 @@ export PYTHONPATH=/tmp/site PYTHONUNBUFFERED=1 HF_HUB_OFFLINE=1 HF_EVALUATE_OFFL
     "$python" - <<'EOF'
 import platform
 from importlib import metadata
-names = ["numpy", "numba", "llvmlite", "evaluate", "datasets", "nltk", "pyarrow",
-         "huggingface-hub", "rouge-score-rs", "rouge-score"]
+names = ["numpy", "numba", "llvmlite", "evaluate", "datasets", "nltk", "pyarrow", "pandas",
+         "fsspec", "huggingface-hub", "rouge-score-rs", "rouge-score"]
 print(platform.python_version(), {n: metadata.version(n) for n in names})
+# everything the children import, before any time is spent: a failure here names the
+# package to carry (prepare takes more wheels as arguments)
+import evaluate, datasets, nltk.stem.porter, numba, rouge_score.rouge_scorer, rouge_score_rs
 EOF
     start=$(date +%s)
     # compile the kernels once into the cache every child then loads (cold: ~20 s here)
