@@ -40,8 +40,12 @@ if [ "$step" = prepare ]; then
         evaluate==0.4.6 datasets==5.2.0 dill==0.4.1 multiprocess==0.70.19 fsspec==2026.9.0 \
         nltk==3.10.4 defusedxml==0.7.1 rouge-score-rs==0.2.1 "$@"
     python3 -m pip wheel -q --no-deps -w .device/wheels rouge-score==0.1.2  # pure Python
-    cp ../shared/data/realsumm.jsonl .device/data/
-    du -sh .device
+    install -m 644 ../shared/data/realsumm.jsonl .device/data/
+    # what the tool carries: the checkout's files and .device, 64 MiB at most
+    total=$(( $(git ls-files -z | du -cb --files0-from=- | tail -1 | cut -f1) \
+              + $(du -sb .device | cut -f1) ))
+    echo "checkout + .device: $(( total / 1048576 )) MiB of the tool's 64"
+    [ "$total" -le $(( 64 * 1048576 )) ] || { echo "over 64 MiB: carry fewer wheels" >&2; exit 1; }
     echo 'now: run(command="bash benchmarks/device.sh run", carry=[".device"], timeout_s=600)'
     exit 0
 fi
@@ -52,6 +56,10 @@ if [ "$step" != run ]; then
 fi
 python="${DEVICE_PYTHON:-python3}"
 out="${OUT:-/tmp/device-out}"
+if ! ls .device/wheels/*.whl > /dev/null 2>&1 || [ ! -f .device/data/realsumm.jsonl ]; then
+    echo ".device/ is missing: run 'bash benchmarks/device.sh prepare' here and carry .device" >&2
+    exit 1
+fi
 mkdir -p "$out"
 "$python" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
     --target /tmp/site .device/wheels/*.whl

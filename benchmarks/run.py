@@ -13,7 +13,6 @@ and its peak RSS (resource.getrusage) as one JSON line.
 """
 
 import argparse
-import datetime
 import glob
 import hashlib
 import json

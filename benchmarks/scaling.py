@@ -232,7 +232,8 @@ def _emulated(P: list, R: list, score, threads: int, runs: int) -> dict:
 def run_child(spec: dict, env: dict) -> dict:
     # the venv's children see nothing of the caller's PYTHONPATH; another interpreter
     # (--python: a device machine's, with the carried wheels on PYTHONPATH) keeps it
-    full = {**os.environ, **env, **({"PYTHONPATH": ""} if PYTHON == VENV_PY else {})}
+    venv = os.path.realpath(PYTHON) == os.path.realpath(VENV_PY)
+    full = {**os.environ, **env, **({"PYTHONPATH": ""} if venv else {})}
     done = subprocess.run([PYTHON, os.path.abspath(__file__), "--child", json.dumps(spec)],
                           env=full, capture_output=True, text=True, timeout=1800)
     if done.returncode != 0:

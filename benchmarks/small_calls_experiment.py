@@ -12,7 +12,8 @@ is some forty Python steps (docs/performance.md). Three contenders, default opti
   aggregate, notes or warnings (which a real path would still need);
 
 and rs's score_batch. Each result is checked equal to compute()'s (1, 8, 64, 512 pairs), then
-all take turns in one process; medians.
+all take turns in one process; medians. (The prototypes run serially and take the flat tokens
+as the sentence view: right for these options and the byte tokenizer, not in general.)
 
     benchmarks/.venv/bin/python benchmarks/small_calls_experiment.py
 """
@@ -131,7 +132,8 @@ def main() -> None:
                     t = time.perf_counter()
                     f(P[:b], R[:b])
                     times.setdefault((name, b), []).append(time.perf_counter() - t)
-    print("results equal to compute()'s at 1, 8, 64 and 512 pairs\n")
+    print(f"results equal to compute()'s at 1, 8, 64 and 512 pairs; "
+          f"{time.strftime('%Y-%m-%d %H:%M')}, load average {os.getloadavg()[0]:.1f}\n")
     print("| pairs | " + " | ".join(contenders) + " | rs / one call |")
     print("|---" * (len(contenders) + 2) + "|")
     for b in (1, 8, 64):
