@@ -207,8 +207,17 @@ def check_inputs(predictions, references, allow_empty: bool = False,
         raise ValueError("predictions: got an empty list; allowed: at least one example "
                          "(or call compute() with no arguments after add/add_batch)")
     predictions = _texts("predictions", predictions)
-    if set(map(type, references)) == {str}:  # one reference each (the common case), in C
-        return _encodable(predictions, references, encodable)
+    if set(map(type, references)) != {str}:  # else one reference each (the common case), in C
+        references = _reference_rows(references)
+    found = not_text(predictions, references) if encodable else None  # (the scorer looks)
+    if found is not None:
+        raise found
+    return predictions, references
+
+
+def _reference_rows(references: list) -> list:
+    """references, each row a str or a non-empty list of str, all of one kind (lists become
+    lists); else a TypeError / ValueError that names the row."""
     shapes = set()
     for i, row in enumerate(references):
         if isinstance(row, str):
@@ -227,16 +236,7 @@ def check_inputs(predictions, references, allow_empty: bool = False,
     if len(shapes) > 1:
         raise TypeError("references: got a mix of strings and lists; allowed: all strings "
                         "(one reference each) or all lists of strings")
-    return _encodable(predictions, references, encodable)
-
-
-def _encodable(predictions, references, look: bool) -> tuple:
-    """The rows, once no text holds a lone surrogate (look=False: the scorer looks, the same
-    way: rouge_pipeline.not_text)."""
-    found = not_text(predictions, references) if look else None
-    if found is not None:
-        raise found
-    return predictions, references
+    return references
 
 
 # --------------------------------------------------------------------------------------------

@@ -172,9 +172,9 @@ def _emulated(P: list, R: list, score, threads: int, runs: int) -> dict:
     recorded, the call scored serially in the chunks that `threads` threads use (so a
     kernel's CPU time is one thread's; the least of three), then replayed on `threads`
     threads as a sleep of that CPU time (a sleep releases the GIL too) returning the
-    recorded output, while everything
-    else (the GIL-held Python, the pool, the GIL's hand-offs) runs for real. What it leaves
-    out: memory bandwidth, caches and page faults shared by the cores, and the clock."""
+    recorded output, while everything else (the GIL-held Python, the pool, the GIL's
+    hand-offs) runs for real. What it leaves out: memory bandwidth, caches and page faults
+    shared by the cores, and the clock."""
     mods = {name.rsplit(".", 1)[-1]: m for name, m in sys.modules.items() if ".rouge_" in name}
     backend, pipeline = mods["rouge_backend"], mods["rouge_pipeline"]
     truth = score(P, R)
