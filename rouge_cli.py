@@ -1,9 +1,12 @@
 """Score files with ROUGE from the command line.
 
-    python rouge_cli.py PREDICTIONS REFERENCES [REFERENCES ...]
-    python rouge_cli.py --input PAIRS.{jsonl,json,csv,tsv} [--format FORMAT]
-    python rouge_cli.py --jsonl PAIRS.jsonl
-    python rouge_cli.py --compile
+    rouge PREDICTIONS REFERENCES [REFERENCES ...]
+    rouge --input PAIRS.{jsonl,json,csv,tsv} [--format FORMAT]
+    rouge --jsonl PAIRS.jsonl
+    rouge --compile
+
+``rouge`` is the installed command (``rouge_exact.rouge_cli:main``); from a checkout without
+installing, ``python rouge_cli.py`` runs the same code on the files beside it.
 
 Every file is read by ``rouge_io.py`` (the reader the Space uses too; its docstring defines the
 formats): text files hold one text per line, aligned line by line, several reference files
@@ -23,7 +26,8 @@ Space's build step: later runs then load the kernels instead of compiling them.
 The input is read in chunks (``--chunk-size`` rows) and scored by ``score_rows``, the one
 function that calls the metric: each chunk is scored and added to an aggregate that keeps
 sums rather than rows, so memory does not grow with the texts; the result is exactly that of
-one ``metric.compute`` over all rows, and the input warnings are those of that compute.
+one ``compute`` over all rows, and the input warnings are those of that compute. Nothing here
+imports evaluate: the CLI calls the package's functions (rouge_api) directly.
 
 Output: a line saying what the numbers are (``mid``: the mean over N examples, or P/R/F of
 the summed counts under micro aggregation; ``(low-high)``: the bootstrap interval, with its
@@ -34,7 +38,8 @@ temporary file renamed onto PATH when the run succeeds; PATH may not be an input
 
 Exit status: 0; 2 with one line ``rouge_cli: error: ...`` on bad input files or options, an
 output that is an input, or a failed write (no input file gives a traceback); 2 with the
-usage on stdout when called without arguments.
+usage on stdout when called without arguments. ``rouge`` prefixes its lines with ``rouge:``,
+``python rouge_cli.py`` with ``rouge_cli:``.
 """
 
 import argparse
@@ -51,9 +56,7 @@ import warnings
 from itertools import chain, islice
 from pathlib import Path
 
-from rouge_io import DEFAULT_MAX_RECORD_BYTES, RowError, Rows, read_system_rows
-
-PROG = "rouge_cli"
+PROG = "rouge" if __package__ else "rouge_cli"
 DEFAULT_CHUNK_SIZE = 10_000
 METRIC_SCRIPT = Path(__file__).resolve().with_name("rouge_metric.py")
 INPUT_FORMATS = ("jsonl", "json", "csv", "tsv")  # --input's; text pairs are positional
@@ -101,16 +104,24 @@ def _positive_int(text: str) -> int:
 
 
 def sibling(name: str):
-    """A helper module of the metric (rouge_options, rouge_significance), read from the files
-    beside this script without evaluate: --help and a bad flag need not wait for evaluate.load
-    (about 3 s). The helpers import each other relatively, so they are imported as modules of
-    a package made of this folder, as evaluate imports them once it has staged the files."""
+    """A module of the package (rouge_io, rouge_options, rouge_api, ...). Installed, the
+    ``rouge`` command is a module of the package rouge_exact. Run as a script from a checkout
+    (``python rouge_cli.py``), it imports the files beside it as a package of a private name:
+    the modules import each other relatively, and the code run is the checkout's, whatever
+    else is installed."""
+    if __package__:
+        return importlib.import_module(f"{__package__}.{name}")
     package = "_rouge_cli_files"
     if package not in sys.modules:
         module = types.ModuleType(package)
         module.__path__ = [str(METRIC_SCRIPT.parent)]
         sys.modules[package] = module
     return importlib.import_module(f"{package}.{name}")
+
+
+_io = sibling("rouge_io")  # no third-party imports: --help and a bad flag stay fast
+DEFAULT_MAX_RECORD_BYTES, RowError = _io.DEFAULT_MAX_RECORD_BYTES, _io.RowError
+Rows, read_system_rows = _io.Rows, _io.read_system_rows
 
 
 def schema():
@@ -385,7 +396,12 @@ class _NoBar:
 def progress_bar(args, total_bytes):
     if not (args.progress or sys.stderr.isatty()):
         return _NoBar()
-    from tqdm import tqdm  # a dependency of evaluate and datasets
+    try:
+        from tqdm import tqdm  # optional: pip install "rouge-exact[progress]"
+    except ImportError:
+        if args.progress:
+            raise CliError("--progress needs tqdm: pip install tqdm") from None
+        return _NoBar()
 
     return tqdm(total=total_bytes, unit="B", unit_scale=True, unit_divisor=1024, file=sys.stderr,
                 desc=PROG, delay=0 if args.progress else 1.0, dynamic_ncols=True)
@@ -465,15 +481,9 @@ class OutputFile:
 # Main
 
 
-def load_metric():
-    import evaluate
-
-    return evaluate.load(str(METRIC_SCRIPT))
-
-
-def load_metric_module():
-    """The staged rouge_metric module (it can't be imported directly: relative imports)."""
-    return sys.modules[type(load_metric()).__module__]
+def api():
+    """rouge_api, the package's functions (compute, compare, compile_kernels, Scorer)."""
+    return sibling("rouge_api")
 
 
 def read_systems(args) -> tuple:
@@ -511,13 +521,12 @@ def run_compare(args, stdout, stderr) -> None:
                        "comparison); allowed: --per-example without --compare")
     predictions, references = read_systems(args)
     kwargs = metric_kwargs(args)
-    metric = load_metric()
-    module = sys.modules[type(metric).__module__]
+    module = api()
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", module.RougeWarning)
-            result = metric.compare(predictions=predictions, references=references,
-                                    baseline=args.baseline, test=args.test, **kwargs)
+            result = module.compare(predictions, references, baseline=args.baseline,
+                                    test=args.test, **kwargs)
     except (ValueError, TypeError) as error:
         raise CliError(str(error)) from None
     for warning in caught:
@@ -526,19 +535,16 @@ def run_compare(args, stdout, stderr) -> None:
         stdout.write(json.dumps(result) + "\n")
     else:
         confidence = kwargs.get("confidence", 0.95)
-        stdout.write(module.format_comparison(result, confidence=confidence) + "\n")
+        stdout.write(sibling("rouge_significance").format_comparison(
+            result, confidence=confidence) + "\n")
     stdout.flush()
 
 
 def run_compile(args, stdout) -> None:
     """--compile: every kernel compiled into the cache (or found there) before this returns."""
     if args.input or args.jsonl or args.files or args.compare:
-        raise CliError("--compile takes no input; run it alone: python rouge_cli.py --compile")
-    metric = load_metric()
-    compile_kernels = getattr(metric, "compile_kernels", None)
-    if compile_kernels is None:
-        raise CliError("--compile: this version of rouge_metric.py has no compile_kernels()")
-    compile_kernels(wait=True)
+        raise CliError(f"--compile takes no input; run it alone: {PROG} --compile")
+    api().compile_kernels(wait=True)
     stdout.write("every kernel is compiled and cached\n")
     stdout.flush()
 
@@ -557,7 +563,7 @@ def run(args, stdout, stderr) -> None:
         first = next(batches, None)  # errors near the top of a file come before slow imports
         if first is None:
             raise CliError(f"{rows.paths[0]}: no examples; allowed: at least one row")
-        module = load_metric_module()
+        module = api()
         try:
             options = module.RougeOptions.build(detailed=True, **metric_kwargs(args))
         except (ValueError, TypeError) as error:
@@ -617,7 +623,8 @@ def main(argv=None) -> int:
     return 0
 
 
-if __name__ == "__main__":
+def console() -> None:
+    """The process's entry: the ``rouge`` command and ``python rouge_cli.py``."""
     code = main()
     try:
         sys.stdout.flush()
@@ -625,3 +632,7 @@ if __name__ == "__main__":
         # exit (Python's recipe; only here, so that main() never touches a caller's stdout)
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     sys.exit(code)
+
+
+if __name__ == "__main__":
+    console()

@@ -1,59 +1,91 @@
 """ROUGE on Spark and Ray: per-partition states of the one Scorer, merged on the driver.
 
-``score_spark(metric, df, ...)`` and ``score_ray(metric, dataset, ...)`` (the metric's
-``score_spark`` / ``score_ray`` call them) score each partition into a state
-(``Scorer.to_bytes``), merge the states and finalize: exactly what ``compute()`` returns on
-the same rows, whatever the partitioning. A state's bootstrap weights depend on how many
-copies of an example came before it, so identical rows must meet in one state: both engines
-first hash-partition the rows by their texts (one shuffle). With ``use_aggregator=False`` they
-return the rows with per-example precision, recall and F columns instead.
+``score_spark(df, ...)`` and ``score_ray(dataset, ...)`` (the package's and the metric's
+``score_spark`` / ``score_ray``) score each partition into a state (``Scorer.to_bytes``), merge
+the states and finalize: exactly what ``compute()`` returns on the same rows, whatever the
+partitioning. A state's bootstrap weights depend on how many copies of an example came before
+it, so identical rows must meet in one state: both engines first hash-partition the rows by
+their texts (one shuffle). With ``use_aggregator=False`` they return the rows with per-example
+precision, recall and F columns instead.
 
-Workers need not have run ``evaluate.load``: the metric's source files travel with the task
-(the functions below are pickled by value, with the sources as data) and are staged on the
-worker as a package in a temporary folder, once per worker process (numba compiles there once
-per machine: its cache sits beside the staged files). pyspark and ray are optional and
-imported only here, lazily.
+Workers import the installed package (``rouge_exact``) when it holds the same sources as the
+driver's. Where it does not (a worker without the package, or another version of it, or a
+driver that loaded the metric through evaluate), the sources travel with the task: the
+functions below are pickled by value, with the sources as data, and a worker process writes
+them into a folder of its own (``tempfile.mkdtemp``: mode 0700, a new name each time, removed
+at exit) and imports them from there under a private package name, without touching
+``sys.path``. Nothing is ever imported from a path another user could have written first.
+pyspark and ray are optional and imported only here, lazily.
 """
 
 import functools
 import hashlib
 import importlib
+import importlib.util
 import os
+import shutil
 import sys
 import tempfile
+import weakref
 from pathlib import Path
 
 _RAY_BLOCKS = 8  # hash partitions of a Ray dataset: states merged on the driver
-_STAGED = {}  # source hash -> the staged rouge_pipeline module, per worker process
+_STAGED = {}  # source digest -> the rouge_pipeline module that serves it, per worker process
+INSTALLED = "rouge_exact"  # the package's import name, looked for on the workers
 
 
-def metric_sources() -> dict:
-    """{file name: text} of the metric's modules (the folder of this file)."""
-    here = Path(__file__).resolve().parent
+def metric_sources(folder=None) -> dict:
+    """{file name: text} of the metric's modules (those of ``folder``, by default this
+    file's): everything a worker imports, not the evaluate face or the CLI."""
+    here = Path(folder or Path(__file__).resolve().parent)
     return {p.name: p.read_text(encoding="utf-8") for p in sorted(here.glob("rouge*.py"))
             if p.name not in ("rouge_cli.py", "rouge_metric.py")}
 
 
+def _digest(sources: dict) -> str:
+    return hashlib.sha256("".join(f"{k}\0{v}\0" for k, v in sorted(sources.items()))
+                          .encode("utf-8")).hexdigest()[:16]
+
+
 def staged_pipeline(sources: dict):
-    """The rouge_pipeline module of these sources, staged as a package in a temporary
-    folder named by their hash (so a worker stages and compiles each version once)."""
-    digest = hashlib.sha256("".join(f"{k}\0{v}\0" for k, v in sorted(sources.items()))
-                            .encode("utf-8")).hexdigest()[:16]
+    """The rouge_pipeline module of these sources in this (worker) process: the installed
+    package's if it holds the same sources, else the sources written into a private
+    folder of this process (once per process and version)."""
+    digest = _digest(sources)
     if digest not in _STAGED:
-        package = f"rouge_metric_worker_{digest}"
-        root = Path(tempfile.gettempdir()) / "rouge_metric_workers"
-        folder = root / package
-        if not (folder / "__init__.py").exists():
-            folder.mkdir(parents=True, exist_ok=True)
-            for name, text in sources.items():
-                tmp = folder / f".{name}.{os.getpid()}"
-                tmp.write_text(text, encoding="utf-8")
-                os.replace(tmp, folder / name)  # atomic: workers may stage at once
-            (folder / "__init__.py").write_text("", encoding="utf-8")
-        if str(root) not in sys.path:
-            sys.path.insert(0, str(root))
-        _STAGED[digest] = importlib.import_module(f"{package}.rouge_pipeline")
+        _STAGED[digest] = _installed_pipeline(digest) or _private_pipeline(digest, sources)
     return _STAGED[digest]
+
+
+def _installed_pipeline(digest: str):
+    """rouge_exact.rouge_pipeline if the installed package has exactly these sources."""
+    try:
+        spec = importlib.util.find_spec(INSTALLED)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    folder = list(spec.submodule_search_locations)[0]
+    if _digest(metric_sources(folder)) != digest:
+        return None
+    return importlib.import_module(f"{INSTALLED}.rouge_pipeline")
+
+
+def _private_pipeline(digest: str, sources: dict):
+    """The sources written into a new folder that only this user can read or write
+    (mkdtemp), imported as a package of a name of this process's, removed at exit."""
+    folder = tempfile.mkdtemp(prefix="rouge_exact_worker_")
+    for name, text in sources.items():
+        with open(os.path.join(folder, name), "x", encoding="utf-8") as f:
+            f.write(text)
+    package = f"_rouge_exact_worker_{digest}_{os.getpid()}"
+    spec = importlib.util.spec_from_loader(package, loader=None, is_package=True)
+    module = importlib.util.module_from_spec(spec)
+    module.__path__ = [folder]  # a namespace of this folder alone: no sys.path entry
+    sys.modules[package] = module
+    pipeline = importlib.import_module(f"{package}.rouge_pipeline")
+    weakref.finalize(pipeline, shutil.rmtree, folder, True)  # at exit (or if unloaded)
+    return pipeline
 
 
 def _rows(frame, prediction_col: str, references_col: str) -> tuple:
@@ -97,11 +129,13 @@ def _with_scores(sources, kwargs, prediction_col, references_col, frame):
     return frame
 
 
-def _checked(metric, prediction_col, references_col, options):
+def _checked(prediction_col, references_col, options):
+    from .rouge_options import RougeOptions  # the driver's (workers get the staged one)
+
     for name, value in (("prediction_col", prediction_col), ("references_col", references_col)):
         if not isinstance(value, str):
             raise TypeError(f"{name}: got {type(value).__name__}; allowed: a column name (str)")
-    opts = sys.modules[type(metric).__module__].RougeOptions.build(**options)
+    opts = RougeOptions.build(**options)
     if opts.use_aggregator and opts.profile.keeps_rows:
         raise ValueError(f"profile: got {opts.profile.name!r}, whose bootstrap depends on the "
                          "order of all rows: it cannot run on partitions; allowed: the "
@@ -109,23 +143,20 @@ def _checked(metric, prediction_col, references_col, options):
     return opts, opts.as_kwargs()
 
 
-def _finalize(metric, states: list):
-    """Merge the partitions' states in a balanced tree (each merge re-sorts the copy-number
-    registers it joins: log2(partitions) passes over them, not one per partition)."""
-    level = [metric.state_from_bytes(bytes(s)) for s in states]
-    while len(level) > 1:
-        level = [level[i].merge(level[i + 1]) if i + 1 < len(level) else level[i]
-                 for i in range(0, len(level), 2)]
-    return metric.finalize(level[0])
+def _finalize(states: list):
+    """The partitions' states merged (rouge_api.merge: a balanced tree) and finalized."""
+    from .rouge_api import finalize, merge, state_from_bytes
+
+    return finalize(merge(*[state_from_bytes(bytes(s)) for s in states]))
 
 
 def _pickle_by_value(cloudpickle) -> None:
-    """Ship this module's functions by value: on a worker, the metric's staged package (an
-    evaluate cache folder of the driver) cannot be imported."""
+    """Ship this module's functions by value: a worker may not have the package (or may have
+    another version of it); staged_pipeline finds the code it runs."""
     cloudpickle.register_pickle_by_value(sys.modules[__name__])
 
 
-def score_spark(metric, df, prediction_col="prediction", references_col="references",
+def score_spark(df, prediction_col="prediction", references_col="references",
                 **options):
     """compute()'s result for the rows of a Spark DataFrame (mapInPandas per partition, a
     reduce of the states on the driver); with use_aggregator=False, the DataFrame with
@@ -133,7 +164,7 @@ def score_spark(metric, df, prediction_col="prediction", references_col="referen
     from pyspark import cloudpickle
     from pyspark.sql import types as T
 
-    opts, kwargs = _checked(metric, prediction_col, references_col, options)
+    opts, kwargs = _checked(prediction_col, references_col, options)
     _pickle_by_value(cloudpickle)
     sources = metric_sources()
     columns = [prediction_col, references_col]
@@ -152,7 +183,7 @@ def score_spark(metric, df, prediction_col="prediction", references_col="referen
                                                 references_col, frames)]})
 
     rows = colocated.mapInPandas(state, "state binary").collect()
-    return _finalize(metric, [row.state for row in rows])
+    return _finalize([row.state for row in rows])
 
 
 class _RayScorer:
@@ -170,14 +201,14 @@ class _RayScorer:
         return _with_scores(*self.args, frame)
 
 
-def score_ray(metric, dataset, prediction_col="prediction", references_col="references",
+def score_ray(dataset, prediction_col="prediction", references_col="references",
               **options):
     """compute()'s result for the rows of a Ray Dataset (map_batches on a callable class,
     whole hash-partitioned blocks, states reduced on the driver); with
     use_aggregator=False, the dataset with per-example P/R/F columns added."""
     from ray import cloudpickle
 
-    opts, kwargs = _checked(metric, prediction_col, references_col, options)
+    opts, kwargs = _checked(prediction_col, references_col, options)
     _pickle_by_value(cloudpickle)
     args = (metric_sources(), kwargs, prediction_col, references_col)
     import ray
@@ -193,7 +224,7 @@ def score_ray(metric, dataset, prediction_col="prediction", references_col="refe
                                 batch_format="pandas")
     blocks = keyed.repartition(_RAY_BLOCKS, keys=["_rouge_key"])
     states = blocks.map_batches(_RayScorer, batch_size=None, **actors).take_all()
-    return _finalize(metric, [row["state"] for row in states])
+    return _finalize([row["state"] for row in states])
 
 
 def _with_key(prediction_col, references_col, frame):

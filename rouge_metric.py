@@ -14,9 +14,7 @@ This class is an adapter. The work is done by flat sibling modules, in the order
 * ``rouge_aggregate``: exact means and the bootstrap interval.
 """
 
-import functools
 import threading
-import warnings
 
 import datasets
 import evaluate
@@ -45,21 +43,29 @@ from .rouge_pipeline import __name__ as _staged_rouge_pipeline
 from .rouge_aggregate import __name__ as _staged_rouge_aggregate
 from .rouge_significance import __name__ as _staged_rouge_significance
 from .rouge_engines import __name__ as _staged_rouge_engines
+from .rouge_api import __name__ as _staged_rouge_api
 
 HELPER_MODULES = (
     _staged_rouge155_lexicon, _staged_rouge_options, _staged_rouge_profiles, _staged_rouge_text,
     _staged_rouge_lang, _staged_rouge_lang_data, _staged_rouge_kernels, _staged_rouge_vectorized,
     _staged_rouge_backend, _staged_rouge_registry, _staged_rouge_pipeline,
-    _staged_rouge_aggregate, _staged_rouge_significance, _staged_rouge_engines)
+    _staged_rouge_aggregate, _staged_rouge_significance, _staged_rouge_engines,
+    _staged_rouge_api)
 
 # -- What this adapter uses.
-from .rouge_backend import (
-    compile_all,
-    start,
+from .rouge_api import (
+    check_inputs,
+    compare,
+    compile_kernels,
+    finalize,
+    partial,
+    score,
+    score_ray,
+    score_spark,
+    state_from_bytes,
 )
-from .rouge_engines import (
-    score_ray as _score_ray,
-    score_spark as _score_spark,
+from .rouge_backend import (
+    start,
 )
 from .rouge_lang import (
     LANGUAGES,
@@ -77,7 +83,6 @@ from .rouge_options import (
 from .rouge_pipeline import (
     Scorer,
     example_scores,
-    not_text,
     pair_marks,
     reference_scores,
     skip_bigram_matches,
@@ -96,14 +101,10 @@ from .rouge_significance import (
     DEFAULT_TEST,
     TESTS,
     format_comparison,
-    mean_scores,
-    paired_test,
-    pooled_scores,
 )
 from .rouge_text import (
     TOKENIZERS,
     ForkSafeLock,
-    NotText,
     import_stemmer,
     split_sentences as split_sentences_rule_based,
 )
@@ -157,89 +158,6 @@ _KWARGS_DESCRIPTION = (
 
 
 # --------------------------------------------------------------------------------------------
-# Inputs: what evaluate accepts, checked before evaluate stores anything
-
-
-def _as_list(name: str, value) -> list:
-    """A list of the items of a list, tuple, numpy array or pandas Series (any index)."""
-    if isinstance(value, (list, tuple)):
-        return list(value)
-    if type(value).__module__.startswith(("numpy", "pandas")) and hasattr(value, "tolist") \
-            and getattr(value, "ndim", 1) == 1:
-        return value.tolist()
-    raise TypeError(f"{name}: got {type(value).__name__}; allowed: a list, tuple, numpy array "
-                    "or pandas Series")
-
-
-def _texts(name: str, values: list) -> list:
-    """values, if every item is a str (in C for the common list of str); else a TypeError
-    naming the first that is not."""
-    if not set(map(type, values)) <= {str}:
-        for i, value in enumerate(values):  # a str subclass is fine
-            if not isinstance(value, str):
-                raise TypeError(f"{name}[{i}]: got {value!r:.80} ({type(value).__name__}); "
-                                "allowed: str")
-    return values
-
-
-def _of_system(name: str, error: Exception) -> Exception:
-    """compare()'s input error about one system's predictions, saying which system."""
-    if isinstance(error, NotText):
-        return NotText(f"predictions[{name!r}]: {error.where}", error.bad)
-    return type(error)(f"predictions[{name!r}]: {error}")
-
-
-def check_inputs(predictions, references, allow_empty: bool = False,
-                 encodable: bool = True) -> tuple:
-    """(predictions, references) as lists of str and of str or list of str, or a TypeError /
-    ValueError that names the argument. allow_empty: no rows is fine (partial(): an empty
-    partition's state is merge's identity). encodable=False: no look for lone surrogates,
-    for inputs scored at once (the scorer finds them, named the same way)."""
-    for name, value in (("predictions", predictions), ("references", references)):
-        if value is None:
-            raise TypeError(f"{name}: got None; allowed: a list of strings")
-    predictions = _as_list("predictions", predictions)
-    references = _as_list("references", references)
-    if len(predictions) != len(references):
-        raise ValueError(f"predictions and references: got {len(predictions)} predictions and "
-                         f"{len(references)} references; they must have the same length")
-    if len(predictions) == 0 and not allow_empty:
-        raise ValueError("predictions: got an empty list; allowed: at least one example "
-                         "(or call compute() with no arguments after add/add_batch)")
-    predictions = _texts("predictions", predictions)
-    if set(map(type, references)) != {str}:  # else one reference each (the common case), in C
-        references = _reference_rows(references)
-    found = not_text(predictions, references) if encodable else None  # (the scorer looks)
-    if found is not None:
-        raise found
-    return predictions, references
-
-
-def _reference_rows(references: list) -> list:
-    """references, each row a str or a non-empty list of str, all of one kind (lists become
-    lists); else a TypeError / ValueError that names the row."""
-    shapes = set()
-    for i, row in enumerate(references):
-        if isinstance(row, str):
-            shapes.add("str")
-            continue
-        try:
-            row = _as_list(f"references[{i}]", row)
-        except TypeError:
-            raise TypeError(f"references[{i}]: got {row!r:.80} ({type(row).__name__}); "
-                            "allowed: a str or a list of str") from None
-        shapes.add("list")
-        if len(row) == 0:
-            raise ValueError(f"references[{i}]: got an empty list; allowed: at least one "
-                             "reference string per prediction")
-        references[i] = _texts(f"references[{i}]", row)
-    if len(shapes) > 1:
-        raise TypeError("references: got a mix of strings and lists; allowed: all strings "
-                        "(one reference each) or all lists of strings")
-    return references
-
-
-# --------------------------------------------------------------------------------------------
 # The evaluate.Metric
 
 
@@ -270,14 +188,7 @@ class RougeMetric(evaluate.Metric):
         start()
         import_stemmer()
 
-    @staticmethod
-    def compile_kernels(wait: bool = False) -> None:
-        """Compile every kernel into the disk cache (a Docker build step, a Space's start);
-        wait=False starts the compile process and returns at once."""
-        if wait:
-            compile_all()
-        else:
-            start()
+    compile_kernels = staticmethod(compile_kernels)
 
     def _info(self):
         return evaluate.MetricInfo(
@@ -294,7 +205,7 @@ class RougeMetric(evaluate.Metric):
                     "references": datasets.Value("string", id="sequence"),
                 }),
             ],
-            codebase_urls=["https://github.com/google-research/google-research/tree/master/rouge"],
+            codebase_urls=["https://pypi.org/project/rouge-exact/"],
             reference_urls=["https://aclanthology.org/W04-1013/"],
         )
 
@@ -314,7 +225,7 @@ class RougeMetric(evaluate.Metric):
             if predictions is not None and nothing_added and self.num_process == 1:
                 # Everything is in hand and nothing was added before: evaluate would only
                 # write the inputs to Arrow and read them back. Score them directly.
-                return self._score(options, predictions, references)
+                return score(options, predictions, references, stacklevel=2)
             return super().compute(predictions=predictions, references=references, **kwargs)
 
     def add_batch(self, *, predictions=None, references=None, **kwargs):
@@ -348,121 +259,16 @@ class RougeMetric(evaluate.Metric):
             seed=seed, detailed=detailed, profile=profile, aggregation=aggregation,
             length_limit_words=length_limit_words, length_limit_bytes=length_limit_bytes,
             split_sentences=split_sentences, lang=lang)
-        return self._score(options, predictions, references)
+        return score(options, predictions, references, stacklevel=4)
 
-    @staticmethod
-    def _score(options: RougeOptions, predictions, references) -> dict:
-        """compute()'s result for checked inputs (from compute() directly, or from evaluate's
-        stored batches through _compute)."""
-        if len(predictions) == 0:
-            raise ValueError("predictions: no examples were given (add/add_batch/compute got "
-                             "none); allowed: at least one")
-        scorer = Scorer(options)
-        scorer.add(predictions, references, rows=False)
-        for message in scorer.warnings():
-            warnings.warn(message, RougeWarning, stacklevel=3)
-        return scorer.result()
+    # -- the package's API, the same functions (rouge_api) -------------------------------
 
-    def compare(self, *, predictions, references, baseline=None, test=DEFAULT_TEST,
-                n_samples=None, seed=DEFAULT_SEED, confidence=0.95, **options):
-        """Which system is better: paired significance tests of 2+ systems against a baseline on
-        ROUGE's per-example statistics: approximate randomization (the default), the centred
-        paired bootstrap, or sacrebleu 2.6.0's bootstrap rule (test="sacrebleu-bootstrap",
-        for reproducing published numbers: not calibrated; docs/significance.md). Gives each
-        system's score and interval, its difference from the baseline with per-comparison and
-        family-wise intervals, the two-sided p-value raw and Holm-adjusted, and a verdict.
-
-        predictions: {system name: [prediction per row]}, rows aligned with references (as in
-        compute()). Every compute() option applies (both profiles, macro and micro).
-        Returns {system: {type: {"precision"|"recall"|"fmeasure": {...}}}, "signature",
-        "count"}."""
-        if not isinstance(predictions, dict):
-            raise TypeError(f"predictions: got {type(predictions).__name__}; allowed: a dict "
-                            "{system name: list of predictions} of two or more systems")
-        if len(predictions) < 2:
-            raise ValueError(f"predictions: got {len(predictions)} system(s); allowed: two or "
-                             "more systems to compare")
-        for name in predictions:
-            if not isinstance(name, str):
-                raise ValueError(f"predictions: the system name {name!r} is a "
-                                 f"{type(name).__name__}; allowed: str names")
-        baseline = next(iter(predictions)) if baseline is None else baseline
-        if baseline not in predictions:
-            raise ValueError(f"baseline: got {baseline!r}; allowed: one of the systems "
-                             f"{', '.join(map(repr, predictions))}")
-        if test not in TESTS:
-            raise ValueError(f"test: got {test!r}; allowed: {', '.join(TESTS)}")
-        n_samples = DEFAULT_SAMPLES[test] if n_samples is None else n_samples
-        opts = RougeOptions.build(**{**options, "n_samples": n_samples, "seed": seed,
-                                     "confidence": confidence, "use_aggregator": True,
-                                     "detailed": True})
-        if opts.use_aggregator is not True or options.get("use_aggregator") is False:
-            raise ValueError("use_aggregator: compare() aggregates; allowed: True")
-        stats, count, messages = {}, None, []
-        for name, rows in predictions.items():
-            try:
-                rows, refs = check_inputs(rows, references, encodable=False)
-            except (TypeError, ValueError) as error:
-                raise _of_system(name, error) from None
-            scorer = Scorer(opts)
-            try:
-                batch = scorer.add(rows, refs)
-            except NotText as error:  # a lone surrogate, found as it scored
-                raise _of_system(name, error) from None
-            stats[name] = batch.counts if opts.micro else batch.scores
-            count = len(rows)
-            messages += [m for m in scorer.warnings() if m not in messages]
-        for message in messages:
-            warnings.warn(message, RougeWarning, stacklevel=2)
-        score_of = functools.partial(pooled_scores, alpha=opts.alpha) if opts.micro \
-            else mean_scores
-        result = paired_test(stats, baseline, score_of, test=test, n_samples=opts.n_samples,
-                             seed=opts.seed, confidence=opts.confidence)
-        result["signature"] = f"{opts.signature()}|test:{test}|baseline:{baseline}"
-        result["count"] = count
-        return result
-
-    # -- a mergeable state, for engines that score partitions (Spark, Ray) ------------------
-
-    def partial(self, *, predictions, references, **options):
-        """A small, mergeable state of these rows: ``state.merge(other)``,
-        ``state.to_bytes()`` / ``rouge.state_from_bytes(data)``, and ``rouge.finalize(state)``,
-        which returns exactly what compute() returns on all the rows. States must hold
-        disjoint examples (identical rows in one state: partition by the texts). No rows
-        (an empty partition, as Spark and Ray make) give the identity of merge."""
-        opts = RougeOptions.build(**options)
-        if not opts.use_aggregator:
-            raise ValueError("use_aggregator: got False; partial states aggregate (for "
-                             "per-example scores use compute(use_aggregator=False) or the "
-                             "engines, which return the rows)")
-        if opts.profile.keeps_rows:
-            raise ValueError(f"profile: got {opts.profile.name!r}, whose bootstrap depends on "
-                             "the order of all rows: its states cannot be merged; allowed: "
-                             "the rouge_score profile")
-        predictions, references = check_inputs(predictions, references, allow_empty=True,
-                                               encodable=False)  # the scorer looks
-        state = Scorer(opts)
-        if predictions:  # else the empty state: merging it changes nothing
-            state.add(predictions, references, rows=False)
-        return state
-
-    def state_from_bytes(self, data):
-        """The state that ``state.to_bytes()`` wrote (ValueError if corrupted, or of another
-        version of the metric)."""
-        return Scorer.from_bytes(data)
-
-    def finalize(self, state):
-        """compute()'s result (and warnings) for everything in the state."""
-        if not isinstance(state, Scorer):
-            raise TypeError(f"state: got {type(state).__name__}; allowed: a state from "
-                            "partial(), merge() or state_from_bytes()")
-        if state.aggregate.count == 0:  # only empty partitions: as compute() of no rows
-            raise ValueError("state: holds no examples (every partial() it was merged from "
-                             "had empty predictions); allowed: a state of at least one "
-                             "example")
-        for message in state.warnings():
-            warnings.warn(message, RougeWarning, stacklevel=2)
-        return state.result()
+    compare = staticmethod(compare)
+    partial = staticmethod(partial)  # a mergeable state, for engines that score partitions
+    state_from_bytes = staticmethod(state_from_bytes)
+    finalize = staticmethod(finalize)
+    score_spark = staticmethod(score_spark)
+    score_ray = staticmethod(score_ray)
 
     # -- for front ends (the Space, the CLI): options, costs and explanations --------------
     # They reach the metric's modules through these names only, so that evaluate's staging
@@ -493,13 +299,3 @@ class RougeMetric(evaluate.Metric):
     split_sentences = staticmethod(split_sentences_rule_based)
     language_tokenizer = staticmethod(language_tokenizer)
     Scorer = Scorer
-
-    def score_spark(self, df, prediction_col="prediction", references_col="references",
-                    **options):
-        """ROUGE of a Spark DataFrame's rows (see rouge_engines.score_spark)."""
-        return _score_spark(self, df, prediction_col, references_col, **options)
-
-    def score_ray(self, dataset, prediction_col="prediction", references_col="references",
-                  **options):
-        """ROUGE of a Ray Dataset's rows (see rouge_engines.score_ray)."""
-        return _score_ray(self, dataset, prediction_col, references_col, **options)

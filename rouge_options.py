@@ -38,7 +38,7 @@ from .rouge_text import (
     nltk_version,
 )
 
-__version__ = "0.3.0"
+__version__ = "0.4.0"
 
 DEFAULT_ROUGE_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 DEFAULT_SEED = 12345

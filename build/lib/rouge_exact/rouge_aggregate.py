@@ -1,0 +1,488 @@
+"""Aggregation: from per-example scores (or counts) to the corpus score and its interval.
+
+``Aggregate.add`` takes the per-example statistics of a batch (``ScoredExamples``), in any
+order and chunking; ``Aggregate.result`` formats compute()'s output.
+
+* The mean is an exact sum (Python ints in units of 2^-1130), rounded once at the end.
+* The default profile's interval is a Poisson bootstrap kept as sums per sample: each example
+  enters each sample w ~ Poisson(1) times, w drawn from the example's own texts (its key), the
+  seed and its copy number, so the numbers do not depend on the order, the chunks or the
+  processes the examples came from. It keeps no rows.
+* The rouge155 profile keeps the rows: ROUGE-1.5.5's bootstrap draws rows by index.
+"""
+
+from __future__ import annotations
+
+import math
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import NamedTuple, Optional
+
+import numpy as np
+
+from .rouge_backend import (
+    THREADS,
+    kernel,
+)
+from .rouge_options import (
+    RougeOptions,
+)
+from .rouge_vectorized import (  # (re-exported: rouge_pipeline and the tests use them here)
+    fscore,
+    safe_div,
+)
+
+
+
+@dataclass
+class InputNotes:
+    """What the input looked like, for the warnings: counted per batch, summed over batches
+    (and over merged states), then warned about once (rouge_pipeline.input_warnings)."""
+
+    texts: int = 0
+    tokenless_letters: int = 0  # texts with letters but no tokens: a script the tokenizer drops
+    tokenless_symbols: int = 0  # texts with only punctuation/symbols (visible), no tokens
+    texts_with_newline: int = 0
+    multi_sentence_texts: int = 0  # texts the rule-based splitter would split (no newline)
+    tokenless_w_references: int = 0  # ROUGE-W pairs whose reference has no tokens
+    segmenter_fallbacks: int = 0  # lang: texts the segmenter found no tokens in (rouge_lang)
+    # a script of the tokenless texts with letters, for a hint (not in saved states: a state
+    # saved here must load in another process of this version)
+    tokenless_script: str = ""
+
+    def add(self, other: "InputNotes") -> None:
+        mine, theirs = self.__dict__, other.__dict__
+        for name in NOTE_COUNTS:
+            mine[name] += theirs[name]
+        a, b = self.tokenless_script, other.tokenless_script
+        # the least non-empty: merging in any order agrees
+        self.tokenless_script = min(a, b) if a and b else a or b
+
+
+# every field but the script hint is a count (the hint is never saved in a state)
+NOTE_COUNTS = tuple(name for name in InputNotes.__dataclass_fields__
+                    if name != "tokenless_script")
+
+
+class ScoredExamples(NamedTuple):
+    """What aggregation needs from a batch of examples: two float64[N, types, 3] arrays,
+    types in ``names``' order (the options' rouge_types), as example_statistics makes them;
+    ``scores``/``counts`` give them per type."""
+
+    names: tuple  # the type names, in the arrays' order
+    score_array: np.ndarray  # float64[N, types, 3] per-example (P, R, F)
+    count_array: np.ndarray  # float64[N, types, 3] the counts behind them (hit, den_p, den_r)
+    keys: Optional[np.ndarray]  # uint64[N] row keys for the bootstrap (None: not needed)
+
+    @property
+    def scores(self) -> dict:
+        """{type: float64[N, 3]} per-example (P, R, F)."""
+        return {name: self.score_array[:, j] for j, name in enumerate(self.names)}
+
+    @property
+    def counts(self) -> dict:
+        """{type: float64[N, 3]} per-example (hit, den_p, den_r)."""
+        return {name: self.count_array[:, j] for j, name in enumerate(self.names)}
+
+
+def _perl_interval(sorted_samples: np.ndarray, confidence: float):
+    """ROUGE-1.5.5's interval (SPEC §6): both bounds interpolate with the upper fraction."""
+    b = len(sorted_samples)
+    percent = round(confidence * 100.0, 10)  # -c, as typed
+    delta = b * ((100.0 - percent) / 2.0) / 100.0  # the script's operations, in its order
+    ua = int(b - delta - 1)
+    la = int(delta)
+    frac = (b - delta - 1) - ua
+
+    def at(i):
+        return float(sorted_samples[i]) if 0 <= i < b else 0.0
+
+    lower = at(la) + (at(la + 1) - at(la)) * frac
+    upper = at(ua) + (at(ua + 1) - at(ua)) * frac
+    return lower, upper
+
+
+def _perl_aggregate(options: RougeOptions, scores: dict, counts: dict) -> dict:
+    """ROUGE-1.5.5's aggregation (SPEC §6) over every row in input order: its bootstrap draws
+    row indices, sums the drawn rows in draw order and reports the mean of the sample means.
+    {type: {"precision"|"recall"|"fmeasure": (low, mid, high)}}, rounded to 5 decimals."""
+    names = list(scores)
+    micro = options.micro
+    matrix = np.concatenate([counts[k] if micro else scores[k] for k in names], axis=1)
+    # -t 0 divides each sample by N, -t 1 keeps the sums
+    bootstrap = kernel("perl_bootstrap_means")
+    bounds = np.linspace(0, options.n_samples, THREADS + 1).astype(np.int64)
+    with ThreadPoolExecutor(THREADS) as pool:
+        samples = np.concatenate(list(pool.map(
+            lambda lo_hi: bootstrap(matrix, int(lo_hi[1] - lo_hi[0]), not micro,
+                                               int(lo_hi[0])), zip(bounds[:-1], bounds[1:]))))
+    out = {}
+    for t_index, name in enumerate(names):
+        block = samples[:, 3 * t_index:3 * t_index + 3]
+        if micro:
+            p, r = _pr_from_sums(block)
+            block = np.stack([p, r, fscore(p, r, options.alpha)], axis=1)
+        entry = {}
+        for col, key in enumerate(("precision", "recall", "fmeasure")):
+            ordered = np.sort(block[:, col])
+            mean = float(np.cumsum(ordered)[-1] / len(ordered))  # Perl's sequential sum
+            low, high = _perl_interval(ordered, options.confidence)
+            entry[key] = tuple(float("%.5f" % v) for v in (low, mean, high))
+        out[name] = entry
+    return out
+
+
+def _pr_from_sums(block):
+    """Corpus P and R from summed (hit, den_p, den_r). ROUGE-1.5.5's -t 1 applies no f^-1 to
+    ROUGE-W; the rouge_score profile does the same, so that both profiles agree."""
+    return safe_div(block[:, 0], block[:, 1]), safe_div(block[:, 0], block[:, 2])
+
+
+def wants_poisson_bootstrap(options: RougeOptions) -> bool:
+    return options.use_aggregator and options.detailed and options.profile.bootstrap == "poisson"
+
+
+# Macro scores x in [0, 1] enter the bootstrap exactly, as the integer X = x * 2^73 written in
+# four limbs of 19 bits (micro: the counts themselves, integers but for ROUGE-W's weighted
+# counts). Every sample sum of a limb is an integer below 2^53 (2^19 * 15 * 2^29 examples),
+# so float64 adds it exactly in any order and grouping; the limbs are joined as Python ints
+# at the end, and each sample's mean is one correctly rounded division. Every score of 2^-20
+# or more (any text under a million tokens) is a multiple of 2^-73; a smaller one is rounded
+# to it (an error below 2^-73).
+_SCORE_BITS = 73
+_LIMB_BITS = 19
+_LIMBS = 4  # 4 x 19 = 76 bits >= X's 74
+# 2^32 * P(Poisson(1) <= k), k = 0..15 (P(> 15) < 1e-13)
+_POISSON_CDF = np.array([math.floor(2.0 ** 32 * math.fsum(math.exp(-1) / math.factorial(j)
+                                                          for j in range(k + 1)))
+                         for k in range(16)], dtype=np.uint64)
+_BOOTSTRAP_MIN_ROWS_PER_THREAD = 1_000
+_EXACT_UNIT = 1130  # every finite double is an integer multiple of 2^-1074 (and frexp's 2^-53)
+
+
+def _exact_column_sums(matrix: np.ndarray) -> list:
+    """Column sums of finite floats, exactly, as Python ints in units of 2^-_EXACT_UNIT: the
+    same in any order and any chunking; dividing them at the end rounds once, correctly."""
+    parts, common = kernel("exact_column_sums")(np.ascontiguousarray(matrix, dtype=np.float64))
+    if common:
+        # the common case, fast: every value is a multiple of 2^-64 in [0, 2^40) (scores
+        # above 2^-11, or counts), so its whole part and two 32-bit fraction parts are exact
+        # int64 numbers
+        return [((w << 64) + (h << 32) + lo) << (_EXACT_UNIT - 64)
+                for w, h, lo in zip(*parts.tolist())]
+    mantissa, exponent = np.frexp(matrix)
+    digits = (mantissa * 2.0 ** 53).astype(np.int64)  # exact: value = digits * 2^(exponent - 53)
+    sums = []
+    for c in range(matrix.shape[1]):
+        total = 0
+        for e in np.unique(exponent[:, c]).tolist():
+            chosen = digits[exponent[:, c] == e, c]
+            # in two halves of 27 bits, so that an int64 sum cannot overflow
+            high, low = int((chosen >> 26).sum()), int((chosen & (2 ** 26 - 1)).sum())
+            total += ((high << 26) + low) << (e - 53 + _EXACT_UNIT)
+        sums.append(total)
+    return sums
+
+
+class _Occurrences:
+    """How many times each row key was seen before: the k-th copy of an example draws its
+    bootstrap weights with occurrence k, so identical examples get independent weights (as
+    distinct test items should) while the weights stay a function of the multiset of rows.
+    uint64 keys and uint32 counts, 12 bytes a key, in sorted runs of decreasing size that
+    merge like a binary counter: O(log n) runs, O(n log n) work in all. Distinct examples are
+    held once each; a key that repeats across batches may sit in several runs until they
+    merge."""
+
+    def __init__(self):
+        self.runs = []  # (sorted unique keys, counts)
+
+    def __len__(self) -> int:
+        return sum(len(keys) for keys, _ in self.runs)
+
+    def compact(self) -> tuple:
+        """(sorted unique keys, counts) of the whole register, as one run."""
+        if not self.runs:
+            return np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.uint32)
+        keys, inverse = np.unique(np.concatenate([k for k, _ in self.runs]), return_inverse=True)
+        counts = np.zeros(len(keys), dtype=np.uint32)
+        np.add.at(counts, inverse, np.concatenate([c for _, c in self.runs]))
+        self.runs = [(keys, counts)]
+        return keys, counts
+
+    def number(self, keys: np.ndarray) -> np.ndarray:
+        """The occurrence index of each key (0 for its first copy), counting these too."""
+        order = np.argsort(keys, kind="stable")
+        unique, first, copies = np.unique(keys[order], return_index=True, return_counts=True)
+        before = np.zeros(len(unique), dtype=np.int64)
+        for run_keys, run_counts in self.runs:
+            at = np.minimum(np.searchsorted(run_keys, unique), len(run_keys) - 1)
+            known = run_keys[at] == unique
+            before[known] += run_counts[at[known]]
+        occurrences = np.empty(len(keys), dtype=np.int64)
+        occurrences[order] = (np.arange(len(keys)) - np.repeat(first, copies)
+                              + np.repeat(before, copies))
+        self.runs.append((unique, copies.astype(np.uint32)))
+        while len(self.runs) > 1 and len(self.runs[-1][0]) >= len(self.runs[-2][0]):
+            (k2, c2), (k1, c1) = self.runs.pop(), self.runs.pop()
+            merged_keys, inverse = np.unique(np.concatenate([k1, k2]), return_inverse=True)
+            merged_counts = np.zeros(len(merged_keys), dtype=np.uint32)
+            np.add.at(merged_counts, inverse, np.concatenate([c1, c2]))
+            self.runs.append((merged_keys, merged_counts))
+        return occurrences
+
+
+def _limbs(matrix: np.ndarray) -> np.ndarray:
+    """float64[N, C] scores in [0, 1] as float64[N, C * _LIMBS] exact 19-bit integer limbs of
+    x * 2^73, low limb first (column c's limbs at c * _LIMBS ...)."""
+    rest = np.rint(matrix * 2.0 ** _SCORE_BITS)  # exact: a power-of-two scaling
+    limbs = np.empty(matrix.shape + (_LIMBS,), dtype=np.float64)
+    for j in range(_LIMBS):
+        high = np.floor(rest / 2.0 ** _LIMB_BITS)  # exact: integers and a power of two
+        limbs[..., j] = rest - high * 2.0 ** _LIMB_BITS  # exact: an integer below 2^19
+        rest = high
+    return limbs.reshape(matrix.shape[0], -1)
+
+
+def _joined(limb_sums: np.ndarray) -> list:
+    """Python ints of float64[C * _LIMBS] limb sums (each an exact integer)."""
+    values = [int(v) for v in limb_sums.tolist()]
+    return [sum(values[c * _LIMBS + j] << (_LIMB_BITS * j) for j in range(_LIMBS))
+            for c in range(len(values) // _LIMBS)]
+
+
+def _poisson_sums(fixed: np.ndarray, keys: np.ndarray, occurrences: np.ndarray, seed: int,
+                  n_samples: int) -> tuple:
+    """poisson_bootstrap_sums over row ranges on the thread pool, summed."""
+    n = len(keys)
+    parts = max(1, min(THREADS, n // _BOOTSTRAP_MIN_ROWS_PER_THREAD))
+    bounds = np.linspace(0, n, parts + 1).astype(np.int64)
+    seed64 = np.uint64(seed % 2 ** 64)
+
+    bootstrap = kernel("poisson_bootstrap_sums")
+
+    def run(span):
+        lo, hi = span
+        return bootstrap(fixed[lo:hi], keys[lo:hi], occurrences[lo:hi], seed64, n_samples,
+                         _POISSON_CDF)
+
+    spans = list(zip(bounds[:-1].tolist(), bounds[1:].tolist()))
+    if parts == 1:
+        return run(spans[0])
+    with ThreadPoolExecutor(parts) as pool:
+        results = list(pool.map(run, spans))
+    return sum(r[0] for r in results), sum(r[1] for r in results)
+
+
+class Aggregate:
+    """The aggregation of everything added (``add`` per batch, in any order and chunking),
+    formatted by ``result()``.
+
+    Under the default profile it keeps no rows: exact column sums give the mean, and the
+    bootstrap is a Poisson bootstrap kept as sums per sample (each example enters each sample
+    w ~ Poisson(1) times, w drawn from the example's own texts, the seed and its copy number),
+    summed as exact integers, so that the numbers do not depend on the order, the chunks or
+    the processes the examples came from (micro ROUGE-W's weighted counts are not integers:
+    its interval can move in the last bits with the order). What grows is the copy-number
+    register, 12 bytes per distinct example. Per-example rows are kept only when they are the
+    output (use_aggregator=False) or under the rouge155 profile (its bootstrap draws rows by
+    index, in input order)."""
+
+    def __init__(self, options: RougeOptions):
+        self.options = options
+        self.names = [t.name for t in options.rouge_types]
+        self.count = 0
+        self._rows = []  # ScoredExamples, when the rows themselves are needed
+        self._keep_rows = not options.use_aggregator or options.profile.keeps_rows
+        self._micro = options.micro
+        width = 3 * len(self.names)
+        self._exact = [0] * width
+        self._bootstrap = wants_poisson_bootstrap(options)
+        if self._bootstrap:
+            self._occurrences = _Occurrences()
+            limbs = 1 if self._micro else _LIMBS
+            self._sample_sums = np.zeros((options.n_samples, width * limbs), dtype=np.float64)
+            self._sample_weights = np.zeros(options.n_samples, dtype=np.int64)
+
+    def _matrix(self, batch: ScoredExamples) -> np.ndarray:
+        """float64[N, 3 * types]: type t's (P, R, F) (or counts) in columns 3t..3t + 2."""
+        array = batch.count_array if self._micro else batch.score_array
+        return array.reshape(len(array), -1)
+
+    def column_sums(self, batch: ScoredExamples) -> Optional[list]:
+        """What add() sums of a batch, apart from the state (None where rows are kept): a
+        pool worker computes it, so that add(batch, sums) under the scorer's lock only adds
+        integers."""
+        return None if self._keep_rows else _exact_column_sums(self._matrix(batch))
+
+    def add(self, batch: ScoredExamples, sums: Optional[list] = None) -> None:
+        """Add a batch (sums: column_sums(batch), when already computed)."""
+        self.count += len(batch.score_array)
+        if self._keep_rows:
+            self._rows.append(batch)
+            return
+        matrix = self._matrix(batch)
+        if sums is None:
+            sums = _exact_column_sums(matrix)
+        self._exact = [a + b for a, b in zip(self._exact, sums)]
+        if self._bootstrap:
+            fixed = matrix if self._micro else _limbs(matrix)
+            sample_sums, weights = _poisson_sums(fixed, batch.keys,
+                                                 self._occurrences.number(batch.keys),
+                                                 self.options.seed, self.options.n_samples)
+            self._sample_sums += sample_sums
+            self._sample_weights += weights
+
+    def merge(self, other: "Aggregate") -> "Aggregate":
+        """The aggregate of both (neither is changed). Exact and order-free, provided no
+        example (the same prediction and references) was added to both: an example's
+        bootstrap weights depend on how many copies came before it, which two separate
+        aggregates cannot know (ValueError then: put identical rows in one partition)."""
+        if self._keep_rows or other._keep_rows:
+            raise ValueError("state: aggregates that keep rows (use_aggregator=False, or the "
+                             "rouge155 profile, whose bootstrap depends on row order) cannot "
+                             "be merged; allowed: the default profile with use_aggregator=True")
+        merged = Aggregate(self.options)
+        merged.count = self.count + other.count
+        merged._exact = [a + b for a, b in zip(self._exact, other._exact)]
+        if self._bootstrap:
+            mine, theirs = self._occurrences.compact(), other._occurrences.compact()
+            shared = np.intersect1d(mine[0], theirs[0], assume_unique=True)
+            if len(shared):
+                raise ValueError(
+                    f"state: {len(shared)} example(s) (identical prediction and references) "
+                    "were scored in both states; their bootstrap weights depend on how many "
+                    "copies came before, so the states cannot be merged exactly. Allowed: "
+                    "states of disjoint examples: partition the rows by their texts (the "
+                    "engines do: score_spark/score_ray hash-partition by the text columns)")
+            merged._occurrences.runs = [mine, theirs]
+            merged._occurrences.compact()
+            merged._sample_sums = self._sample_sums + other._sample_sums
+            merged._sample_weights = self._sample_weights + other._sample_weights
+        return merged
+
+    def arrays(self) -> dict:
+        """What the state holds besides the options: exact sums and count (ints) and, with
+        the bootstrap, its sample sums, sample weights and the copy-number register."""
+        out = {"count": self.count, "exact": self._exact}
+        if self._bootstrap:
+            keys, counts = self._occurrences.compact()
+            out.update(sample_sums=self._sample_sums, sample_weights=self._sample_weights,
+                       keys=keys, copies=counts)
+        return out
+
+    @classmethod
+    def from_arrays(cls, options: RougeOptions, data: dict) -> "Aggregate":
+        """The inverse of ``arrays``, checked: ValueError on anything inconsistent."""
+        aggregate = cls(options)
+        if aggregate._keep_rows:
+            raise ValueError("state: these options keep rows (use_aggregator=False or the "
+                             "rouge155 profile); allowed: the default profile, aggregated")
+        count, exact = data.get("count"), data.get("exact")
+        if type(count) is not int or count < 0 or not isinstance(exact, list) or \
+                len(exact) != len(aggregate._exact) or not all(type(v) is int for v in exact):
+            raise ValueError("state: corrupted (count or exact sums)")
+        aggregate.count, aggregate._exact = count, exact
+        if aggregate._bootstrap:
+            want = {"sample_sums": aggregate._sample_sums.shape,
+                    "sample_weights": aggregate._sample_weights.shape}
+            for name, shape in want.items():
+                array = data.get(name)
+                if not isinstance(array, np.ndarray) or array.shape != shape:
+                    raise ValueError(f"state: corrupted ({name} should have shape {shape})")
+            keys, copies = data.get("keys"), data.get("copies")
+            if not (isinstance(keys, np.ndarray) and isinstance(copies, np.ndarray)
+                    and keys.dtype == np.uint64 and copies.dtype == np.uint32
+                    and keys.shape == copies.shape and keys.ndim == 1
+                    and np.all(keys[1:] > keys[:-1]) and np.all(copies > 0)
+                    and int(copies.sum(dtype=np.int64)) == count):
+                raise ValueError("state: corrupted (copy-number register)")
+            sums, weights = data["sample_sums"], data["sample_weights"]
+            if sums.dtype != np.float64 or weights.dtype != np.int64 or \
+                    not np.all(np.isfinite(sums)) or np.any(sums != np.floor(sums)) and \
+                    not (options.micro and any(t.kind == "W" for t in options.rouge_types)) \
+                    or np.any(weights < 0):
+                raise ValueError("state: corrupted (bootstrap sums)")
+            aggregate._sample_sums, aggregate._sample_weights = sums.copy(), weights.copy()
+            aggregate._occurrences.runs = [(keys.copy(), copies.copy())] if len(keys) else []
+        return aggregate
+
+    def rows(self) -> tuple:
+        """({type: float64[N, 3]} scores, counts) of the kept rows, in the order added."""
+        return tuple({name: array[:, j] for j, name in enumerate(self.names)} for array in (
+            np.concatenate([getattr(b, part) for b in self._rows])
+            for part in ("score_array", "count_array")))
+
+    def result(self) -> dict:
+        """The output dict of compute()."""
+        options = self.options
+        if self.count == 0:
+            raise ValueError("predictions: no examples were given (add/add_batch/compute got "
+                             "none); allowed: at least one")
+        if not options.use_aggregator:
+            scores, _ = self.rows()
+            if not options.detailed:
+                return {name: s[:, 2].tolist() for name, s in scores.items()}
+            out = {name: {"precision": s[:, 0].tolist(), "recall": s[:, 1].tolist(),
+                          "fmeasure": s[:, 2].tolist()} for name, s in scores.items()}
+        else:
+            if not options.detailed and not options.profile.keeps_rows and not self._micro:
+                return self._mean_fmeasures()
+            agg = _perl_aggregate(options, *self.rows()) \
+                if options.profile.keeps_rows else self._aggregate()
+            if not options.detailed:
+                return {name: entry["fmeasure"][1] for name, entry in agg.items()}
+            out = {name: {key: dict(zip(("low", "mid", "high"), bounds)) for key, bounds in
+                          entry.items()} for name, entry in agg.items()}
+        out["signature"] = options.signature()
+        out["count"] = self.count
+        return out
+
+    def _mean_fmeasures(self) -> dict:
+        """{type: mean F} (macro): what _aggregate()'s mids give for F, without the rest."""
+        units = self.count << _EXACT_UNIT
+        return {name: self._exact[3 * j + 2] / units for j, name in enumerate(self.names)}
+
+    def _aggregate(self) -> dict:
+        """{type: {"precision"|"recall"|"fmeasure": (low, mid, high)}} (low = high = mid
+        without the bootstrap). The bounds are order statistics of the samples (the lower
+        and the upper percentile rank, no interpolation): each is one sample's statistic."""
+        options = self.options
+        tail = 100.0 * (1.0 - options.confidence) / 2.0
+        used = self._bootstrap and self._sample_weights > 0  # a sample that drew nothing
+        samples = self._sample_scores(used) if self._bootstrap and used.any() else None
+        out = {}
+        for t_index, name in enumerate(self.names):
+            cols = slice(3 * t_index, 3 * t_index + 3)
+            mid = self._scores(self._exact[cols], self.count << _EXACT_UNIT)
+            low = high = mid
+            if samples is not None:
+                low = np.percentile(samples[:, cols], tail, axis=0, method="lower")
+                high = np.percentile(samples[:, cols], 100.0 - tail, axis=0, method="higher")
+            out[name] = {key: (float(low[col]), float(mid[col]), float(high[col]))
+                         for col, key in enumerate(("precision", "recall", "fmeasure"))}
+        return out
+
+    def _sample_scores(self, used: np.ndarray) -> np.ndarray:
+        """float64[samples, 3 * types]: each used sample's (P, R, F) per type, correctly
+        rounded from its exact sums (macro: one division of Python ints; micro: of the
+        float64 count sums, exact integers)."""
+        if self._micro:
+            sums = self._sample_sums[used]
+            return np.concatenate([self._scores(sums[:, c:c + 3], None)
+                                   for c in range(0, sums.shape[1], 3)], axis=1)
+        return np.array([[total / (int(weight) << _SCORE_BITS) for total in _joined(row)]
+                         for row, weight in zip(self._sample_sums[used],
+                                                self._sample_weights[used])])
+
+    def _scores(self, sums, units) -> np.ndarray:
+        """(P, R, F) from the column sums of one type (rows: samples, or one row of Python
+        ints, divided exactly): macro: sums of (P, R, F) over units; micro: sums of (hit,
+        den_p, den_r)."""
+        if isinstance(sums, list):  # exact Python ints: a / b is correctly rounded
+            a, b, c = sums
+            if self._micro:
+                p, r = (a / b if b else 0.0), (a / c if c else 0.0)
+                return p, r, float(fscore(np.array([p]), np.array([r]), self.options.alpha)[0])
+            return a / units, b / units, c / units
+        p, r = _pr_from_sums(sums)
+        return np.stack([p, r, fscore(p, r, self.options.alpha)], axis=1)

@@ -1,0 +1,503 @@
+"""The options schema: every setting that changes a number, its default, its bound, and the
+signature that records it.
+
+``OPTIONS`` declares each option of ``compute()`` once: its type, default, allowed values or
+bounds and a one-line help. The compute() docs (``options_doc``), the CLI's flags
+(rouge_cli.py), the README's options table (``options_table``) and the Space's controls are
+made from it; tests/test_schema.py holds them equal. ``RougeOptions`` holds one call's options
+once checked: ``RougeOptions.build`` checks every value against the schema's bounds before any
+work, and resolves names to objects: the rouge types to ``RougeType``, the profile to a
+``Profile``, the tokenizer to a ``TokenizerProfile``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import textwrap
+from dataclasses import dataclass
+from typing import Optional, Union
+
+import numpy as np
+
+from .rouge_lang import (
+    LANGUAGE_CODES,
+    LanguageTokenizer,
+    language_tokenizer,
+    resolve_language,
+    stemmer_signature,
+)
+from .rouge_profiles import (
+    PROFILES,
+    Profile,
+)
+from .rouge_text import (
+    TOKENIZERS,
+    TokenizerProfile,
+    callable_tokenizer,
+    nltk_version,
+)
+
+__version__ = "0.4.0"
+
+DEFAULT_ROUGE_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
+DEFAULT_SEED = 12345
+MULTI_REF_MODES = ("max", "average", "best")
+AGGREGATIONS = ("macro", "micro")
+
+# Bounds (each checked before any work; see the README's option table)
+MAX_NGRAM = 1000  # N of rouge<N>
+MAX_SKIP = 2 ** 40  # d of rougeS<d>/rougeSU<d> at or above this is the unlimited count
+# ROUGE-W's w. ROUGE-1.5.5 weights the reference twice: its recall divides by (sum of
+# len^w)^w, up to n^(w^2) for n tokens (summed over examples under micro aggregation, still at
+# most total^(w^2)). With w <= 5 and at most 2^40 tokens that is <= 2^1000: finite, and the
+# ratio hit / den >= 2^-1000 a normal float, so f and f^-1 stay accurate. (w = 10 overflowed
+# to inf, a silent recall of 0, from 1,250 tokens on.)
+MAX_W_WEIGHT = 5.0
+MAX_SAMPLES = 100_000  # n_samples: memory grows with it (not with n_samples x examples)
+MAX_SEED = 2 ** 64 - 1
+MAX_LENGTH_LIMIT = 2 ** 62  # length_limit_*: fits an int64, and no text is longer
+
+ROUGE_TYPE_GRAMMAR = (
+    f"rouge<N> (1 <= N <= {MAX_NGRAM}), rougeL, rougeLsum, rougeW or rougeW-<weight> "
+    f"(1 < weight <= {MAX_W_WEIGHT:g}, e.g. rougeW-1.5), rougeS<d> / rougeSU<d> (d >= 0 tokens "
+    "may lie between the two words) or rougeS / rougeSU (no distance limit)"
+)
+
+
+# --------------------------------------------------------------------------------------------
+# The schema: each option of compute() declared once
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of compute(), with what a front end needs to show and check it.
+
+    ``type``: what a caller passes (``list``: a list of str). ``choices``: the closed list of
+    allowed values (besides None when that is the default); ``examples``: common values of an
+    open option, for a menu. ``low``/``high``: the bounds of a number, included unless
+    ``strict``. ``none``: what the default None means. ``rule``: what is allowed, in words,
+    where choices and bounds do not say it all. ``cli``: False for the options the CLI sets
+    itself (it always aggregates, in detail)."""
+
+    name: str
+    type: type
+    default: object
+    help: str
+    choices: tuple = ()
+    examples: tuple = ()
+    low: Union[int, float, None] = None
+    high: Union[int, float, None] = None
+    strict: bool = False
+    none: str = ""
+    rule: str = ""
+    cli: bool = True
+
+    @property
+    def allowed(self) -> str:
+        """What is allowed, in words: the end of this option's error messages and of its doc."""
+        if self.rule:
+            return self.rule
+        if self.type is bool:
+            return "True or False"
+        return ", ".join(([] if self.default is not None else ["None"]) + list(self.choices))
+
+    def default_text(self) -> str:
+        """The default as the docs show it: what None means, or the Python literal."""
+        if self.default is None:
+            return f"None: {self.none}" if self.none else "None"
+        return repr(self.default)
+
+
+_LIMIT_RULE = "None or an integer >= 1; at most one of the two limits"
+OPTIONS = (
+    Option("rouge_types", list, None, "the ROUGE types to score",
+           examples=("rouge1", "rouge2", "rouge3", "rouge4", "rougeL", "rougeLsum", "rougeW",
+                     "rougeS4", "rougeSU4", "rougeS", "rougeSU"),
+           none=", ".join(DEFAULT_ROUGE_TYPES), rule=f"a list of {ROUGE_TYPE_GRAMMAR}"),
+    Option("use_aggregator", bool, True, "True: one score per type, over all examples; False: "
+           "a list of per-example scores", cli=False),
+    Option("use_stemmer", bool, False, "stem tokens longer than 3 characters: Porter (nltk's, "
+           "as rouge_score; rouge155: Lin's variant with WordNet's exceptions), or the "
+           "stemmer of lang"),
+    Option("tokenizer", str, None, "how text becomes tokens: default (rouge_score's: "
+           "lowercase runs of [a-z0-9]), unicode (letters and digits of every script), "
+           "whitespace, or a callable str -> list[str]", choices=tuple(TOKENIZERS),
+           none="the profile's: default, or rouge155's own",
+           rule=f"None, a callable str -> list[str] or one of {', '.join(TOKENIZERS)}"),
+    Option("alpha", float, 0.5, "the weight of precision in F = 1 / (alpha / P + "
+           "(1 - alpha) / R); 0.5 is F1", low=0.0, high=1.0,
+           rule="a number with 0 <= alpha <= 1"),
+    Option("multi_ref", str, None, "several references: max (per type, the reference with "
+           "the best F), average (counts pooled, ROUGE-1.5.5's -f A) or best (-f B)",
+           choices=MULTI_REF_MODES, none="max; average with profile rouge155"),
+    Option("remove_stopwords", bool, False, "drop ROUGE-1.5.5's SMART stopwords (English) "
+           "before scoring"),
+    Option("n_samples", int, 1000, "bootstrap samples of the interval (memory grows with "
+           "it, not with the examples)", low=1, high=MAX_SAMPLES,
+           rule=f"an integer with 1 <= n_samples <= {MAX_SAMPLES:,}"),
+    Option("confidence", float, 0.95, "the confidence level of the bootstrap interval",
+           low=0.0, high=1.0, strict=True, rule="a number with 0 < confidence < 1"),
+    Option("seed", int, DEFAULT_SEED, "the bootstrap's seed (profile rouge155 seeds as the "
+           "Perl script does)", low=0, high=MAX_SEED, rule="an integer with 0 <= seed < 2**64"),
+    Option("detailed", bool, False, "also return precision, recall, the interval, the "
+           "signature and the count", cli=False),
+    Option("profile", str, "rouge_score", "whose numbers: rouge_score 0.1.2's (evaluate's "
+           "rouge) or the ROUGE-1.5.5 Perl script's (rouge155)", choices=tuple(PROFILES)),
+    Option("aggregation", str, "macro", "macro: the mean of the examples' scores; micro: the "
+           "scores of the counts summed over all examples", choices=AGGREGATIONS),
+    Option("length_limit_words", int, None, "keep the first N words of every text "
+           "(ROUGE-1.5.5's -l)", low=1, high=MAX_LENGTH_LIMIT, none="no limit",
+           rule=_LIMIT_RULE),
+    Option("length_limit_bytes", int, None, "keep the first N bytes of every text "
+           "(ROUGE-1.5.5's -b)", low=1, high=MAX_LENGTH_LIMIT, none="no limit",
+           rule=_LIMIT_RULE),
+    Option("split_sentences", bool, False, "split sentences with a rule-based splitter "
+           "before rougeLsum and rougeW (which compare sentence by sentence)"),
+    Option("lang", str, None, "XL-Sum's multilingual ROUGE of a language: its tokenizer, "
+           "segmenter and stemmer", examples=LANGUAGE_CODES, none="the tokenizer option "
+           "applies", rule="None, an ISO 639-1 code (zh, hi, ar, ...) or XL-Sum's language "
+           "name (chinese_simplified, ...); with profile rouge_score and no tokenizer"),
+)
+OPTION = {option.name: option for option in OPTIONS}
+
+
+def options_doc(indent: int = 4, width: int = 100) -> str:
+    """The options' part of compute()'s Args docs: one entry per option, in signature order."""
+    lines = []
+    for option in OPTIONS:
+        text = (f"{option.name} ({option.type.__name__}, default {option.default_text()}): "
+                f"{option.help}. Allowed: {option.allowed}.")
+        lines += textwrap.wrap(text, width, initial_indent=" " * indent,
+                               subsequent_indent=" " * (indent + 4))
+    return "\n".join(lines) + "\n"
+
+
+def options_table() -> str:
+    """The README's options table, in markdown."""
+    rows = ["| option | default | allowed | what it does |", "|---|---|---|---|"]
+    for option in OPTIONS:
+        default = f"`{option.default!r}`" + (f" ({_markdown(option.none)})" if option.none
+                                              else "")
+        rows.append(f"| `{option.name}` | {default} | {_markdown(option.allowed)} | "
+                    f"{_markdown(option.help)} |")
+    return "\n".join(rows) + "\n"
+
+
+def _markdown(text: str) -> str:
+    """Plain text as it reads in a markdown table cell: "|" does not end the cell, "2**64"
+    starts no bold, and "rouge<N>" is not an HTML tag (only a "<" before a letter starts one)."""
+    text = text.replace("|", "\\|").replace("*", "\\*")
+    return re.sub(r"<(?=[A-Za-z])", r"\\<", text)
+
+
+class RougeWarning(UserWarning):
+    """Valid input that probably does not mean what the caller thinks."""
+
+
+@dataclass(frozen=True)
+class RougeType:
+    """One requested type, parsed: kind is 'n', 'L', 'Lsum', 'W', 'S' or 'SU'."""
+
+    name: str
+    kind: str
+    n: int = 0
+    weight: float = 0.0
+    max_skip: int = -1  # S/SU: tokens allowed between the two words; -1 means no limit
+
+
+def parse_rouge_type(name: object) -> RougeType:
+    """Parse one rouge type name per ``ROUGE_TYPE_GRAMMAR``; ValueError otherwise."""
+    if not isinstance(name, str):
+        raise TypeError(f"rouge_types: each type must be a str, got {name!r} "
+                        f"({type(name).__name__}); allowed: {ROUGE_TYPE_GRAMMAR}")
+    bad = ValueError(f"rouge_types: invalid type {name[:60]!r}; allowed: {ROUGE_TYPE_GRAMMAR}")
+    if name == "rougeL":
+        return RougeType(name, "L")
+    if name == "rougeLsum":
+        return RougeType(name, "Lsum")
+    rest = name[5:] if name.startswith("rouge") else ""
+    if rest.isdigit() and rest.isascii():
+        if rest.startswith("0") or len(rest) > len(str(MAX_NGRAM)) or int(rest) > MAX_NGRAM:
+            raise bad
+        return RougeType(name, "n", n=int(rest))
+    if rest == "W":
+        return RougeType(name, "W", weight=1.2)
+    if rest.startswith("W-"):
+        try:
+            weight = float(rest[2:])
+        except ValueError:
+            raise bad from None
+        if not (1.0 < weight <= MAX_W_WEIGHT):  # also rejects NaN and inf
+            raise bad
+        return RougeType(name, "W", weight=weight)
+    for kind in ("SU", "S"):
+        if rest.startswith(kind):
+            distance = rest[len(kind):]
+            if distance == "":
+                return RougeType(name, kind, max_skip=-1)
+            if not (distance.isdigit() and distance.isascii()):
+                raise bad
+            # a distance at or above any text's length counts every skip-bigram: stored
+            # bounded, so that no kernel index can overflow (int() of a long string, too)
+            far = len(distance) > len(str(MAX_SKIP)) or int(distance) >= MAX_SKIP
+            return RougeType(name, kind, max_skip=MAX_SKIP if far else int(distance))
+    raise bad
+
+
+def _number(option: Option, value):
+    """value as the option's int or float, within its bounds; TypeError/ValueError otherwise."""
+    kinds = (int, np.integer) if option.type is int else (int, float, np.integer, np.floating)
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, kinds):
+        raise TypeError(f"{option.name}: got {value!r} ({type(value).__name__}); allowed: "
+                        f"{option.allowed}")
+    value = option.type(value)
+    inside = (option.low < value < option.high) if option.strict else \
+        (option.low <= value <= option.high)
+    if not inside:  # also rejects NaN
+        raise ValueError(f"{option.name}: got {value!r}; allowed: {option.allowed}")
+    return value
+
+
+def _flag(option: Option, value) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{option.name}: got {value!r} ({type(value).__name__}); allowed: "
+                        f"{option.allowed}")
+    return bool(value)
+
+
+def _choice(option: Option, value) -> str:
+    if not isinstance(value, str) or value not in option.choices:
+        raise ValueError(f"{option.name}: got {value!r}; allowed: {', '.join(option.choices)}")
+    return value
+
+
+_BUILT: dict = {}  # memo key -> RougeOptions (frozen, so shared safely between threads)
+_BUILT_MAX = 256
+_PLAIN = (str, int, float, bool, type(None))
+
+
+def _memo_key(given: dict):
+    """A hashable key of plain option values, or None where one is not plain (a callable
+    tokenizer, a Profile object): those are checked on every call. Types are part of the key,
+    so True and 1 (which compare equal) are never confused, and floats are keyed by their
+    bits (-0.0 and 0.0 compare equal but sign the signature differently). (A test that hides
+    a language's package empties the memo too.)"""
+    key = []
+    for name, value in sorted(given.items()):
+        if type(value) is float:
+            key.append((name, float, value.hex()))
+        elif type(value) in _PLAIN:
+            key.append((name, type(value), value))
+        elif type(value) in (list, tuple) and all(type(v) is str for v in value):
+            key.append((name, type(value), tuple(value)))
+        else:
+            return None
+    return tuple(key)
+
+
+@dataclass(frozen=True)
+class RougeOptions:
+    """One call's options, checked (``build``): the fields are OPTIONS' names, in order, and
+    hold the resolved objects: RougeType tuples, a Profile, a TokenizerProfile."""
+
+    rouge_types: tuple
+    use_aggregator: bool
+    use_stemmer: bool
+    tokenizer: TokenizerProfile
+    alpha: float
+    multi_ref: str
+    remove_stopwords: bool
+    n_samples: int
+    confidence: float
+    seed: int
+    detailed: bool
+    profile: Profile
+    aggregation: str
+    length_limit_words: Optional[int]
+    length_limit_bytes: Optional[int]
+    split_sentences: bool
+    lang: Optional[str]  # the ISO code of XL-Sum's multilingual ROUGE (rouge_lang)
+
+    @classmethod
+    def names(cls) -> tuple:
+        """The option names, in the order of compute()'s parameters."""
+        return tuple(OPTION)
+
+    @classmethod
+    def defaults(cls) -> dict:
+        return {option.name: option.default for option in OPTIONS}
+
+    @classmethod
+    def build(cls, **given) -> "RougeOptions":
+        """The checked options of compute()'s keyword arguments; ValueError/TypeError naming
+        the argument. Options given as plain values (names, numbers, lists of names) are
+        checked once per process and then looked up (a small call pays ~1 us, not ~50)."""
+        key = _memo_key(given)
+        options = _BUILT.get(key) if key is not None else None
+        if options is None:
+            options = cls._build(**given)
+            if key is not None:
+                if len(_BUILT) >= _BUILT_MAX:
+                    _BUILT.clear()  # a bound, not an LRU: a process uses a few option sets
+                _BUILT[key] = options
+        return options
+
+    @classmethod
+    def _build(cls, **given) -> "RougeOptions":
+        unknown = sorted(set(given) - set(cls.names()))
+        if unknown:
+            raise TypeError(f"{unknown[0]}: not an option; allowed: {', '.join(cls.names())}")
+        raw = {**cls.defaults(), **given}
+        if raw["rouge_types"] is None:
+            raw["rouge_types"] = DEFAULT_ROUGE_TYPES
+
+        profile = raw["profile"]
+        if not isinstance(profile, Profile):
+            profile = PROFILES.get(profile) if isinstance(profile, str) else None
+            if profile is None:
+                raise ValueError(f"profile: got {raw['profile']!r}; allowed: "
+                                 f"{', '.join(PROFILES)}")
+
+        rouge_types = raw["rouge_types"]
+        if isinstance(rouge_types, str):
+            rouge_types = [rouge_types]
+        if not isinstance(rouge_types, (list, tuple)) or not rouge_types:
+            raise ValueError(f"rouge_types: got {rouge_types!r}; expected a non-empty list of "
+                             f"names: {ROUGE_TYPE_GRAMMAR}")
+        parsed = tuple(t if isinstance(t, RougeType) else parse_rouge_type(t)
+                       for t in rouge_types)
+        names = [t.name for t in parsed]
+        if len(set(names)) != len(names):
+            raise ValueError(f"rouge_types: got duplicates in {names!r}")
+
+        flags = {option.name: _flag(option, raw[option.name]) for option in OPTIONS
+                 if option.type is bool}
+
+        lang = None
+        if raw["lang"] is not None:
+            language = resolve_language(raw["lang"])
+            if profile.tokenizer is not None:
+                raise ValueError(f"lang: got {raw['lang']!r} with profile={profile.name!r}, "
+                                 f"which has its own tokenizer; allowed: lang=None with the "
+                                 f"{profile.name} profile, or lang with profile='rouge_score'")
+            if raw["tokenizer"] not in (None, "default"):
+                raise ValueError(f"tokenizer: got {raw['tokenizer']!r} with lang="
+                                 f"{raw['lang']!r}; the language chooses the tokenizer "
+                                 "(allowed: tokenizer=None with lang)")
+            tokenizer = language_tokenizer(language)
+            lang = language.code
+        else:
+            tokenizer = _tokenizer_profile(raw["tokenizer"], profile)
+            if isinstance(tokenizer, LanguageTokenizer):
+                lang = tokenizer.language.code
+        alpha = _number(OPTION["alpha"], raw["alpha"])
+        multi_ref = raw["multi_ref"] if raw["multi_ref"] is not None else profile.multi_ref_default
+        _choice(OPTION["multi_ref"], multi_ref)
+        if multi_ref not in profile.multi_ref_allowed:
+            raise ValueError(f"multi_ref: got {multi_ref!r}; the {profile.name} profile allows "
+                             f"{', '.join(profile.multi_ref_allowed)}")
+        n_samples = _number(OPTION["n_samples"], raw["n_samples"])
+        confidence = _number(OPTION["confidence"], raw["confidence"])
+        seed = _number(OPTION["seed"], raw["seed"])
+        aggregation = _choice(OPTION["aggregation"], raw["aggregation"])
+        limits = {}
+        for name in ("length_limit_words", "length_limit_bytes"):
+            if raw[name] is not None:
+                limits[name] = _number(OPTION[name], raw[name])
+        if len(limits) == 2:
+            raise ValueError("length_limit_words and length_limit_bytes: got both; allowed: "
+                             "at most one (as ROUGE-1.5.5's -l and -b)")
+        return cls(rouge_types=parsed, tokenizer=tokenizer, alpha=alpha, multi_ref=multi_ref,
+                   n_samples=n_samples, confidence=confidence, seed=seed, profile=profile,
+                   aggregation=aggregation, length_limit_words=limits.get("length_limit_words"),
+                   length_limit_bytes=limits.get("length_limit_bytes"), lang=lang, **flags)
+
+    @property
+    def stemmer(self) -> Optional[str]:
+        """The stemmer the tokenizer applies: the profile's ('porter' as rouge_score,
+        'rouge155' Lin's Porter + WordNet exceptions) when use_stemmer is set and the
+        tokenizer stems, a language's own (None for a language without one); None
+        otherwise."""
+        if not (self.use_stemmer and self.tokenizer.stems):
+            return None
+        if isinstance(self.tokenizer, LanguageTokenizer):
+            return self.tokenizer.stemmer_name
+        return self.profile.stemmer
+
+    @property
+    def micro(self) -> bool:
+        return self.aggregation == "micro"
+
+    def as_kwargs(self) -> dict:
+        """The options as compute()'s keyword arguments (names, not objects): what
+        ``build`` turns back into these options. A callable tokenizer cannot be named."""
+        if self.tokenizer is not self.profile.tokenizer and self.lang is None and \
+                TOKENIZERS.get(self.tokenizer.name) is not self.tokenizer:
+            raise ValueError(f"tokenizer: {self.tokenizer.name} cannot be serialized; allowed: "
+                             f"a named tokenizer ({', '.join(TOKENIZERS)})")
+        kwargs = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        kwargs.update(rouge_types=[t.name for t in self.rouge_types],
+                      profile=self.profile.name,
+                      tokenizer=None if self.profile.tokenizer or self.lang else
+                      self.tokenizer.name)
+        return kwargs
+
+    def signature(self) -> str:
+        """Every setting that changes a number, in the style of sacrebleu's signatures."""
+        if self.lang is not None:
+            stem = stemmer_signature(self.tokenizer) if self.use_stemmer else "no"
+        elif self.stemmer == "porter":
+            stem = f"porter-nltk{nltk_version()}"
+        elif self.stemmer == "rouge155":
+            stem = "rouge155-porter+wordnet2.0"
+        else:
+            stem = f"ignored(tok:{self.tokenizer.name})" if self.use_stemmer else "no"
+        parts = [
+            "+".join(t.name for t in self.rouge_types),
+            f"profile:{self.profile.name}",
+            *([f"lang:{self.lang}"] if self.lang is not None else []),
+            f"tok:{self.tokenizer.signature()}",
+            f"stem:{stem}",
+            f"stop:{'smart' if self.remove_stopwords else 'no'}",
+            f"multiref:{self.multi_ref}",
+            f"alpha:{self.alpha:g}",
+            f"agg:{self.aggregation if self.use_aggregator else 'none'}",
+        ]
+        if self.length_limit_words is not None:
+            parts.append(f"limit:{self.length_limit_words}w")
+        if self.length_limit_bytes is not None:
+            parts.append(f"limit:{self.length_limit_bytes}b")
+        if self.split_sentences:
+            parts.append("split:rules")
+        if self.use_aggregator:
+            parts.append(f"bs:{self.n_samples}")
+            parts.append(f"ci:{self.confidence:g}")
+            parts.append(self.profile.seed_label(self.seed))
+        parts.append(f"version:{__version__}")
+        return "|".join(parts)
+
+
+def _tokenizer_profile(tokenizer, profile: Profile) -> TokenizerProfile:
+    """The tokenizer option as a TokenizerProfile; a profile with its own tokenizer refuses
+    any other."""
+    named = ", ".join(TOKENIZERS)
+    if isinstance(tokenizer, TokenizerProfile):
+        resolved = tokenizer
+    elif tokenizer is None:
+        resolved = profile.tokenizer or TOKENIZERS["default"]
+    elif isinstance(tokenizer, str):
+        if tokenizer not in TOKENIZERS:
+            raise ValueError(f"tokenizer: got {tokenizer!r}; allowed: a callable "
+                             f"str -> list[str] or one of {named}")
+        resolved = TOKENIZERS[tokenizer]
+    elif callable(tokenizer):
+        resolved = callable_tokenizer(tokenizer)
+    else:
+        raise TypeError(f"tokenizer: got {tokenizer!r} ({type(tokenizer).__name__}); "
+                        f"allowed: a callable str -> list[str] or one of {named}")
+    if profile.tokenizer is not None and resolved is not profile.tokenizer \
+            and resolved is not TOKENIZERS["default"]:
+        raise ValueError(f"tokenizer: got {resolved.name!r}; the {profile.name} profile uses "
+                         f"its own tokenizer (tokenizer=None or 'default')")
+    return profile.tokenizer or resolved
