@@ -40,6 +40,7 @@ from .rouge_profiles import (
     PROFILES,
 )
 from .rouge_significance import (
+    DEFAULT_SAMPLES,
     DEFAULT_TEST,
     TESTS,
     format_comparison,
@@ -49,7 +50,7 @@ EVALUATE_SCRIPT = _path.join(_path.dirname(_path.abspath(__file__)), "rouge_metr
 """The evaluate metric's script in this installation: ``evaluate.load(EVALUATE_SCRIPT)``."""
 
 __all__ = [
-    "DEFAULT_TEST", "EVALUATE_SCRIPT", "OPTIONS", "PROFILES", "RougeWarning", "Scorer", "TESTS",
+    "DEFAULT_SAMPLES", "DEFAULT_TEST", "EVALUATE_SCRIPT", "OPTIONS", "PROFILES", "RougeWarning", "Scorer", "TESTS",
     "__version__", "check_inputs", "compare", "compile_kernels", "compute", "finalize",
     "format_comparison", "merge", "parse_rouge_type", "partial", "score_ray", "score_spark",
     "state_from_bytes",

@@ -1,7 +1,12 @@
-"""Shared fixtures: the metric loaded through evaluate.load, as users load it.
+"""Shared fixtures: the package rouge_exact, as users import it, and the evaluate face.
 
-evaluate stages rouge_metric.py and its helpers into HF_MODULES_CACHE, and rouge_backend keeps
-the compiled kernels in ROUGE_METRIC_CACHE_DIR. One cache folder per test session (shared with
+The tests import the package (``pip install -e .``: the repository is the package): ``metric``
+is the package's API (compute, compare, partial, finalize, ...), ``metric_module`` its
+evaluate adapter module, ``staged(name)`` one of its modules. Only the tests of the evaluate
+face itself (add/add_batch, evaluate.load from a folder, evaluate's Arrow path, the Space) go
+through ``load_metric()``, which is evaluate.load of rouge_metric.py: evaluate stages the
+script and its helpers into HF_MODULES_CACHE. rouge_backend keeps the compiled kernels in
+ROUGE_METRIC_CACHE_DIR. One cache folder per test session (shared with
 the subprocesses the tests start) means the kernels compile once per session, not once per
 test. The session compiles every kernel before its first test (compiled_kernels), so that the
 tests score on the compiled kernels; tests of the numpy twins and of a cold start ask for them
@@ -17,8 +22,8 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = REPO.parent / "shared"
-DATA = SHARED / "data" / "realsumm.jsonl"
+DATA = REPO / "tests" / "data" / "realsumm.jsonl"  # REALSumm, CC BY 4.0: tests/data/DATA.md
+PACKAGE = "rouge_exact"
 
 _SESSION_CACHE = Path(os.environ.get("ROUGE_TEST_CACHE") or tempfile.mkdtemp(prefix="rouge_test_cache_"))
 os.environ["ROUGE_TEST_CACHE"] = str(_SESSION_CACHE)
@@ -43,31 +48,50 @@ def load_metric(path=None):
     return evaluate.load(str(path or REPO / "rouge_metric.py"))
 
 
+def module_of(loaded_metric, name: str):
+    """A helper module of a metric that evaluate.load staged (its own copy of the package's
+    modules): the one it runs, for tests that patch a module of the evaluate face."""
+    return sys.modules[f"{type(loaded_metric).__module__.rpartition('.')[0]}.{name}"]
+
+
 @functools.lru_cache(maxsize=None)
 def compiled_kernels():
     """rouge_kernels as numba compiled it, every kernel compiled (once per session)."""
-    metric = load_metric()
-    metric.compile_kernels(wait=True)
-    return staged("rouge_backend").compiled_kernels()
+    backend = staged("rouge_backend")
+    backend.compile_all()
+    return backend.compiled_kernels()
 
 
-@functools.lru_cache(maxsize=None)
 def staged(name: str):
-    """A helper module (rouge_text, rouge_pipeline, ...) as evaluate stages it beside the
-    metric: in a package, so that the helpers' relative imports work."""
-    metric = load_metric()
-    return importlib.import_module(f"{type(metric).__module__.rpartition('.')[0]}.{name}")
+    """A module of the package (rouge_text, rouge_pipeline, ...), imported as users import
+    it. The package must be installed: pip install -e . (the README's test command does)."""
+    try:
+        return importlib.import_module(f"{PACKAGE}.{name}")
+    except ModuleNotFoundError as error:
+        if error.name != PACKAGE:
+            raise
+        raise RuntimeError(f"{PACKAGE} is not installed in this environment: run "
+                           "`pip install -e .` in the repository (or bash .ci/run)") from None
 
 
 @pytest.fixture(scope="session")
 def metric():
+    """The package's API: compute, compare, partial, finalize, score_spark, ..."""
+    compiled_kernels()
+    return importlib.import_module(PACKAGE)
+
+
+@pytest.fixture(scope="session")
+def evaluate_metric():
+    """The evaluate face: evaluate.load of rouge_metric.py (add/add_batch, evaluate's path)."""
     compiled_kernels()
     return load_metric()
 
 
 @pytest.fixture(scope="session")
-def metric_module(metric):
-    return sys.modules[type(metric).__module__]
+def metric_module():
+    """The evaluate adapter module of the package (its names: RougeOptions, tokens_of, ...)."""
+    return staged("rouge_metric")
 
 
 @pytest.fixture(scope="session")

@@ -835,7 +835,8 @@ NEWLINE_TEXTS = {
 
 
 @pytest.mark.parametrize("code", sorted(NEWLINE_TEXTS))
-def test_tokens_are_the_scores_tokens_across_newlines(metric, xlsum, thai_words, code):
+def test_tokens_are_the_scores_tokens_across_newlines(evaluate_metric, xlsum, thai_words, code):
+    metric = evaluate_metric  # the Space's names (options, pair_marks)
     """tokens (the Space's highlights), flattened, are batch's tokens (what every score comes
     from), split at the text's line ends; so pair_marks lines them up (it raised "the
     tokenizer's views of the texts differ" for a text with a newline) and its marks count

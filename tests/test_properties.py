@@ -169,7 +169,7 @@ def _first_lone_surrogate(predictions, references):
                                 {"split_sentences": True}, {"remove_stopwords": True}]),
        cap=st.sampled_from([1, 3, 50_000]))
 def test_a_lone_surrogate_is_named_as_check_inputs_would_on_any_chunking(
-        metric, rows, injections, lists, options, cap):
+        metric, evaluate_metric, rows, injections, lists, options, cap):
     # the scorer finds it chunk by chunk (the byte tokenizers as they encode): it names the
     # first one in the order check_inputs looks, whatever the chunks; add_batch's full check
     # before storing names the same one
@@ -201,7 +201,7 @@ def test_a_lone_surrogate_is_named_as_check_inputs_would_on_any_chunking(
                                rouge_types=["rouge1", "rougeLsum"], **options)
             assert str(raised.value).startswith(message)
             with pytest.raises(ValueError) as stored:
-                metric.add_batch(predictions=predictions, references=references)
+                evaluate_metric.add_batch(predictions=predictions, references=references)
             assert str(stored.value).startswith(message)
     finally:
         pipeline._CHUNK_EXAMPLES = saved

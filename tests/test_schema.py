@@ -41,7 +41,7 @@ def test_checked_options_have_the_schema_fields():
     assert tuple(built.as_kwargs()) == options.RougeOptions.names()
 
 
-def test_compute_docs_are_made_from_the_schema(metric):
+def test_compute_docs_are_made_from_the_schema(evaluate_metric):
     """compute()'s Args docs hold options_doc(): one entry per option, with its default and
     what is allowed."""
     options = schema()
@@ -50,7 +50,7 @@ def test_compute_docs_are_made_from_the_schema(metric):
     assert [entry.split(" ", 1)[0] for entry in entries] == [o.name for o in options.OPTIONS]
     for option in options.OPTIONS:
         assert f"{option.name} ({option.type.__name__}, default {option.default_text()})" in doc
-    assert doc in metric.inputs_description
+    assert doc in evaluate_metric.inputs_description
 
 
 def cli_parser():
