@@ -86,6 +86,7 @@ def mode() -> str:
 # a few assignments (and is new in a forked child: _after_fork_in_child).
 
 _lock = threading.Lock()
+_module_lock = threading.Lock()  # held alone (never with _lock): the compiled module's import
 _compiled: dict = {}  # name -> compiled kernel, once this process has it
 _arrived: dict = {}  # name -> threading.Event, set when the kernel is compiled (or failed)
 # loading: _load calls under way (numba holds its compiler lock meanwhile); no_compile: this
@@ -124,19 +125,28 @@ def _module_name(folder: str | None) -> str:
 def _compiled_module():
     """The kernels file imported from the cache folder, its kernels numba dispatchers (numba
     caches beside a file: its default locator, so the cache is keyed by content)."""
-    if _state["module"] is None:
-        folder = _folder()
-        path = os.path.join(folder, "rouge_kernels.py") if folder else _python_kernels.__file__
-        name = _module_name(folder)
-        module = sys.modules.get(name)
-        if module is None:
-            spec = importlib.util.spec_from_file_location(name, path)
-            module = importlib.util.module_from_spec(spec)
-            sys.modules[name] = module  # numba finds a kernel's module by name
-            spec.loader.exec_module(module)
-        module.use_numba()
-        _state["module"] = module
+    if _state["module"] is not None:
+        return _state["module"]
+    # one thread imports it: a second one would find the half-run module in sys.modules (the
+    # first call of a process may come from several scoring threads at once)
+    with _module_lock:
+        if _state["module"] is None:
+            _import_compiled_module()
     return _state["module"]
+
+
+def _import_compiled_module() -> None:
+    folder = _folder()
+    path = os.path.join(folder, "rouge_kernels.py") if folder else _python_kernels.__file__
+    name = _module_name(folder)
+    module = sys.modules.get(name)
+    if module is None:
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module  # numba finds a kernel's module by name
+        spec.loader.exec_module(module)
+    module.use_numba()
+    _state["module"] = module
 
 
 def _load(name: str) -> None:
@@ -309,8 +319,9 @@ def compile_all() -> None:
 def _after_fork_in_child() -> None:
     """A forked child owns neither the compile process nor the parent's lock: it keeps the
     kernels adopted so far and compiles for itself only what it must wait for."""
-    global _lock
+    global _lock, _module_lock
     _lock = threading.Lock()
+    _module_lock = threading.Lock()
     _arrived.clear()
     _state.update(pid=os.getpid(), no_compile=_state["loading"] > 0, loading=0)
     process, _state["process"] = _state["process"], None

@@ -17,7 +17,7 @@ pair into dense local ids (0..u-1) with a hash table whose slots compare the ids
 n-gram and skip-bigram keys are exact integers (no collisions) and memory stays O(length of the
 pair).
 
-Definitions follow ROUGE-1.5.5 (``../shared/oracle/SPEC.md``) and rouge_score 0.1.2:
+Definitions follow ROUGE-1.5.5 (``tests/rouge155/SPEC.md``) and rouge_score 0.1.2:
 
 * ROUGE-N: ``hit = sum_g min(c_pred(g), c_ref(g))``; counts ``max(0, len - n + 1)``.
 * ROUGE-L: length of the LCS of the two whole texts (bit-parallel, Hyyro 2004).

@@ -27,7 +27,7 @@ if importlib.util.find_spec("numba") is None:
     raise ImportError("rouge_metric needs numba: pip install numba")
 
 # -- Staging. evaluate's loader copies beside this script only the helper modules that it imports
-#    relatively, one `from .module import` line each (shared/design/EVALUATE.md). Every helper is
+#    relatively, one `from .module import` line each (docs/design.md, "evaluate's loader"). Every helper is
 #    named here once, in data-flow order, whether or not this script uses a name from it.
 from .rouge155_lexicon import __name__ as _staged_rouge155_lexicon
 from .rouge_options import __name__ as _staged_rouge_options

@@ -26,7 +26,7 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DATA = os.path.join(os.path.dirname(ROOT), "shared", "data", "realsumm.jsonl")
+DATA = os.path.join(ROOT, "tests", "data", "realsumm.jsonl")
 
 
 def _pairs(n):

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The 16-core sweep of issue "Every core", as one prepared script for a lent device machine
+# The 16-core sweep of docs/performance.md, as one prepared script for a lent device machine
 # (../.library/device/README.md): 16 CPU cores, Python 3.12 with numpy, numba, pandas and
 # pyarrow, no network. Two steps:
 #
@@ -10,8 +10,8 @@
 # prepare downloads what the machine lacks as Python 3.12 wheels (the versions of
 # benchmarks/requirements.txt: evaluate, datasets and their dill, multiprocess and fsspec (the
 # newest datasets takes), nltk and its defusedxml, rouge-score-rs, and a wheel built here of
-# rouge-score, which PyPI has as a source archive only) and copies ../shared/data/realsumm.jsonl (the device gets the checkout
-# only). .device/ is in .gitignore: nothing of it is committed.
+# rouge-score, which PyPI has as a source archive only). The corpus, tests/data/realsumm.jsonl,
+# travels with the checkout. .device/ is in .gitignore: nothing of it is committed.
 #
 # run installs the wheels into /tmp/site, prints the machine and the versions, compiles the
 # kernels once, and runs benchmarks/scaling.py: threads 1, 2, 4, 8, 16 at 100,000 pairs (ours
@@ -32,7 +32,7 @@ if [ "$step" = prepare ]; then
     # more wheels as arguments, e.g. pyarrow==26.0.1 (55 MB: only if run says datasets needs
     # it; the tool carries 64 MiB, the checkout included)
     shift
-    mkdir -p .device/wheels .device/data
+    mkdir -p .device/wheels
     rm -f .device/wheels/*.whl
     python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 \
         --implementation cp --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 \
@@ -40,7 +40,6 @@ if [ "$step" = prepare ]; then
         evaluate==0.4.6 datasets==5.2.0 dill==0.4.1 multiprocess==0.70.19 fsspec==2026.9.0 \
         nltk==3.10.4 defusedxml==0.7.1 rouge-score-rs==0.2.1 "$@"
     python3 -m pip wheel -q --no-deps -w .device/wheels rouge-score==0.1.2  # pure Python
-    install -m 644 ../shared/data/realsumm.jsonl .device/data/
     # what the tool carries: the checkout's files and .device, 64 MiB at most
     total=$(( $(git ls-files -z | du -cb --files0-from=- | tail -1 | cut -f1) \
               + $(du -sb .device | cut -f1) ))
@@ -56,7 +55,7 @@ if [ "$step" != run ]; then
 fi
 python="${DEVICE_PYTHON:-python3}"
 out="${OUT:-/tmp/device-out}"
-if ! ls .device/wheels/*.whl > /dev/null 2>&1 || [ ! -f .device/data/realsumm.jsonl ]; then
+if ! ls .device/wheels/*.whl > /dev/null 2>&1; then
     echo ".device/ is missing: run 'bash benchmarks/device.sh prepare' here and carry .device" >&2
     exit 1
 fi
@@ -84,7 +83,7 @@ EOF
     "$python" -c "import warnings, evaluate; warnings.simplefilter('ignore');
 evaluate.load('rouge_metric.py').compile_kernels(wait=True)"
     echo "kernels compiled in $(( $(date +%s) - start )) s"
-    "$python" benchmarks/scaling.py --python "$python" --shared .device --pairs "$pairs" \
+    "$python" benchmarks/scaling.py --python "$python" --pairs "$pairs" \
         --threads 1,2,4,8,16 --parts "$parts" --held-as 16
     echo "all in $(( $(date +%s) - start )) s"
 } 2>&1 | tee "$out/scaling16.md"

@@ -1,5 +1,5 @@
-"""Throughput of the engines (issue 16): rows/s of compute() in one process, of Spark
-local[2] and of a local Ray cluster with 2 CPUs, on rows built from ../shared/data/realsumm.jsonl
+"""Throughput of the engines: rows/s of compute() in one process, of Spark
+local[2] and of a local Ray cluster with 2 CPUs, on rows built from tests/data/realsumm.jsonl
 as tests/test_engines.py builds them; the overhead per partition; the size of one state.
 
     python benchmarks/engines.py [--rows 200000] [--runs 3]

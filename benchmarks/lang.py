@@ -5,7 +5,7 @@
 
 Run with the project's venv (requirements-dev.txt: multilingual-rouge and requirements-lang.txt).
 Workloads (seeded): ``en`` is 10,000 (prediction, reference) pairs resampled from
-../shared/data/realsumm.jsonl; the other languages are 10,000 pairs from the generator of
+tests/data/realsumm.jsonl; the other languages are 10,000 pairs from the generator of
 tests/test_lang.py: a Zipfian vocabulary of 5,000 of its words (the language's script with its
 stemmer's suffixes, hand-written sentences, digits, mixed scripts), with punctuation. Every measurement is a fresh child process:
 ours times the second of two identical compute() calls (warm: the first loads the segmenter
@@ -29,7 +29,7 @@ import warnings
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data" / "realsumm.jsonl"
+DATA = ROOT / "tests" / "data" / "realsumm.jsonl"
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 CACHE = "/tmp/rouge-bench-lang"  # ROUGE_TEST_CACHE of the children (their module and kernel caches)
 WORKLOAD_ENV = "ROUGE_BENCH_WORKLOAD"  # a JSON file of the pairs, written once per language

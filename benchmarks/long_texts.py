@@ -5,7 +5,7 @@ rouge-score-rs on rougeL + rougeLsum when it is installed.
     .venv/bin/python benchmarks/long_texts.py 1000 4000 16000 100000
 
 Each (size, contender, types) runs in a fresh process: a prediction and a reference of N words
-drawn (seeded) from the vocabulary of ../shared/data/realsumm.jsonl, with no newline, so
+drawn (seeded) from the vocabulary of tests/data/realsumm.jsonl, with no newline, so
 rougeLsum and rougeW see one N-token sentence each (the worst case for their tables). The
 process first scores a 3,000-token pair (so that the compiled kernels are loaded and the
 plain-Python tier is not used), then measures the call: wall time and the peak RSS it adds
@@ -22,7 +22,7 @@ import warnings
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-DATA = REPO.parent / "shared" / "data" / "realsumm.jsonl"
+DATA = REPO / "tests" / "data" / "realsumm.jsonl"
 RUNS = [("ours", ["rougeL"]), ("ours", ["rougeLsum"]), ("ours", ["rougeW"]),
         ("ours", ["rougeL", "rougeLsum"]), ("rouge-score-rs", ["rougeL", "rougeLsum"])]
 

@@ -12,7 +12,7 @@ file, and the CLI's ``read_systems`` (``--compare``) on one JSONL file and on on
 per system with ``--references``. Each reader is run to the end (the CLI's builds its lists, as
 ``--compare`` does before scoring).
 
-Rows are realsumm-like: the 3,500 rows of ../shared/data/realsumm.jsonl, cycled (about 330
+Rows are realsumm-like: the 3,500 rows of tests/data/realsumm.jsonl, cycled (about 330
 bytes of prediction and 260 of reference a row, "\\n" between sentences); the jsonl, json, csv
 and tsv rows keep the ``doc`` and ``system`` fields as other fields (csv/tsv: columns ``doc``,
 ``system``, ``prediction``, ``reference``); text files have the sentences joined by spaces.
@@ -42,7 +42,7 @@ from itertools import cycle, islice
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-DATA = REPO.parent / "shared" / "data" / "realsumm.jsonl"
+DATA = REPO / "tests" / "data" / "realsumm.jsonl"
 SYSTEMS = ["abs/bart/out", "abs/t5/out_11B", "ext/matchsumm/out"]
 READERS = ["jsonl", "json", "csv", "tsv", "text", "jsonl+extra", "csv+extra",
            "read_system_rows", "read_systems-jsonl", "read_systems-text"]

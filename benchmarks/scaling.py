@@ -6,10 +6,10 @@ rouge_score for small calls), in one run, each contender in fresh processes.
     python3 benchmarks/scaling.py --pairs 20000 --threads 1,2 --runs 7
     python3 benchmarks/scaling.py --parts emulate      # 1 to 16 threads, emulated (below)
 
-Workload (as ../shared/bench/scaling16.py, which measured the 16-core table in
-../shared/design/PERF.md): realsumm predictions, a sentence's words shuffled with probability
-0.3 and each word dropped with probability 0.1 (seeded), against their first reference;
-rouge1+rouge2+rougeL+rougeLsum, stemmed.
+Workload (the one rouge-score-rs's own 16-core figures in docs/performance.md were measured
+on): realsumm predictions (tests/data/realsumm.jsonl), a sentence's words shuffled with
+probability 0.3 and each word dropped with probability 0.1 (seeded), against their first
+reference; rouge1+rouge2+rougeL+rougeLsum, stemmed.
 
 * **Threads.** Ours with NUMBA_NUM_THREADS and OMP_NUM_THREADS set to the count (the metric
   honours both, and the CPU affinity), rs with RAYON_NUM_THREADS. Median of --runs warm calls;
@@ -260,7 +260,8 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=3, help="timed calls per process (median)")
     ap.add_argument("--repeats", type=int, default=1,
                     help="processes per contender and thread count, alternating (median)")
-    ap.add_argument("--shared", default=os.path.join(os.path.dirname(ROOT), "shared"))
+    ap.add_argument("--data", default=os.path.join(ROOT, "tests", "data", "realsumm.jsonl"),
+                    help="the corpus the pairs are drawn from (default: %(default)s)")
     ap.add_argument("--no-rouge-score", action="store_true", help="skip rouge_score's row")
     ap.add_argument("--rounds", type=int, default=5,
                     help="small calls: turns of every contender and batch size, in one process")
@@ -284,7 +285,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "corpus.json")
         with open(path, "w") as f:
-            json.dump(corpus(os.path.join(args.shared, "data", "realsumm.jsonl"), args.pairs), f)
+            json.dump(corpus(args.data, args.pairs), f)
         base = {"corpus": path, "runs": args.runs}
         print(f"# scaling.py: {args.pairs:,} pairs, {' + '.join(TYPES)}, stemmed; "
               f"{platform.processor() or platform.machine()}, {cpus} CPUs usable, "

@@ -35,7 +35,7 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-DATA = REPO.parent / "shared" / "data" / "realsumm.jsonl"
+DATA = REPO / "tests" / "data" / "realsumm.jsonl"
 SYSTEMS = ["abs/bart/out", "abs/t5/out_11B", "ext/matchsumm/out"]
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 

@@ -34,8 +34,7 @@ import scaling  # noqa: E402
 warnings.simplefilter("ignore")
 import evaluate  # noqa: E402
 
-pairs = scaling.corpus(os.path.join(os.path.dirname(os.path.dirname(HERE)), "shared", "data",
-                                    "realsumm.jsonl"), 2000)
+pairs = scaling.corpus(os.path.join(os.path.dirname(HERE), "tests", "data", "realsumm.jsonl"), 2000)
 P, R = [p for p, _ in pairs], [r for _, r in pairs]
 metric = evaluate.load(os.path.join(os.path.dirname(HERE), "rouge_metric.py"))
 metric.compile_kernels(wait=True)

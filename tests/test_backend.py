@@ -312,7 +312,8 @@ def test_a_call_leaves_the_collector_and_signal_handlers_as_they_were(metric, re
     assert {s: signal.getsignal(s) for s in signal.valid_signals()} == handlers
 
 
-def test_the_metric_pickles_and_deep_copies(metric):
+def test_the_metric_pickles_and_deep_copies(evaluate_metric):
+    metric = evaluate_metric
     """Fresh, and after add_batch + compute() (evaluate then keeps the cache files' locks)."""
     used = load_metric()
     used.add_batch(predictions=["a b"], references=["a c"])

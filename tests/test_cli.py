@@ -34,7 +34,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
-REALSUMM = ROOT.parent / "shared" / "data" / "realsumm.jsonl"
+REALSUMM = ROOT / "tests" / "data" / "realsumm.jsonl"
 
 # opt-in locally; with $CI set it always runs (CI never skips a test)
 slow = pytest.mark.skipif(os.environ.get("ROUGE_SLOW") != "1" and not os.environ.get("CI"),

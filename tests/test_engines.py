@@ -1,4 +1,4 @@
-"""Spark and Ray (issue 16): 200,000 rows built from ../shared/data, scored on Spark local[2]
+"""Spark and Ray: 200,000 rows built from tests/data/realsumm.jsonl, scored on Spark local[2]
 and on a local Ray cluster of 2 workers, with 1, 3 and 17 input partitions, equal compute()
 on the same rows exactly (means, interval bounds, count, signature). Workers never see the
 driver's HF_MODULES_CACHE: they get the metric's sources with the task.

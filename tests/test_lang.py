@@ -576,13 +576,13 @@ def test_bengali_rules_parse_as_the_peer_parses_them():
     assert mine.groups == theirs.groups and mine.replace == theirs.replace_rules
 
 
-def test_everywhere(metric, tmp_path):
+def test_everywhere(metric, evaluate_metric, tmp_path):
     """add_batch + compute, compare(), partial state round trip, the CLI."""
     preds = ["Москва — столица России.", "Красивые города."]
     refs = ["Столица России — Москва.", "Красивый город."]
     direct = metric.compute(predictions=preds, references=refs, lang="ru", use_stemmer=True,
                             use_aggregator=False)
-    rouge = type(metric)()
+    rouge = type(evaluate_metric)()
     rouge.add_batch(predictions=preds, references=refs)
     assert rouge.compute(lang="ru", use_stemmer=True, use_aggregator=False) == direct
     state = metric.partial(predictions=preds, references=refs, lang="ru", use_stemmer=True)

