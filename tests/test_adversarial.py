@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # the full tier only: subprocesses under memory limits, large inputs
+
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent
 MEMORY_LIMIT = 3 << 30  # bytes of address space per case (numba and threads need ~1 GB)
@@ -25,6 +27,7 @@ import json, resource, sys
 resource.setrlimit(resource.RLIMIT_AS, ({MEMORY_LIMIT}, {MEMORY_LIMIT}))
 sys.path[:0] = [{str(TESTS)!r}, {str(REPO)!r}]
 import numpy as np
+
 
 def metric():
     from conftest import load_metric

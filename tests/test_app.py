@@ -768,6 +768,7 @@ def test_a_segmenter_sees_no_text_over_its_limit(space):
     assert "30,000 characters per text with lang='zh'" in message, message
 
 
+@pytest.mark.slow
 def test_memory_returns_after_requests_of_fresh_long_words(space):
     """Three stemmed requests of fresh long words: RSS grew by 1 GB and stayed before; the
     memos' bounds (StemMemo, rouge_lang's _MEMO_MAX/_MEMO_MAX_CHARS) keep it within 100 MB

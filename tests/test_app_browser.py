@@ -23,6 +23,8 @@ from pathlib import Path
 import pytest
 from rouge_score import rouge_scorer
 
+pytestmark = pytest.mark.slow  # the full tier only: a real browser against the running Space
+
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 FIRST_SCORE_MS = 240_000  # the app compiles (or loads) the numba kernels at start

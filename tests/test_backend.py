@@ -73,6 +73,7 @@ def _draw_pairs(data, n):
 
 @settings(max_examples=150, deadline=None)
 @given(texts=many_texts, data=st.data())
+@pytest.mark.slow
 def test_vectorized_kernels_equal_compiled_on_batches(texts, data):
     tokens, sent_offsets, text_sent_offsets, offsets = batch(*texts)
     n = len(texts)
@@ -343,6 +344,7 @@ _FORK_AFTER_LOAD = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 def test_fork_right_after_load_returns_at_once_and_the_child_scores(tmp_path):
     """Empty caches: the compile process runs when the fork comes; the fork does not wait for
     it, and the child scores, stemming (cats -> cat), on the numpy twins: rouge1 F = 2/3 by
@@ -380,6 +382,7 @@ _FORK_WHILE_SCORING = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 def test_a_child_forked_while_another_thread_scores_can_score(tmp_path):
     """The metric's lock and the stem memo's belonged to the parent's scoring thread at the
     fork: the child gets fresh ones (it used to block forever)."""

@@ -322,6 +322,7 @@ def input_runs(env, tmp_path_factory, multi_rows):
 
 
 @pytest.mark.parametrize("kind", INPUT_KINDS)
+@pytest.mark.slow
 def test_every_input_format_equals_compute(input_runs, expected, kind):
     proc = ok(input_runs[kind])
     assert json.loads(proc.stdout) == expected["multi-stemmed"]["result"]
@@ -405,6 +406,7 @@ def test_metric_errors_name_the_row_and_line():
 
 
 @pytest.mark.parametrize("config", list(CONFIGS))
+@pytest.mark.slow
 def test_json_output_equals_compute(env, tmp_path, rows, multi_rows, expected, config):
     data = rows if config == "defaults" else multi_rows
     pairs = write_jsonl(tmp_path / "pairs.jsonl", data)
@@ -562,6 +564,7 @@ def bad_runs(env, tmp_path_factory):
 
 
 @pytest.mark.parametrize("case", list(BAD))
+@pytest.mark.slow
 def test_bad_input_exits_2_with_one_line(bad_runs, case):
     proc = bad_runs[case]
     assert proc.returncode == 2, (proc.stdout, proc.stderr)
@@ -584,6 +587,7 @@ _CAPPED = textwrap.dedent("""
 
 
 @pytest.mark.parametrize("fmt", ["jsonl", "csv", "json", "text"])
+@pytest.mark.slow
 def test_two_gib_line_is_one_line_error_in_bounded_memory(env, tmp_path, fmt):
     """A file of one 2 GiB line (sparse: no disk used) with the default limit: exit 2 and one
     line, from a CLI whose address space is capped at 400 MiB (reading the line whole would
@@ -703,6 +707,7 @@ def test_one_million_rows_streaming(env, tmp_path, realsumm, n_samples):
 # statistics and sacrebleu in test_compare.py / test_significance.py)
 
 
+@pytest.mark.slow
 def test_compare_text_files_and_jsonl_equal_compare(env, tmp_path, metric, realsumm):
     by = {}
     for r in realsumm:

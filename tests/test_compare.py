@@ -32,6 +32,7 @@ def aligned():
 
 @pytest.mark.parametrize("aggregation", ["macro", "micro"])
 @pytest.mark.parametrize("test", rs.TESTS)
+@pytest.mark.slow
 def test_compare_equals_the_tests_on_rouge_scores_statistics(metric, aligned, realsumm_stats,
                                                              aggregation, test):
     predictions, references = aligned

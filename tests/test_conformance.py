@@ -205,6 +205,7 @@ def test_concurrent_add_batch_loses_no_row(realsumm):
     ([], {"NUMBA_NUM_THREADS": "1"}, 1),
     (["taskset", "-c", "0,1"], {}, min(2, len(os.sched_getaffinity(0)))),
 ])
+@pytest.mark.slow
 def test_thread_count_honours_affinity_and_env(prefix, env, expected):
     clean = {k: v for k, v in os.environ.items() if k not in ("OMP_NUM_THREADS",
                                                               "NUMBA_NUM_THREADS")}

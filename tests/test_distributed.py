@@ -13,6 +13,8 @@ import pytest
 
 from conftest import REPO
 
+pytestmark = pytest.mark.slow  # the full tier only: evaluate's multi-process path in subprocesses
+
 WORKER = textwrap.dedent("""
     import json, sys, warnings
     import evaluate

@@ -22,6 +22,8 @@ WORKER_MODULES = tempfile.mkdtemp(prefix="rouge_worker_modules_")
 
 from conftest import engine_rows, needed  # noqa: E402
 
+pytestmark = pytest.mark.slow  # the full tier only: Spark and Ray start their runtimes (~3 minutes)
+
 engine = needed  # requirements-dev.txt has both engines: a failure in CI, not a skip
 
 

@@ -47,6 +47,7 @@ def test_ngram_stats_equal_naive(pred, ref):
 
 @SETTINGS
 @given(pred=text, ref=text)
+@pytest.mark.slow
 def test_lcs_stats_equal_naive(pred, ref):
     tokens, _, _, offsets = batch(pred, ref)
     out = K.lcs_stats(tokens, offsets, *PAIR)
@@ -105,6 +106,7 @@ def test_swapping_texts_swaps_counts(pred, ref):
 @settings(max_examples=40, deadline=None)
 @given(pred=st.lists(st.lists(st.integers(0, 4), min_size=50, max_size=150), max_size=3),
        ref=st.lists(st.lists(st.integers(0, 4), max_size=80), max_size=3))
+@pytest.mark.slow
 def test_union_lcs_long_sentences_equal_naive(pred, ref):
     # prediction sentences past 64 tokens take the DP-table path instead of the bit rows
     tokens, sent_offsets, text_sent_offsets, offsets = batch(pred, ref)
@@ -165,6 +167,7 @@ def test_text_holding_nul_is_still_one_text():
 @given(y=st.lists(st.integers(0, 3), min_size=1, max_size=40),
        x=st.lists(st.integers(0, 3), min_size=1, max_size=40),
        weighted=st.booleans(), base_cells=st.integers(1, 60))
+@pytest.mark.slow
 def test_linear_space_traceback_marks_the_same_path(y, x, weighted, base_cells):
     # the divide-and-conquer traceback (small base_cells: many levels) must mark exactly
     # what the traceback of the whole table marks (naive_rouge's, ROUGE-1.5.5's order)

@@ -393,6 +393,7 @@ def test_every_language_is_covered():
 
 
 @pytest.mark.parametrize("code", CODES)
+@pytest.mark.slow
 def test_parity_with_multilingual_rouge(metric, xlsum, thai_words, code):
     language = lang_module.resolve_language(code)
     if language.segmenter in ("jieba", "fugashi", "pythainlp"):
@@ -472,6 +473,7 @@ def test_segmenter_fallback(metric, xlsum, monkeypatch):
         ["-----No tokens found using inferred tokenizer, switching to default tokenizer-----"]
 
 
+@pytest.mark.slow
 def test_threads_and_chunks(metric, xlsum, thai_words):
     """A batch large enough for threaded chunks (nltk's Arabic stemmer keeps state)."""
     pairs = language_pairs("ar", thai_words, n=2400, seed=2)
@@ -795,6 +797,7 @@ def _lines_by_hand(text, tokens):
 
 
 @pytest.mark.parametrize("code", ["hi", "ar", "bn"])
+@pytest.mark.slow
 def test_tokens_by_line_generated_marked_texts(code):
     """On generated multi-line texts: tokens, flattened, are batch's tokens of the same
     text, exactly (alone, and in a batch of all of them), and each token (unstemmed) is on
@@ -835,6 +838,7 @@ NEWLINE_TEXTS = {
 
 
 @pytest.mark.parametrize("code", sorted(NEWLINE_TEXTS))
+@pytest.mark.slow
 def test_tokens_are_the_scores_tokens_across_newlines(evaluate_metric, xlsum, thai_words, code):
     metric = evaluate_metric  # the Space's names (options, pair_marks)
     """tokens (the Space's highlights), flattened, are batch's tokens (what every score comes

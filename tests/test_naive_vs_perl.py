@@ -26,6 +26,8 @@ import pytest  # noqa: E402
 import naive_rouge as nr  # noqa: E402
 from oracle import oracle_vectors, perl_rouge, require_oracle, stored_output  # noqa: E402
 
+pytestmark = pytest.mark.slow  # the full tier only: the ROUGE-1.5.5 Perl script on every case
+
 SEED = int(os.environ.get("ROUGE_TEST_SEED") or time.time_ns() % (2 ** 32))
 SEED_MSG = "seed=%d (rerun with ROUGE_TEST_SEED=%d)" % (SEED, SEED)
 

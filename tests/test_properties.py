@@ -1,6 +1,7 @@
 """Properties every type must have (hypothesis), through the metric as users call it."""
 import warnings
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from conftest import staged
@@ -117,6 +118,7 @@ def test_one_pass_scan_and_stem_equals_scan_then_stem(metric_module, texts, stem
        profile=st.sampled_from(["rouge_score", "rouge155"]),
        limits=st.sampled_from([{}, {"length_limit_words": 3}, {"length_limit_bytes": 7},
                                {"split_sentences": True}]))
+@pytest.mark.slow
 def test_texts_with_newline_is_a_count_of_texts_holding_one(pairs, profile, limits):
     # the byte tokenizer reads the count from its sentences; the plain count of the texts
     # as scored (after split_sentences and the word limit, which apply before tokenizing)

@@ -1,8 +1,11 @@
 """Every code example in the README and in docs/ runs, and prints what the page shows.
 
 A ```python block runs (a page's blocks in order, in one namespace; the README's Trainer example
-with a stand-in tokenizer). A ```bash block's `python rouge_cli.py` lines run. When a block is
-followed by a ```text block, that text is the block's output and must equal what it printed.
+with a stand-in tokenizer). A ```bash block's `rouge ...` lines run (the installed command: this
+venv's bin/rouge, which `pip install -e .` makes) and so do its `python rouge_cli.py ...` lines
+(the command run from a checkout). When a block is followed by a ```text block, that text is the
+block's output and must equal what it printed. Links to files must resolve, and so must their
+#anchors (GitHub's heading anchors).
 The ```py blocks (Spark, Ray) are excerpts of examples/*.py, which tests/test_engines.py runs.
 Figures of speed are not checked here: the pages give the benchmark command beside them.
 """
@@ -14,17 +17,19 @@ import shlex
 import subprocess
 import sys
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from conftest import REPO
 
-# the pages whose examples and links this file checks
-PAGES = ["README.md", "docs/cli.md", "docs/outputs.md", "docs/rouge155.md",
-         "docs/languages.md", "docs/engines.md", "docs/performance.md", "docs/space.md",
-         "docs/dependencies.md", "docs/significance.md", "docs/design.md"]
-CLI = "python rouge_cli.py"
+# the pages whose examples and links this file checks: every page a user reads
+PAGES = ["README.md", "CHANGELOG.md"] + sorted(
+    p.relative_to(REPO).as_posix() for p in (REPO / "docs").glob("*.md"))
+CLI = "python rouge_cli.py"  # the command from a checkout: run with this interpreter
+COMMAND = "rouge"  # the installed command: run from this venv
+COMMAND_PATH = Path(sys.executable).with_name(COMMAND)
 
 
 def blocks(page):
@@ -101,11 +106,26 @@ def test_readme_first_example_is_rouge_score(monkeypatch):
     assert shown == f"{expected}\n"
 
 
+def is_cli(part):
+    return part.startswith(CLI + " ") or part == COMMAND or part.startswith(COMMAND + " ")
+
+
 def cli_lines(code):
-    """The `python rouge_cli.py ...` commands of a block (also after `&&`, comments dropped)."""
+    """The `rouge ...` and `python rouge_cli.py ...` commands of a block (also after `&&`,
+    comments dropped)."""
     parts = [part.split("  #")[0].strip() for line in code.splitlines()
              for part in line.split("&&")]
-    return [part for part in parts if part.startswith(CLI)]
+    return [part for part in parts if is_cli(part)]
+
+
+def cli_argv(line):
+    """The argv that runs a page's command line here: `rouge` is this venv's installed
+    command, `python rouge_cli.py` this interpreter on the checkout's script."""
+    words = shlex.split(line)
+    if words[0] == COMMAND:
+        assert COMMAND_PATH.exists(), f"{COMMAND_PATH} is missing: pip install -e ."
+        return [str(COMMAND_PATH)] + words[1:]
+    return [sys.executable] + words[1:]
 
 
 @pytest.mark.parametrize("page", [p for p in PAGES
@@ -116,7 +136,7 @@ def test_cli_examples_print_what_the_page_shows(page):
         for line in lines:
             if "--compile" in line:  # compiles every kernel: tests/test_cli.py runs it
                 continue
-            argv = [sys.executable] + shlex.split(line)[1:]
+            argv = cli_argv(line)
             done = subprocess.run(argv, cwd=REPO, capture_output=True, text=True, timeout=600,
                                   env=dict(os.environ))
             assert done.returncode == 0, (line, done.stderr[-2000:])
@@ -127,14 +147,31 @@ def test_cli_examples_print_what_the_page_shows(page):
 
 
 def test_readme_has_the_two_commands_first():
-    """Right after the card and the title: the install + CLI line, then the tests."""
+    """Right after the card and the title: the install + command line, then the tests; the
+    first line's output is the text block after it (test_cli_examples_print_what_the_page_shows
+    runs its `rouge` part)."""
     text = (REPO / "README.md").read_text(encoding="utf-8")
     after_card = text.split("---\n", 2)[2].lstrip().splitlines()
-    assert after_card[0] == "# rouge_metric" and after_card[2] == "```bash"
-    assert after_card[3] == ("python3 -m venv .venv && . .venv/bin/activate && pip install -r "
-                             "requirements.txt && python rouge_cli.py --jsonl "
-                             "examples/pairs.jsonl --use-stemmer")
+    assert after_card[0] == "# rouge-exact" and after_card[2] == "```bash"
+    assert after_card[3] == ("python3 -m venv .venv && . .venv/bin/activate && pip install -e . "
+                             "&& rouge --jsonl examples/pairs.jsonl --use-stemmer")
     assert after_card[4].startswith("bash .ci/run   #")
+    assert after_card[5] == "```"
+    code, shown = shown_outputs("README.md", "bash")[0]
+    assert cli_lines(code) == ["rouge --jsonl examples/pairs.jsonl --use-stemmer"]
+    assert shown is not None and shown.startswith("P/R/F: mid = mean over 8 examples")
+
+
+def anchors(path):
+    """The anchors GitHub gives a Markdown file's headings: lowercased, punctuation other
+    than - and _ dropped, spaces to -, a repeat suffixed -1, -2, ... (code blocks skipped)."""
+    text = re.sub(r"^```.*?^```$", "", path.read_text(encoding="utf-8"), flags=re.S | re.M)
+    found, seen = set(), {}
+    for heading in re.findall(r"^#{1,6} +(.+?) *#* *$", text, flags=re.M):
+        slug = re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
+        found.add(slug if slug not in seen else f"{slug}-{seen[slug]}")
+        seen[slug] = seen.get(slug, 0) + 1
+    return found
 
 
 def test_readme_is_short_and_links_resolve():
@@ -143,10 +180,13 @@ def test_readme_is_short_and_links_resolve():
     assert text.startswith("---\n")
     for page in PAGES:
         text = (REPO / page).read_text(encoding="utf-8")
-        for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text):
+        for target, anchor in re.findall(r"\]\(([^)#\s]*)(?:#([^)\s]*))?\)", text):
             if target.startswith("http"):
                 continue
-            assert ((REPO / page).parent / target).exists(), (page, target)
+            path = (REPO / page).parent / target if target else REPO / page
+            assert path.exists(), (page, target)
+            if anchor and path.suffix == ".md":
+                assert anchor in anchors(path), (page, target, anchor)
 
 
 def test_engine_excerpts_are_the_example_files():

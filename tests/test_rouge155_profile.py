@@ -53,6 +53,8 @@ if str(HERE) not in sys.path:
 from oracle import oracle_available, oracle_vectors, perl_rouge, require_oracle, rouge_pl  # noqa: E402
 from conftest import DATA, staged  # noqa: E402
 
+pytestmark = pytest.mark.slow  # the full tier only: the ROUGE-1.5.5 Perl script on every case
+
 SEED = int(os.environ.get("ROUGE_TEST_SEED") or time.time_ns() % (2 ** 32))
 SEED_MSG = "seed=%d (rerun with ROUGE_TEST_SEED=%d)" % (SEED, SEED)
 

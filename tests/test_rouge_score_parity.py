@@ -4,6 +4,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from rouge_score import rouge_scorer
 
+pytestmark = pytest.mark.slow  # the full tier only: rouge_score itself on thousands of pairs
+
 TYPES = [f"rouge{n}" for n in range(1, 10)] + ["rougeL", "rougeLsum"]
 KEYS = ("precision", "recall", "fmeasure")
 

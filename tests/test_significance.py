@@ -169,6 +169,7 @@ _SACREBLEU_SAMPLES = {"sacrebleu-bootstrap": 1000, "randomization": 1000}
 
 @pytest.mark.parametrize("aggregation", ["macro", "micro"])
 @pytest.mark.parametrize("test", ["sacrebleu-bootstrap", "randomization"])
+@pytest.mark.slow
 def test_p_values_equal_sacrebleus(realsumm_stats, aggregation, test):
     stats = realsumm_stats[aggregation]
     systems = list(stats)
@@ -214,6 +215,7 @@ _PLAIN_RESOLUTION = {"macro": 1e-12, "micro": 0.0}
 
 
 @pytest.mark.parametrize("aggregation", ["macro", "micro"])
+@pytest.mark.slow
 def test_centred_bootstrap_equals_a_plain_reimplementation(realsumm_stats, aggregation):
     """test="bootstrap": p = (1 + #{|D* - mean D*| >= |D|}) / (B + 1), recomputed in numpy
     from rouge_score's per-example statistics and the documented one-shot draw
@@ -487,6 +489,7 @@ SACREBLEU_RULE = (0.075, 0.135)
 
 
 @pytest.mark.parametrize("aggregation", ["macro", "micro"])
+@pytest.mark.slow
 def test_calibration_under_the_null(realsumm_stats, aggregation):
     """True nulls from realsumm (rouge1, swapped rows): the default test, the centred
     bootstrap and randomization reject near 0.05; sacrebleu's rule near 0.105. The same
@@ -536,6 +539,7 @@ def test_power_against_a_degraded_copy(realsumm_stats):
 
 
 @pytest.mark.parametrize("aggregation", ["macro", "micro"])
+@pytest.mark.slow
 def test_interval_of_the_difference_covers(realsumm_stats, aggregation):
     """realsumm's 100 rows as the population: test sets of 100 rows drawn from it; the 95%
     interval of the difference must cover the population's difference 93-97% of the time."""

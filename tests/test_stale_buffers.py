@@ -75,6 +75,7 @@ def _calls(tokens, sent_offsets, text_sent_offsets, offsets, pred, ref):
 
 @settings(max_examples=60, deadline=None)
 @given(texts=texts, data=st.data())
+@pytest.mark.slow
 def test_scoring_kernels_ignore_what_empty_buffers_hold(texts, data):
     tokens, sent_offsets, text_sent_offsets, offsets = batch(*texts)
     # large token ids, as the scanner's base-37 codes are
