@@ -180,7 +180,8 @@ def flag_spec(option) -> dict:
 
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(
-        prog="rouge" if __package__ else "rouge_cli.py", allow_abbrev=False, formatter_class=argparse.RawTextHelpFormatter,
+        prog="rouge" if __package__ else "rouge_cli.py", allow_abbrev=False,
+        formatter_class=argparse.RawTextHelpFormatter,
         description="ROUGE scores of predictions against references, read from files.",
         epilog="examples:\n"
                "  python rouge_cli.py preds.txt refs.txt\n"
