@@ -32,14 +32,17 @@ from pathlib import Path
 _RAY_BLOCKS = 8  # hash partitions of a Ray dataset: states merged on the driver
 _STAGED = {}  # source digest -> the rouge_pipeline module that serves it, per worker process
 INSTALLED = "rouge_exact"  # the package's import name, looked for on the workers
+# the evaluate face, the command, the Space and the package's own __init__ (a private copy is
+# a namespace of the modules): never imported on a worker
+_NOT_SHIPPED = ("rouge_metric.py", "rouge_cli.py", "app.py", "__init__.py")
 
 
 def metric_sources(folder=None) -> dict:
     """{file name: text} of the metric's modules (those of ``folder``, by default this
     file's): everything a worker imports, not the evaluate face or the CLI."""
     here = Path(folder or Path(__file__).resolve().parent)
-    return {p.name: p.read_text(encoding="utf-8") for p in sorted(here.glob("rouge*.py"))
-            if p.name not in ("rouge_cli.py", "rouge_metric.py")}
+    return {p.name: p.read_text(encoding="utf-8") for p in sorted(here.glob("*.py"))
+            if p.name not in _NOT_SHIPPED}
 
 
 def _digest(sources: dict) -> str:
