@@ -1,6 +1,6 @@
 """Read (prediction, references) rows from files: one reader for the CLI and the Space.
 
-Standard library only, no relative imports (a flat sibling module, see EVALUATE.md).
+Standard library only, no relative imports (a flat sibling module: docs/design.md, the loader's rules).
 
 API::
 

@@ -153,7 +153,7 @@ def test_interval_contains_mean_and_narrows(metric, realsumm):
 
 
 def test_loads_from_a_copy_as_the_hub_stages_it(tmp_path):
-    # only the .py files travel (EVALUATE.md R9): copy them alone into an empty folder
+    # only the .py files travel (docs/design.md: the loader copies nothing else): copy them alone into an empty folder
     folder = tmp_path / "rouge_metric"
     folder.mkdir()
     for path in REPO.glob("rouge*.py"):
