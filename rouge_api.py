@@ -44,15 +44,19 @@ from .rouge_text import (
 # Inputs: lists of texts, checked before anything is scored or stored
 
 
-def _as_list(name: str, value) -> list:
-    """A list of the items of a list, tuple, numpy array or pandas Series (any index)."""
+def _as_list(name: str, value, rows: bool = False) -> list:
+    """A list of the items of a list, tuple, 1-D numpy array or pandas Series (any index);
+    rows=True (the references): a 2-D numpy array too, each row one prediction's references."""
     if isinstance(value, (list, tuple)):
         return list(value)
+    ndim = getattr(value, "ndim", 1)
     if type(value).__module__.startswith(("numpy", "pandas")) and hasattr(value, "tolist") \
-            and getattr(value, "ndim", 1) == 1:
+            and (ndim == 1 or (rows and ndim == 2)):
         return value.tolist()
-    raise TypeError(f"{name}: got {type(value).__name__}; allowed: a list, tuple, numpy array "
-                    "or pandas Series")
+    arrays = "1-D or 2-D numpy array" if rows else "1-D numpy array"
+    shape = f" of {ndim} dimensions" if type(value).__module__.startswith("numpy") else ""
+    raise TypeError(f"{name}: got {type(value).__name__}{shape}; allowed: a list, tuple, "
+                    f"{arrays} or pandas Series")
 
 
 def _texts(name: str, values: list) -> list:
@@ -83,7 +87,7 @@ def check_inputs(predictions, references, allow_empty: bool = False,
         if value is None:
             raise TypeError(f"{name}: got None; allowed: a list of strings")
     predictions = _as_list("predictions", predictions)
-    references = _as_list("references", references)
+    references = _as_list("references", references, rows=True)
     if len(predictions) != len(references):
         raise ValueError(f"predictions and references: got {len(predictions)} predictions and "
                          f"{len(references)} references; they must have the same length")

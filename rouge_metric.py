@@ -157,6 +157,13 @@ _KWARGS_DESCRIPTION = (
     + options_doc() + _RETURNS_AND_EXAMPLES)
 
 
+# evaluate's compute() reads the added rows and resets its storage before the metric's own code
+# runs, and keeps nothing when that code fails (a tokenizer that raises, say): the error says so
+_ROWS_GONE = ("The examples added with add()/add_batch() were consumed by this compute() and "
+              "are gone (evaluate keeps none after a failed compute): add them again, or "
+              "score them with compute(predictions=..., references=...).")
+
+
 # --------------------------------------------------------------------------------------------
 # The evaluate.Metric
 
@@ -226,7 +233,13 @@ class RougeMetric(evaluate.Metric):
                 # Everything is in hand and nothing was added before: evaluate would only
                 # write the inputs to Arrow and read them back. Score them directly.
                 return score(options, predictions, references, stacklevel=2)
-            return super().compute(predictions=predictions, references=references, **kwargs)
+            try:
+                return super().compute(predictions=predictions, references=references,
+                                       **kwargs)
+            except Exception as error:
+                if not nothing_added:  # evaluate has read them and reset its storage
+                    error.add_note(_ROWS_GONE)
+                raise
 
     def add_batch(self, *, predictions=None, references=None, **kwargs):
         """Add a batch of examples (checked at once; scored at compute())."""
@@ -239,6 +252,11 @@ class RougeMetric(evaluate.Metric):
         """Add one example (checked at once; scored at compute()). Both spellings work, as in
         evaluate: add(prediction=..., reference=...) and add(predictions=..., references=...),
         which evaluate.combine uses."""
+        for one, many, name in ((prediction, predictions, "prediction"),
+                                (reference, references, "reference")):
+            if one is not None and many is not None:  # which one to score? neither, silently
+                raise ValueError(f"{name}= and {name}s=: got both; allowed: one of the two "
+                                 "spellings")
         prediction = predictions if prediction is None else prediction
         reference = references if reference is None else reference
         (prediction,), (reference,) = check_inputs([prediction], [reference])
