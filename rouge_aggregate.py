@@ -250,6 +250,75 @@ def _joined(limb_sums: np.ndarray) -> list:
             for c in range(len(values) // _LIMBS)]
 
 
+# A sum of rounded values (F = P R / (...) of rounded P and R, ROUGE-W's f^-1, micro ROUGE-W's
+# float sample sums) may pass its bound by rounding: by this much, relative, and no more.
+_ROUNDING_BITS = 20
+_MAX_DRAWS = len(_POISSON_CDF)  # the most times the bootstrap draws one example into a sample
+_DOUBLE_BITS = 1024  # every finite double is below 2^1024
+
+
+def _at_most(value: int, bound: int) -> bool:
+    """value <= bound, up to rounding (2^-_ROUNDING_BITS of bound), in exact integers."""
+    return value << _ROUNDING_BITS <= bound * ((1 << _ROUNDING_BITS) + 1)
+
+
+def _in_units(value: int) -> str:
+    """An exact sum (in units of 2^-_EXACT_UNIT) for a message: as a number, or its size."""
+    try:
+        return f"{value / (1 << _EXACT_UNIT):.10g}"
+    except OverflowError:
+        return f"{'-' if value < 0 else ''}about 2^{value.bit_length() - _EXACT_UNIT}"
+
+
+def _check_sums(aggregate: "Aggregate", exact: list, count: int) -> None:
+    """The exact sums against the count (see Aggregate.from_arrays)."""
+    unit = _EXACT_UNIT
+    if aggregate._micro:  # each den (columns 1 and 2 of a type) first, then each hit
+        measures = ("hit", "den_p", "den_r")
+        bounds = [(i, count << (unit + _DOUBLE_BITS), f"count x 2^{_DOUBLE_BITS} (count "
+                   "finite doubles)") for i in range(len(exact)) if i % 3]
+        bounds += [(i, min(exact[i + 1], exact[i + 2]), "its den_p and den_r sums, "
+                    f"{_in_units(min(exact[i + 1], exact[i + 2]))} (P and R are at most 1)")
+                   for i in range(0, len(exact), 3)]
+    else:
+        measures = ("precision", "recall", "fmeasure")
+        bounds = [(i, count << unit, f"the count, {count} (a score is at most 1)")
+                  for i in range(len(exact))]
+    for i, bound, what in bounds:
+        if exact[i] < 0 or not _at_most(exact[i], bound):
+            t, m = divmod(i, 3)
+            raise ValueError(f"data: corrupted state (exact[{i}], the {aggregate.names[t]} "
+                             f"{measures[m]} sum: got {_in_units(exact[i])}; allowed: 0 to "
+                             f"{what})")
+
+
+def _check_samples(aggregate: "Aggregate", sums: np.ndarray, weights: np.ndarray,
+                   count: int) -> None:
+    """The bootstrap samples: each a sum of its weight's (P, R, F) scores (macro, as 19-bit
+    limbs, integers) or (hit, den_p, den_r) counts (micro), see Aggregate.from_arrays."""
+    if np.any(weights < 0) or np.any(weights > _MAX_DRAWS * count):
+        raise ValueError(f"data: corrupted state (sample_weights: allowed: 0 to "
+                         f"{_MAX_DRAWS} * count = {_MAX_DRAWS * count})")
+    # micro ROUGE-W's counts are weighted floats; every other sum is of integers
+    floats = aggregate._micro and any(t.kind == "W" for t in aggregate.options.rouge_types)
+    if not np.all(np.isfinite(sums)) or np.any(sums < 0) or \
+            not floats and np.any(sums != np.floor(sums)) or np.any(sums[weights == 0]):
+        raise ValueError("data: corrupted state (sample_sums: allowed: finite non-negative "
+                         f"{'numbers' if floats else 'integers'}, 0 in a sample of weight 0)")
+    slack = 1.0 + 2.0 ** -_ROUNDING_BITS
+    if aggregate._micro:
+        hit, den_p, den_r = (sums[:, m::3] for m in range(3))
+        ok = np.all(hit <= den_p * slack) and np.all(hit <= den_r * slack)
+        what = "hit sums at most the den_p and den_r sums"
+    else:  # the limbs joined (in floats: a relative error far below the slack)
+        scale = 2.0 ** (_LIMB_BITS * np.arange(_LIMBS))
+        scores = sums.reshape(len(sums), -1, _LIMBS) @ scale
+        ok = np.all(scores <= weights[:, None] * 2.0 ** _SCORE_BITS * slack)
+        what = "sums of at most 1 per draw"
+    if not ok:
+        raise ValueError(f"data: corrupted state (sample_sums: allowed: {what})")
+
+
 def _poisson_sums(fixed: np.ndarray, keys: np.ndarray, occurrences: np.ndarray, seed: int,
                   n_samples: int) -> tuple:
     """poisson_bootstrap_sums over row ranges on the thread pool, summed."""
@@ -372,36 +441,52 @@ class Aggregate:
 
     @classmethod
     def from_arrays(cls, options: RougeOptions, data: dict) -> "Aggregate":
-        """The inverse of ``arrays``, checked: ValueError on anything inconsistent."""
+        """The inverse of ``arrays``, checked (a state file is an input, and its hash is no
+        key: Scorer.from_bytes): ValueError naming the field that is inconsistent or out of
+        bounds. Every sum is non-negative; macro: each P, R and F sum is at most the count
+        (a score is at most 1); micro: each hit sum is at most its den_p and den_r sums
+        (P, R <= 1), which are sums of count finite doubles. Each bootstrap sample likewise,
+        with its weight (the draws it holds: at most 16 per example) for the count."""
         aggregate = cls(options)
         if aggregate._keep_rows:
-            raise ValueError("state: these options keep rows (use_aggregator=False or the "
+            raise ValueError("data: these options keep rows (use_aggregator=False or the "
                              "rouge155 profile); allowed: the default profile, aggregated")
         count, exact = data.get("count"), data.get("exact")
-        if type(count) is not int or count < 0 or not isinstance(exact, list) or \
-                len(exact) != len(aggregate._exact) or not all(type(v) is int for v in exact):
-            raise ValueError("state: corrupted (count or exact sums)")
+        if type(count) is not int or not 0 <= count < 2 ** 63:
+            raise ValueError(f"data: corrupted state (count: got {count!r:.40}; allowed: an "
+                             "integer from 0 to 2^63 - 1)")
+        if not isinstance(exact, list) or len(exact) != len(aggregate._exact) or \
+                not all(type(v) is int for v in exact):
+            got = f"a list of {len(exact)}" if isinstance(exact, list) else repr(exact)
+            raise ValueError(f"data: corrupted state (exact: got {got:.40}; "
+                             f"allowed: {len(aggregate._exact)} integers, 3 per type)")
+        _check_sums(aggregate, exact, count)
         aggregate.count, aggregate._exact = count, exact
+        given = sorted(set(data) - {"count", "exact"})
+        want = sorted(("sample_sums", "sample_weights", "keys", "copies")
+                      if aggregate._bootstrap else ())
+        if given != want:
+            raise ValueError(f"data: corrupted state (arrays: got {given}; allowed: {want} "
+                             "for these options)")
         if aggregate._bootstrap:
-            want = {"sample_sums": aggregate._sample_sums.shape,
-                    "sample_weights": aggregate._sample_weights.shape}
-            for name, shape in want.items():
-                array = data.get(name)
-                if not isinstance(array, np.ndarray) or array.shape != shape:
-                    raise ValueError(f"state: corrupted ({name} should have shape {shape})")
-            keys, copies = data.get("keys"), data.get("copies")
-            if not (isinstance(keys, np.ndarray) and isinstance(copies, np.ndarray)
-                    and keys.dtype == np.uint64 and copies.dtype == np.uint32
+            for name, shape, dtype in (
+                    ("sample_sums", aggregate._sample_sums.shape, np.float64),
+                    ("sample_weights", aggregate._sample_weights.shape, np.int64)):
+                array = data[name]
+                if array.shape != shape or array.dtype != dtype:
+                    raise ValueError(f"data: corrupted state ({name}: got {array.dtype} of "
+                                     f"shape {array.shape}; allowed: {np.dtype(dtype)} of "
+                                     f"shape {shape})")
+            keys, copies = data["keys"], data["copies"]
+            if not (keys.dtype == np.uint64 and copies.dtype == np.uint32
                     and keys.shape == copies.shape and keys.ndim == 1
                     and np.all(keys[1:] > keys[:-1]) and np.all(copies > 0)
                     and int(copies.sum(dtype=np.int64)) == count):
-                raise ValueError("state: corrupted (copy-number register)")
+                raise ValueError("data: corrupted state (keys and copies, the copy-number "
+                                 "register: allowed: sorted unique uint64 keys and uint32 "
+                                 "copies > 0 that sum to count)")
             sums, weights = data["sample_sums"], data["sample_weights"]
-            if sums.dtype != np.float64 or weights.dtype != np.int64 or \
-                    not np.all(np.isfinite(sums)) or np.any(sums != np.floor(sums)) and \
-                    not (options.micro and any(t.kind == "W" for t in options.rouge_types)) \
-                    or np.any(weights < 0):
-                raise ValueError("state: corrupted (bootstrap sums)")
+            _check_samples(aggregate, sums, weights, count)
             aggregate._sample_sums, aggregate._sample_weights = sums.copy(), weights.copy()
             aggregate._occurrences.runs = [(keys.copy(), copies.copy())] if len(keys) else []
         return aggregate

@@ -25,6 +25,7 @@ import json
 import operator
 import re
 import struct
+import types
 import weakref
 import zlib
 from concurrent.futures import ThreadPoolExecutor
@@ -71,6 +72,7 @@ from .rouge_text import (
     ByteTokenizer,
     ForkSafeLock,
     NotText,
+    StringTokenizer,
     TokenizedBatch,
     first_not_text,
     split_sentences as split_sentences_rule_based,
@@ -566,14 +568,144 @@ def _concatenated(batches: list) -> ScoredExamples:
 
 _STATE_MAGIC = b"ROUGE-METRIC-STATE\0"
 _STATE_FORMAT = 1
+# A state file is an input (its SHA-256 is a checksum, not a key: an edited state re-hashes):
+# from_bytes checks every field's type and bounds before any use.
+_STATE_FIELDS = ("format", "version", "options", "notes", "count", "exact", "arrays")
+_STATE_ARRAYS = {"sample_sums": 2, "sample_weights": 1, "keys": 1, "copies": 1}  # name: ndim
+_STATE_DEPTH = 4  # the header's nesting: {"arrays": [[name, dtype, [shape]]]}
+_STATE_HEADER_MAX = 1 << 24  # bytes: a state of 1,000 rouge types has a header of ~1 MB
+_EXACT_DIGITS = 700  # an exact sum below 2^63 * 2^1024 in units of 2^-1130 has <= 668 digits
+_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+
+
+def _json_depth(text: bytes) -> int:
+    """The deepest nesting of [ and { in JSON text (strings skipped), counted without
+    recursion (json.loads recurses: a header nested 100,000 deep is a RecursionError)."""
+    marks = np.frombuffer(_JSON_STRING.sub(b'""', text), dtype=np.uint8)
+    steps = np.isin(marks, list(b"[{")).astype(np.int64) - np.isin(marks, list(b"]}"))
+    return int(np.cumsum(steps).max(initial=0))
+
+
+def _state_header(data: bytes, start: int) -> tuple:
+    """(the JSON header of a state, where its arrays start), data without its digest:
+    checked for size, depth, format, version and its fields; ValueError naming what is
+    wrong."""
+    (size,) = struct.unpack("<I", data[len(_STATE_MAGIC):start])
+    if size > min(_STATE_HEADER_MAX, len(data) - start):
+        raise ValueError(f"data: corrupted state header (its size: got {size} bytes; allowed: "
+                         f"at most {min(_STATE_HEADER_MAX, len(data) - start)})")
+    text = data[start:start + size]
+    depth = _json_depth(text)
+    if depth > _STATE_DEPTH:
+        raise ValueError(f"data: corrupted state header (nested {depth} deep; allowed: at "
+                         f"most {_STATE_DEPTH})")
+    try:
+        header = json.loads(text.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        raise ValueError("data: corrupted state header") from None
+    if not isinstance(header, dict):
+        raise ValueError("data: corrupted state header (not a JSON object)")
+    if header.get("format") != _STATE_FORMAT:
+        raise ValueError(f"data: state format {header.get('format')!r}; allowed: "
+                         f"{_STATE_FORMAT}")
+    if header.get("version") != __version__:
+        raise ValueError(f"data: a state of rouge_metric {header.get('version')!r}; this is "
+                         f"{__version__}: its numbers would differ (allowed: the same version)")
+    if sorted(header) != sorted(_STATE_FIELDS):
+        raise ValueError(f"data: corrupted state header (fields: got {sorted(header)}; "
+                         f"allowed: {', '.join(_STATE_FIELDS)})")
+    return header, start + size
+
+
+def _state_notes(notes, count: int) -> InputNotes:
+    """The header's input notes: a count each, none above the texts scored, and at least a
+    prediction and a reference per example."""
+    if not isinstance(notes, dict) or sorted(notes) != sorted(NOTE_COUNTS):
+        got = sorted(notes) if isinstance(notes, dict) else type(notes).__name__
+        raise ValueError(f"data: corrupted state (notes: got {got}; allowed: "
+                         f"{', '.join(NOTE_COUNTS)})")
+    texts = notes["texts"]
+    if type(texts) is not int or not 2 * count <= texts < 2 ** 63:
+        raise ValueError(f"data: corrupted state (notes.texts: got {texts!r:.40}; allowed: an "
+                         f"integer from 2 * count = {2 * count} to 2^63 - 1)")
+    for name in NOTE_COUNTS:
+        value = notes[name]
+        if type(value) is not int or not 0 <= value <= texts:
+            raise ValueError(f"data: corrupted state (notes.{name}: got {value!r:.40}; "
+                             f"allowed: an integer from 0 to notes.texts = {texts})")
+    return InputNotes(**notes)
+
+
+def _state_arrays(data: bytes, offset: int, entries) -> dict:
+    """The raw arrays that follow the header, as the header lists them ([name, dtype,
+    shape]): known names, each once, and exactly the bytes there are."""
+    if not isinstance(entries, list):
+        raise ValueError(f"data: corrupted state (arrays: got {type(entries).__name__}; "
+                         "allowed: a list)")
+    arrays = {}
+    for i, entry in enumerate(entries):
+        ok = isinstance(entry, list) and len(entry) == 3 and isinstance(entry[0], str) \
+            and entry[0] in _STATE_ARRAYS \
+            and entry[0] not in arrays and isinstance(entry[1], str) \
+            and isinstance(entry[2], list) and len(entry[2]) == _STATE_ARRAYS[entry[0]] \
+            and all(type(n) is int and n >= 0 for n in entry[2])
+        if ok:
+            try:
+                dtype = np.dtype(entry[1])
+            except (TypeError, ValueError):
+                ok = False
+        if not ok or dtype.hasobject:
+            raise ValueError(f"data: corrupted state (arrays[{i}]: got {entry!r:.80}; "
+                             f"allowed: [name, dtype, shape] of {', '.join(_STATE_ARRAYS)}, "
+                             "each once)")
+        name, _, shape = entry
+        count = int(np.prod(shape, dtype=object))  # Python ints: no overflow
+        if offset + count * dtype.itemsize > len(data):
+            raise ValueError(f"data: corrupted state ({name}: shape {shape} of {dtype.str} "
+                             f"needs more bytes than the state has)")
+        array = np.frombuffer(data, dtype=dtype, count=count, offset=offset)
+        arrays[name] = array.astype(array.dtype.newbyteorder("=")).reshape(shape)
+        offset += array.nbytes
+    if offset != len(data):
+        raise ValueError(f"data: corrupted state ({len(data) - offset} trailing bytes)")
+    return arrays
 
 
 def _state_options(options: RougeOptions):
-    """What must agree for two states to merge: every option (callables by identity)."""
+    """What must agree for two states to merge: every option (callables by identity: see
+    _same_callables)."""
     try:
         return options.as_kwargs()
     except ValueError:
         return options
+
+
+def _tokenizer_callables(tokenizer) -> tuple:
+    """What a tokenizer without a name of its own runs (a user's callable, or a tokenizer
+    object): the functions of a StringTokenizer, else the object itself."""
+    if isinstance(tokenizer, StringTokenizer):
+        return tokenizer.function, tokenizer.sentence_function
+    return (tokenizer,)
+
+
+def _same_callable(a, b) -> bool:
+    """Identity: two lambdas share a name (and a signature) but not their tokens. A bound
+    method is made anew at each ``obj.tokenize``: the same method of the same object is the
+    same callable."""
+    if isinstance(a, types.MethodType) and isinstance(b, types.MethodType):
+        return a.__self__ is b.__self__ and a.__func__ is b.__func__
+    return a is b
+
+
+def _same_callables(a: RougeOptions, b: RougeOptions) -> bool:
+    return all(map(_same_callable, _tokenizer_callables(a.tokenizer),
+                   _tokenizer_callables(b.tokenizer)))
+
+
+# Scorers in the order they were made: a pair of their locks is always taken in this order,
+# so that a.merge(b) and b.merge(a) on two threads cannot each hold one lock and wait for the
+# other. (next() on an itertools.count is atomic under the GIL.)
+_SCORER_ORDER = itertools.count()
 
 
 class Scorer:
@@ -587,6 +719,7 @@ class Scorer:
         self.aggregate = Aggregate(options)
         self.notes = InputNotes()
         self._lock = ForkSafeLock()
+        self._order = next(_SCORER_ORDER)  # the lock order (see _SCORER_ORDER)
 
     def add(self, predictions: Sequence[str], references: Sequence,
             rows: bool = True) -> Optional[ScoredExamples]:
@@ -639,17 +772,31 @@ class Scorer:
         if not isinstance(other, Scorer):
             raise TypeError(f"other: got {type(other).__name__}; allowed: a state from "
                             "rouge.partial() or rouge.state_from_bytes()")
-        if _state_options(self.options) != _state_options(other.options):
+        mine = _state_options(self.options)
+        if mine != _state_options(other.options):
             raise ValueError(f"other: the states were made with different options "
                              f"({self.options.signature()} vs {other.options.signature()}); "
                              "allowed: states of the same options")
-        if other is self:
-            other = Scorer.from_bytes(self.to_bytes())
+        if isinstance(mine, RougeOptions) and not _same_callables(self.options, other.options):
+            # a callable's name is all the signature shows of it: two of one name may differ
+            a, b = (_tokenizer_callables(s.options.tokenizer)[0] for s in (self, other))
+            raise ValueError(f"other: the states were made with different tokenizers of one "
+                             f"name, {self.options.tokenizer.name} ({a!r} vs {b!r}); allowed: "
+                             "states made with the same tokenizer (callables are compared by "
+                             "identity)")
         merged = Scorer(self.options)
-        with self._lock, other._lock:
-            merged.aggregate = self.aggregate.merge(other.aggregate)
-            merged.notes.add(self.notes)
-            merged.notes.add(other.notes)
+        first, second = sorted((self, other), key=operator.attrgetter("_order"))
+        with first._lock:
+            if second is first:  # a.merge(a): its one lock, once (it is not reentrant)
+                return self._merged_into(merged, other)
+            with second._lock:
+                return self._merged_into(merged, other)
+
+    def _merged_into(self, merged: "Scorer", other: "Scorer") -> "Scorer":
+        """merged, holding self's and other's sums (the caller holds both locks)."""
+        merged.aggregate = self.aggregate.merge(other.aggregate)
+        merged.notes.add(self.notes)
+        merged.notes.add(other.notes)
         return merged
 
     def to_bytes(self) -> bytes:
@@ -684,40 +831,35 @@ class Scorer:
         data, digest = data[:-32], data[-32:]
         if hashlib.sha256(data).digest() != digest:
             raise ValueError("data: corrupted state (checksum mismatch)")
-        (size,) = struct.unpack("<I", data[len(_STATE_MAGIC):start])
+        header, offset = _state_header(data, start)
+        options = header["options"]
+        if not isinstance(options, dict) or sorted(options) != sorted(RougeOptions.names()):
+            got = sorted(options) if isinstance(options, dict) else type(options).__name__
+            raise ValueError(f"data: corrupted state (options: got {got}; allowed: every "
+                             f"option of compute(): {', '.join(RougeOptions.names())})")
         try:
-            header = json.loads(data[start:start + size].decode("utf-8"))
-            assert isinstance(header, dict)
-        except (ValueError, AssertionError, UnicodeDecodeError):
-            raise ValueError("data: corrupted state header") from None
-        if header.get("format") != _STATE_FORMAT:
-            raise ValueError(f"data: state format {header.get('format')!r}; allowed: "
-                             f"{_STATE_FORMAT}")
-        if header.get("version") != __version__:
-            raise ValueError(f"data: a state of rouge_metric {header.get('version')!r}; this is "
-                             f"{__version__}: its numbers would differ (allowed: the same version)")
-        try:
-            options = RougeOptions.build(**header["options"])
-            notes = InputNotes(**header["notes"])
-            arrays, offset = {}, start + size
-            for name, dtype, shape in header["arrays"]:
-                count = int(np.prod(shape, dtype=np.int64))
-                array = np.frombuffer(data, dtype=np.dtype(dtype), count=count, offset=offset)
-                arrays[name] = array.astype(array.dtype.newbyteorder("=")).reshape(shape)
-                offset += array.nbytes
-            if offset != len(data):
-                raise ValueError("trailing bytes")
-            exact = [int(v) for v in header["exact"]]
-            count = header["count"]
-        except (KeyError, TypeError, ValueError) as error:
-            raise ValueError(f"data: corrupted state ({error})") from None
-        counts = [getattr(notes, name) for name in NOTE_COUNTS]
-        if notes.tokenless_script or any(type(v) is not int or v < 0 for v in counts):
-            raise ValueError("data: corrupted state (notes)")
+            options = RougeOptions.build(**options)
+        except (TypeError, ValueError, OverflowError) as error:  # (alpha=10**400: Overflow)
+            raise ValueError(f"data: corrupted state (options: {error})") from None
+        exact = header["exact"]
+        if not isinstance(exact, list):
+            raise ValueError(f"data: corrupted state (exact: got {type(exact).__name__}; "
+                             "allowed: a list of decimal strings)")
+        for i, value in enumerate(exact):
+            # decimal digits (int() would take " 1", "1_0" and 50 MB of digits too); the
+            # aggregate checks the values, by name
+            digits = value[value[:1] == "-":] if isinstance(value, str) else ""
+            if not (0 < len(digits) <= _EXACT_DIGITS and digits.isascii() and digits.isdigit()):
+                shown = repr(value[:40] + "..." if isinstance(value, str) and len(value) > 40
+                             else value)
+                raise ValueError(f"data: corrupted state (exact[{i}]: got {shown:.60}; "
+                                 f"allowed: a decimal integer of at most {_EXACT_DIGITS} "
+                                 "digits, as a string)")
+        arrays = _state_arrays(data, offset, header["arrays"])
         scorer = cls(options)
-        scorer.aggregate = Aggregate.from_arrays(options, {"count": count, "exact": exact,
-                                                           **arrays})
-        scorer.notes = notes
+        scorer.aggregate = Aggregate.from_arrays(options, {
+            "count": header["count"], "exact": [int(v) for v in exact], **arrays})
+        scorer.notes = _state_notes(header["notes"], scorer.aggregate.count)
         return scorer
 
     def __reduce__(self):  # picklable (the lock and the options' functions are not)

@@ -1,0 +1,438 @@
+"""Issue 38, rows 1, 3 and 8: states that cannot deadlock, cannot be confused and cannot lie.
+
+* Row 1: ``a.merge(b)`` and ``b.merge(a)`` on two threads took the two locks in opposite
+  orders and could wait on each other forever; every pair is now taken in one order.
+* Row 3: the tokenizer of a state is a callable's name in the signature (``callable:<lambda>``),
+  so states of two different lambdas merged; callables are now compared by identity.
+* Row 8: a state file's SHA-256 is a checksum, not a key: an edited, re-hashed state was
+  loaded as it came (negative sums gave rouge1 F = -0.318, 10**4000 an OverflowError, a header
+  nested 100,000 deep a RecursionError). Every field is now checked at load.
+
+Every expected number here is worked out by hand in a comment.
+"""
+import hashlib
+import json
+import math
+import os
+import random
+import struct
+import subprocess
+import sys
+import textwrap
+import threading
+import warnings
+
+import numpy as np
+import pytest
+
+from conftest import staged
+
+
+# -- helpers: a state's parts, edited and re-hashed as an attacker would ---------------------
+
+def split_state(data: bytes) -> tuple:
+    """(header dict, {array name: array}) of state bytes (the format of Scorer.to_bytes)."""
+    magic = staged("rouge_pipeline")._STATE_MAGIC
+    body, start = data[:-32], len(magic) + 4
+    (size,) = struct.unpack("<I", body[len(magic):start])
+    header = json.loads(body[start:start + size])
+    arrays, offset = {}, start + size
+    for name, dtype, shape in header["arrays"]:
+        count = int(np.prod(shape))
+        arrays[name] = np.frombuffer(body, dtype=dtype, count=count, offset=offset).reshape(
+            shape).copy()
+        offset += arrays[name].nbytes
+    return header, arrays
+
+
+def join_state(header: dict, arrays: dict, raw_header: bytes = None, blobs: bytes = None):
+    """State bytes of these parts (the arrays the header lists, those given; or these raw
+    bytes after the header), with a valid SHA-256 (anyone can compute one)."""
+    magic = staged("rouge_pipeline")._STATE_MAGIC
+    head = raw_header if raw_header is not None else json.dumps(header).encode("utf-8")
+    if blobs is None:
+        blobs = b"".join(arrays[name].astype(dtype).tobytes() for name, dtype, _ in
+                         header["arrays"] if name in arrays)
+    body = magic + struct.pack("<I", len(head)) + head + blobs
+    return body + hashlib.sha256(body).digest()
+
+
+def edited(data: bytes, edit) -> bytes:
+    header, arrays = split_state(data)
+    edit(header, arrays)
+    return join_state(header, arrays)
+
+
+UNIT = 2 ** 1130  # the exact sums' unit is 2^-1130 (rouge_aggregate._EXACT_UNIT)
+
+
+# -- row 1: no deadlock --------------------------------------------------------------------
+
+def test_crossed_merges_on_two_threads_finish(metric):
+    """Many rounds of a.merge(b) on one thread against b.merge(a) on another, started
+    together, with the interpreter switching threads as often as it can. The old merge
+    (``with self._lock, other._lock``) hung within a few rounds."""
+    rng = random.Random(38)
+    # a: "a b" against "a b": F = 1; b: "a b" against "a c": P = R = F = 1/2; the mean 3/4
+    a = metric.partial(predictions=["a b"], references=["a b"], rouge_types=["rouge1"])
+    b = metric.partial(predictions=["a b"], references=["a c"], rouge_types=["rouge1"])
+    results, errors = [], []
+
+    def crossed(x, y, start, rounds):
+        try:
+            start.wait()
+            for _ in range(rounds):
+                results.append(metric.finalize(x.merge(y))["rouge1"])
+        except BaseException as error:  # reported below, not lost in the thread
+            errors.append(error)
+
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        for _ in range(100):
+            start = threading.Barrier(2)
+            rounds = rng.randrange(20, 60)
+            pair = [(a, b), (b, a)]
+            rng.shuffle(pair)  # which thread starts which merge
+            threads = [threading.Thread(target=crossed, args=(x, y, start, rounds), daemon=True)
+                       for x, y in pair]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join(timeout=5)  # a round takes milliseconds
+            assert not any(t.is_alive() for t in threads), "a.merge(b) / b.merge(a) hung"
+    finally:
+        sys.setswitchinterval(switch)
+    assert not errors
+    assert results and set(results) == {0.75}
+
+
+def test_a_state_merged_with_itself(metric):
+    """a.merge(a) takes a's one lock once: its sums twice (without intervals); with them, the
+    examples are in both operands, which is refused as for any two states that share one."""
+    a = metric.partial(predictions=["a b c"], references=["a b"], rouge_types=["rouge1"])
+    # P = 2/3, R = 1, F = 2 * (2/3) / (5/3) = 4/5, twice: the mean of two copies is 4/5
+    doubled = a.merge(a)
+    assert metric.finalize(doubled) == {"rouge1": 0.8}
+    assert doubled.aggregate.count == 2
+    detailed = metric.partial(predictions=["a b c"], references=["a b"], detailed=True,
+                              rouge_types=["rouge1"], n_samples=10)
+    with pytest.raises(ValueError, match="scored in both states"):
+        detailed.merge(detailed)
+    empty = metric.partial(predictions=[], references=[], detailed=True)
+    assert empty.merge(empty).aggregate.count == 0
+
+
+_FORK_WHILE_MERGING = textwrap.dedent("""
+    import os, sys, threading
+    import rouge_exact
+    a = rouge_exact.partial(predictions=["a b"], references=["a b"], rouge_types=["rouge1"])
+    b = rouge_exact.partial(predictions=["a b"], references=["a c"], rouge_types=["rouge1"])
+    held, release = threading.Event(), threading.Event()
+
+    def merging():  # holds both locks, as a merge on another thread does at the fork
+        with a._lock, b._lock:
+            held.set()
+            release.wait()
+
+    thread = threading.Thread(target=merging)
+    thread.start()
+    held.wait()
+    pid = os.fork()
+    if pid == 0:
+        print(rouge_exact.finalize(b.merge(a))["rouge1"], flush=True)
+        os._exit(0)
+    _, status = os.waitpid(pid, 0)
+    release.set()
+    thread.join()
+    print(status, flush=True)
+""")
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork")
+def test_a_child_forked_during_a_merge_can_merge(metric):
+    """The parent's merging thread held both locks at the fork: the child's locks are fresh
+    (ForkSafeLock), so its own merge finishes: (1 + 1/2) / 2 = 0.75."""
+    done = subprocess.run([sys.executable, "-c", _FORK_WHILE_MERGING], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["0.75", "0"]
+
+
+# -- row 3: tokenizer callables are compared by identity -----------------------------------
+
+def test_states_of_two_lambdas_are_refused(metric):
+    first = lambda text: text.split()  # noqa: E731  (two lambdas: one name, <lambda>)
+    second = lambda text: list(text)  # noqa: E731
+    a = metric.partial(predictions=["a b"], references=["a b"], tokenizer=first)
+    b = metric.partial(predictions=["a b"], references=["a c"], tokenizer=second)
+    for x, y in ((a, b), (b, a)):
+        with pytest.raises(ValueError, match=r"other: .*different tokenizers of one name, "
+                                             r"callable:<lambda> \(<function .*<lambda>.* vs "
+                                             r"<function .*<lambda>.*identity"):
+            x.merge(y)
+        with pytest.raises(ValueError, match="different tokenizers"):
+            metric.merge(x, y)
+
+
+def test_states_of_one_callable_merge(metric):
+    def words(text):
+        return text.split()
+
+    class Tokenizer:
+        def tokenize(self, text):
+            return text.split()
+
+    tok = Tokenizer()
+    # "A b" against "A b": F = 1 (no lowercasing: the callable's tokens); "x y" against
+    # "x z": P = R = F = 1/2; the mean 3/4
+    for one, other in ((words, words), (tok.tokenize, tok.tokenize)):  # a new bound method
+        a = metric.partial(predictions=["A b"], references=["A b"], tokenizer=one,
+                           rouge_types=["rouge1"])
+        b = metric.partial(predictions=["x y"], references=["x z"], tokenizer=other,
+                           rouge_types=["rouge1"])
+        assert metric.finalize(a.merge(b)) == {"rouge1": 0.75}
+        assert metric.finalize(a.merge(a)) == {"rouge1": 1.0}  # no bytes round trip needed
+    other_object = metric.partial(predictions=["x y"], references=["x z"],
+                                  tokenizer=Tokenizer().tokenize, rouge_types=["rouge1"])
+    with pytest.raises(ValueError, match="different tokenizers"):
+        a.merge(other_object)
+
+
+def test_a_callable_state_does_not_leave_its_process(metric):
+    """Across processes nothing shows that two callables are one: a state of a callable is
+    not written (to_bytes, pickle), and a state file cannot name one."""
+    import pickle
+
+    state = metric.partial(predictions=["a b"], references=["a b"], tokenizer=str.split)
+    with pytest.raises(ValueError, match="tokenizer: callable:split cannot be serialized"):
+        state.to_bytes()
+    with pytest.raises(ValueError, match="callable:split"):
+        pickle.dumps(state)
+    data = metric.partial(predictions=["a b"], references=["a b"]).to_bytes()
+    forged = edited(data, lambda h, _: h["options"].update(tokenizer="callable:<lambda>"))
+    with pytest.raises(ValueError, match=r"data: corrupted state \(options: tokenizer: got "
+                                         r"'callable:<lambda>'"):
+        metric.state_from_bytes(forged)
+
+
+def test_named_tokenizers_still_merge_across_bytes(metric):
+    # "x y" against "x z" under whitespace tokens: F = 1/2; "a b" against itself: 1
+    a = metric.partial(predictions=["x y"], references=["x z"], tokenizer="whitespace",
+                       rouge_types=["rouge1"])
+    b = metric.partial(predictions=["a b"], references=["a b"], tokenizer="whitespace",
+                       rouge_types=["rouge1"])
+    merged = metric.state_from_bytes(a.to_bytes()).merge(metric.state_from_bytes(b.to_bytes()))
+    assert metric.finalize(merged) == {"rouge1": 0.75}
+
+
+# -- row 8: a state checks its values at load ------------------------------------------------
+
+@pytest.fixture(scope="module")
+def one_row(metric):
+    """"a b c" against "a b": P = 2/3, R = 1, F = 4/5 (rouge1), one example."""
+    return metric.partial(predictions=["a b c"], references=["a b"],
+                          rouge_types=["rouge1"]).to_bytes()
+
+
+def test_an_untouched_state_loads(metric, one_row):
+    assert metric.finalize(metric.state_from_bytes(one_row)) == {"rouge1": 0.8}
+
+
+def test_negative_sums_are_refused(metric, one_row):
+    def negative_f(header, _):
+        header["exact"][2] = str(-int(header["exact"][2]))
+
+    with pytest.raises(ValueError, match=r"exact\[2\], the rouge1 fmeasure sum: got -0\.8; "
+                                         r"allowed: 0 to the count, 1"):
+        metric.state_from_bytes(edited(one_row, negative_f))
+
+
+@pytest.mark.parametrize("value, match", [
+    (str(10 ** 4000), r"exact\[0\]: got '1000.*'; allowed: a decimal integer of at most 700 "
+                      "digits"),
+    (str(10 ** 500), r"exact\[0\], the rouge1 precision sum: got 6\.8\d+e\+159; allowed: 0 to "
+                     "the count, 1"),  # 10^500 / 2^1130 = 10^(500 - 340.17) = 6.8e159
+    (str(2 * UNIT), r"exact\[0\], the rouge1 precision sum: got 2; allowed: 0 to the count"),
+    ("1_0", r"exact\[0\]: got '1_0'"),
+    (" 1", r"exact\[0\]: got ' 1'"),
+    (5, r"exact\[0\]: got 5"),
+])
+def test_sums_beyond_the_count_are_refused(metric, one_row, value, match):
+    def set_precision(header, _):
+        header["exact"][0] = value
+
+    with pytest.raises(ValueError, match=match):
+        metric.state_from_bytes(edited(one_row, set_precision))
+
+
+def test_micro_hits_above_their_denominators_are_refused(metric):
+    # micro sums (hit, den_p, den_r) of "a b c" against "a b": (2, 3, 2); a hit of 3 > den_r
+    data = metric.partial(predictions=["a b c"], references=["a b"], rouge_types=["rouge1"],
+                          aggregation="micro").to_bytes()
+    header, _ = split_state(data)
+    assert [int(v) for v in header["exact"]] == [2 * UNIT, 3 * UNIT, 2 * UNIT]
+
+    def hit_of_three(header, _):
+        header["exact"][0] = str(3 * UNIT)
+
+    with pytest.raises(ValueError, match=r"exact\[0\], the rouge1 hit sum: got 3; allowed: 0 "
+                                         r"to its den_p and den_r sums, 2"):
+        metric.state_from_bytes(edited(data, hit_of_three))
+
+
+def test_a_deeply_nested_header_is_refused(metric, one_row):
+    header, arrays = split_state(one_row)
+    nested = json.dumps(header).encode()[:-1] + b', "x": ' + b"[" * 100_000 + \
+        b"]" * 100_000 + b"}"
+    with pytest.raises(ValueError, match=r"data: corrupted state header \(nested 100001 deep; "
+                                         r"allowed: at most 4\)"):
+        metric.state_from_bytes(join_state(header, arrays, raw_header=nested))
+    # brackets inside strings are text, not depth
+    quoted = json.dumps(header).encode()[:-1] + b', "x": "' + b"[" * 10 + b'"}'
+    with pytest.raises(ValueError, match=r"fields: got \[.*'x'\]"):
+        metric.state_from_bytes(join_state(header, arrays, raw_header=quoted))
+
+
+def test_a_header_larger_than_the_state_is_refused(metric, one_row):
+    magic = staged("rouge_pipeline")._STATE_MAGIC
+    body = bytearray(one_row[:-32])
+    body[len(magic):len(magic) + 4] = struct.pack("<I", 2 ** 32 - 1)
+    body = bytes(body)
+    with pytest.raises(ValueError, match=r"header \(its size: got 4294967295 bytes"):
+        metric.state_from_bytes(body + hashlib.sha256(body).digest())
+
+
+@pytest.mark.parametrize("name, value, match", [
+    ("tokenless_letters", 99, r"notes\.tokenless_letters: got 99; allowed: an integer from 0 "
+                              "to notes.texts = 2"),  # one prediction and one reference
+    ("texts", 1, r"notes\.texts: got 1; allowed: an integer from 2 \* count = 2"),
+    ("texts_with_newline", -1, r"notes\.texts_with_newline: got -1"),
+    ("segmenter_fallbacks", 0.5, r"notes\.segmenter_fallbacks: got 0\.5"),
+])
+def test_notes_beyond_the_texts_are_refused(metric, one_row, name, value, match):
+    def set_note(header, _):
+        header["notes"][name] = value
+
+    with pytest.raises(ValueError, match=match):
+        metric.state_from_bytes(edited(one_row, set_note))
+
+
+@pytest.fixture(scope="module")
+def with_intervals(metric):
+    """Two examples with 40 bootstrap samples (macro): each sample sums at most 1 per draw."""
+    return metric.partial(predictions=["a b c", "x y"], references=["a b", "x z"],
+                          rouge_types=["rouge1"], detailed=True, n_samples=40).to_bytes()
+
+
+def test_bootstrap_samples_beyond_their_draws_are_refused(metric, with_intervals):
+    def negative(header, arrays):
+        arrays["sample_sums"][0, 0] = -1.0
+
+    def too_many_draws(header, arrays):  # at most 16 draws of each of the 2 examples
+        arrays["sample_weights"][0] = 33
+
+    def above_one(header, arrays):  # the top limb of F in a sample that drew once: 2^57 > 1
+        arrays["sample_weights"][0] = 1
+        arrays["sample_sums"][0, :] = 0.0
+        arrays["sample_sums"][0, 11] = 2.0 ** 19
+
+    def drew_nothing(header, arrays):
+        arrays["sample_weights"][0] = 0
+        arrays["sample_sums"][0, :] = 0.0
+        arrays["sample_sums"][0, 0] = 1.0
+
+    for edit, match in ((negative, "sample_sums: allowed: finite non-negative integers"),
+                        (too_many_draws, r"sample_weights: allowed: 0 to 16 \* count = 32"),
+                        (above_one, "sample_sums: allowed: sums of at most 1 per draw"),
+                        (drew_nothing, "0 in a sample of weight 0")):
+        with pytest.raises(ValueError, match=match):
+            metric.state_from_bytes(edited(with_intervals, edit))
+    assert metric.finalize(metric.state_from_bytes(with_intervals))["count"] == 2
+
+
+def test_arrays_the_options_do_not_have_are_refused(metric, one_row, with_intervals):
+    _, arrays = split_state(with_intervals)
+    header, _ = split_state(one_row)
+    header["arrays"] = [["keys", "<u8", [len(arrays["keys"])]]]
+    with pytest.raises(ValueError, match=r"arrays: got \['keys'\]; allowed: \[\]"):
+        metric.state_from_bytes(join_state(header, {"keys": arrays["keys"]}))
+    for entry, match in (([["keys", "O", [1]]], r"arrays\[0\]"),
+                         ([[["keys"], "<u8", [1]]], r"arrays\[0\]"),
+                         ([["keys", "<u8", [-1]]], r"arrays\[0\]"),
+                         ([["keys", "<u8", [2 ** 62]]], "needs more bytes")):
+        header["arrays"] = entry
+        with pytest.raises(ValueError, match=match):
+            metric.state_from_bytes(join_state(header, {}, blobs=b""))
+
+
+def test_edited_headers_load_as_valid_states_or_are_refused(metric, with_intervals):
+    """A seeded fuzz of the header: each field set to a value of another type or size. Each
+    state is refused with a ValueError, or loads and finalizes to scores in [0, 1] (up to
+    the 2^-20 that rounding may add)."""
+    rng = random.Random(8)
+    micro = metric.partial(predictions=["a b c", "x y"], references=["a b", "x z"],
+                           rouge_types=["rouge2", "rougeW"], detailed=True, n_samples=8,
+                           aggregation="micro").to_bytes()
+    values = [0, -1, 1, 10 ** 400, 1.5, 1e308, "x", "-5", "", None, True, [], {}, [[1]],
+              {"a": [1]}, "9" * 700]
+
+    def leaves(x, path=()):
+        yield path
+        children = x.items() if isinstance(x, dict) else enumerate(x) \
+            if isinstance(x, list) else ()
+        for key, child in children:
+            yield from leaves(child, path + (key,))
+
+    for _ in range(400):
+        data = rng.choice([with_intervals, micro])
+        header, arrays = split_state(data)
+        blobs = join_state(header, arrays)[-32 - sum(a.nbytes for a in arrays.values()):-32]
+        path = rng.choice([p for p in leaves(header) if p])
+        place = header
+        for key in path[:-1]:
+            place = place[key]
+        place[path[-1]] = rng.choice(values)
+        try:
+            state = metric.state_from_bytes(join_state(header, arrays, blobs=blobs))
+        except ValueError:
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                result = metric.finalize(state)
+            except ValueError as error:  # a count of 0
+                assert "holds no examples" in str(error)
+                continue
+        scores = [v for name, entry in result.items() if name not in ("count", "signature")
+                  for measure in entry.values() for v in measure.values()]
+        assert all(0.0 <= v <= 1.0 + 2.0 ** -19 and not math.isnan(v) for v in scores), path
+
+
+def test_states_of_many_options_load_as_written(metric):
+    """The checks refuse no state that to_bytes wrote: random corpora under seeded random
+    options (micro and macro, ROUGE-W near and far from 1, limits, intervals)."""
+    rng = random.Random(3)
+    words = "a b c d e the cat".split()
+
+    def text():
+        return "\n".join(" ".join(rng.choice(words) for _ in range(rng.randrange(12)))
+                         for _ in range(rng.randrange(1, 4)))
+
+    types = ["rouge1", "rouge2", "rougeL", "rougeLsum", "rougeW", "rougeW-1.0000001",
+             "rougeW-5", "rougeS4", "rougeSU4"]
+    for _ in range(12):
+        options = dict(rouge_types=rng.sample(types, 3), multi_ref=rng.choice(["max", "average"]),
+                       aggregation=rng.choice(["micro", "macro"]), detailed=rng.random() < 0.7,
+                       alpha=rng.choice([0.5, 0.1, 0.9, 0.0, 1.0]), n_samples=50,
+                       use_stemmer=rng.random() < 0.5)
+        if rng.random() < 0.3:
+            options["length_limit_bytes"] = rng.randrange(1, 40)
+        n = rng.randrange(1, 60)
+        state = metric.partial(predictions=[text() for _ in range(n)],
+                               references=[[text() for _ in range(rng.randrange(1, 4))]
+                                           for _ in range(n)], **options)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            assert metric.finalize(metric.state_from_bytes(state.to_bytes())) == \
+                metric.finalize(state)
