@@ -251,11 +251,15 @@ def _number(option: Option, value):
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, kinds):
         raise TypeError(f"{option.name}: got {value!r} ({type(value).__name__}); allowed: "
                         f"{option.allowed}")
-    value = option.type(value)
+    try:
+        value = option.type(value)
+    except OverflowError:  # an int too large for a float (alpha=10**400): out of bounds
+        raise ValueError(f"{option.name}: got {value!r:.80}; allowed: {option.allowed}") \
+            from None
     inside = (option.low < value < option.high) if option.strict else \
         (option.low <= value <= option.high)
     if not inside:  # also rejects NaN
-        raise ValueError(f"{option.name}: got {value!r}; allowed: {option.allowed}")
+        raise ValueError(f"{option.name}: got {value!r:.80}; allowed: {option.allowed}")
     return value
 
 

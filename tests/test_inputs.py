@@ -60,3 +60,10 @@ def load_fresh_metric():
 
     compiled_kernels()
     return load_metric
+
+
+@pytest.mark.parametrize("name", ["alpha", "confidence", "n_samples", "seed"])
+def test_a_huge_integer_option_is_a_value_error(metric, name):
+    # alpha=10**400 raised OverflowError (int -> float) instead of naming the option
+    with pytest.raises(ValueError, match=rf"^{name}: got 1000000000"):
+        metric.compute(["a"], ["a"], **{name: 10 ** 400})
