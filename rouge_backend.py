@@ -14,18 +14,32 @@ it arrives. The process exits when its stdin, a pipe from this process, closes: 
 outlive this process. The cache is content-keyed in the user cache directory, through numba's
 public behaviour only. No signals, priorities or process-wide state. docs/design.md has the
 details; an ahead-of-time compiled extension could replace the numba half behind this seam.
+
+The cache heals. A kernel the cache should hold (its marker is there) is only loaded from it:
+a file that does not read (garbage, cut short), or a kernel numba would compile instead of
+loading (an index of another numba, a marker without its files), is found at that load; a
+copy of the kernels file that differs from the package's is found when the folder is first
+looked at. The files that do not read are moved to the folder's ``set-aside/`` (numba writes
+new ones; nothing is deleted under a process that reads them), the kernel's marker goes, a
+KernelCacheWarning names the folder, and the kernel is recompiled once, by a compile process,
+while its twin serves (a kernel without a twin waits for it, as on an empty cache).
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import hashlib
 import importlib.metadata as metadata
 import importlib.util
+import io
 import os
-import shutil
+import pickle
 import subprocess
 import sys
 import threading
+import uuid
+import warnings
 
 import numpy as np
 
@@ -35,6 +49,14 @@ from . import rouge_vectorized as _twins
 BACKEND_ENV = "ROUGE_METRIC_BACKEND"  # "numba", "numpy", or unset: compiled when it is there
 CACHE_ENV = "ROUGE_METRIC_CACHE_DIR"
 KERNELS = tuple(_python_kernels.EXAMPLES)  # compile order: a first call's kernels first
+SET_ASIDE = "set-aside"  # in a cache folder: the files that did not read, kept to look at
+
+
+class KernelCacheWarning(RuntimeWarning):
+    """The kernel cache folder named in the message could not give some kernels (a file that
+    does not read, an index of another numba, a marker without its files, an altered copy of
+    the kernels): what did not read is set aside and they are recompiled once; meanwhile
+    their numpy twins give the same numbers."""
 
 
 def thread_count() -> int:
@@ -90,32 +112,79 @@ _module_lock = threading.Lock()  # held alone (never with _lock): the compiled m
 _compiled: dict = {}  # name -> compiled kernel, once this process has it
 _arrived: dict = {}  # name -> threading.Event, set when the kernel is compiled (or failed)
 # loading: _load calls under way (numba holds its compiler lock meanwhile); no_compile: this
-# process was forked while one was, so numba's lock may be held by a thread it does not have
-_state = {"module": None, "process": None, "pid": os.getpid(), "loading": 0, "no_compile": False}
+# process was forked while one was, so numba's lock may be held by a thread it does not have;
+# adopter: the thread that adopts what the compile process caches; healed: the kernels this
+# process had recompiled (once each) because the cache could not give them
+_state = {"module": None, "process": None, "pid": os.getpid(), "loading": 0, "no_compile": False,
+          "adopter": None, "healed": set()}
+_guards: list = []  # the no-compile listeners registered with numba now (_loads_only)
 
 
 def _folder() -> str | None:
-    """The content-keyed cache folder, holding a copy of the kernels file (made once), or None
-    where there is none (no numba, or no writable cache directory)."""
+    """The content-keyed cache folder, holding a copy of the kernels file (made once, and
+    restored where it is not the package's text), or None where there is none (no numba, or
+    no writable cache directory)."""
     if "folder" not in _state:
         root = os.environ.get(CACHE_ENV) or os.path.join(
             os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
             "rouge_metric")
+        altered = False
         try:
             with open(_python_kernels.__file__, "rb") as f:
                 source = f.read()
             key = source + f"|{metadata.version('numba')}|{sys.version}".encode()
             folder = os.path.join(root, "kernels-" + hashlib.sha256(key).hexdigest()[:16])
             target = os.path.join(folder, "rouge_kernels.py")
-            if not os.path.exists(target):
+            try:
+                with open(target, "rb") as f:
+                    copy = f.read()
+            except FileNotFoundError:
+                copy = None
+            if copy != source:  # absent, or altered: the folder's name promises this text
                 os.makedirs(folder, exist_ok=True)
-                partial = f"{target}.{os.getpid()}.tmp"
-                shutil.copyfile(_python_kernels.__file__, partial)
-                os.replace(partial, target)  # whole or absent, for a concurrent process
+                if copy is not None:
+                    altered = True
+                    _write(os.path.join(folder, SET_ASIDE, _aside_name("rouge_kernels.py")), copy)
+                _write(target, source)  # whole or absent, for a concurrent process
         except (OSError, metadata.PackageNotFoundError):
             folder = None
         _state["folder"] = folder
+        if altered:
+            # numba keys its files to the copy's text: what a process made from the other
+            # text is stale; the compile process remakes it (and reuses what is not)
+            for name in KERNELS:
+                _forget_marker(folder, name)
+            _warn(f"{folder}: its copy of the kernels (rouge_kernels.py) was not the "
+                  f"package's; restored (the other one is in {SET_ASIDE}/), and every kernel "
+                  "is compiled again once, by a compile process; calls meanwhile run on the "
+                  "numpy twins, which give the same numbers")
     return _state["folder"]
+
+
+def _write(path: str, data: bytes) -> None:
+    """`data` in file `path`, whole or not at all: written beside it, then renamed over it."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    partial = f"{path}.{os.getpid()}-{uuid.uuid4().hex[:8]}.tmp"
+    try:
+        with open(partial, "wb") as f:
+            f.write(data)
+        os.replace(partial, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(partial)
+
+
+def _aside_name(name: str) -> str:
+    return f"{name}.{os.getpid()}-{uuid.uuid4().hex[:8]}"
+
+
+def _forget_marker(folder: str, name: str) -> None:
+    with contextlib.suppress(OSError):
+        os.remove(os.path.join(folder, name + ".cached"))
+
+
+def _warn(message: str) -> None:
+    warnings.warn(f"rouge_exact's kernel cache {message}", KernelCacheWarning, stacklevel=3)
 
 
 def _module_name(folder: str | None) -> str:
@@ -149,14 +218,27 @@ def _import_compiled_module() -> None:
     _state["module"] = module
 
 
-def _load(name: str) -> None:
-    """Compile kernel `name` in this thread, or load it from numba's cache, and adopt it."""
+def _load(name: str, failed: dict | None = None) -> None:
+    """Compile kernel `name` in this thread, or load it from numba's cache, and adopt it.
+    failed: a kernel the cache should hold, only loaded: where numba raises as it loads it (a
+    file that does not read), or would compile it instead (_NotCached), failed[name] is that
+    error and the kernel is not adopted."""
     with _lock:
         _state["loading"] += 1
     try:
         module = _compiled_module()
         with np.errstate(all="ignore"):
-            module.EXAMPLES[name](module)  # compiles (or loads) the signature calls use
+            if failed is None:
+                module.EXAMPLES[name](module)  # compiles (or loads) the signature calls use
+            else:
+                try:
+                    with _loads_only():
+                        module.EXAMPLES[name](module)
+                except Exception as error:  # noqa: BLE001 - whatever numba raised as it loaded
+                    if _interrupted(error):
+                        raise
+                    failed[name] = error
+                    return
         _compiled[name] = getattr(module, name)
     finally:
         with _lock:
@@ -166,6 +248,148 @@ def _load(name: str) -> None:
 
 def _event(name: str) -> threading.Event:
     return _arrived.setdefault(name, threading.Event())  # atomic in CPython: no lock needed
+
+
+# --------------------------------------------------------------------------------------------
+# The cache heals
+
+
+class _NotCached(Exception):
+    """numba was about to compile, in a load that should only read the cache."""
+
+
+class _NotCompiled(Exception):
+    """The compile process could not compile a kernel (its line on stdout)."""
+
+
+@functools.lru_cache(maxsize=None)
+def _guard_class():
+    from numba.core import event  # numba's event API: "numba:compile" comes after a cache miss
+
+    class NoCompile(event.Listener):
+        def __init__(self):
+            self.thread, self.pid = threading.get_ident(), os.getpid()
+
+        def on_start(self, event):  # only in the thread that loads: others compile as usual
+            if threading.get_ident() == self.thread and os.getpid() == self.pid:
+                function = getattr(event.data.get("dispatcher"), "py_func", None)
+                raise _NotCached(getattr(function, "__name__", "a kernel"))
+
+        def on_end(self, event):
+            pass
+
+    return NoCompile
+
+
+@contextlib.contextmanager
+def _loads_only():
+    """In this thread, numba loads from its cache but does not compile (_NotCached)."""
+    from numba.core import event
+
+    guard = _guard_class()()
+    event.register("numba:compile", guard)
+    _guards.append(guard)
+    try:
+        yield
+    finally:
+        event.unregister("numba:compile", guard)
+        _guards.remove(guard)
+
+
+def _unreadable(folder: str) -> list:
+    """numba's files of the kernels in `folder` that do not unpickle as numba reads them (an
+    index is two pickles, a data file one): garbage, cut short, empty. (path, inode) each."""
+    _compiled_module()  # the data name the kernels' module, which must be imported
+    cache = os.path.join(folder, "__pycache__")
+    try:
+        entries = sorted(os.listdir(cache))
+    except OSError:
+        return []
+    bad = []
+    for entry in entries:
+        if not (entry.startswith("rouge_kernels.") and entry.endswith((".nbi", ".nbc"))):
+            continue
+        path = os.path.join(cache, entry)
+        try:
+            with open(path, "rb") as f:
+                inode, data = os.fstat(f.fileno()).st_ino, f.read()
+        except OSError:
+            continue  # gone: replaced, or set aside by another process
+        stream = io.BytesIO(data)  # (in memory: a length read as garbage allocates nothing)
+        try:
+            if not data:
+                raise EOFError
+            while stream.tell() < len(data):
+                pickle.load(stream)
+        except Exception:  # noqa: BLE001 - anything a garbled pickle raises
+            bad.append((path, inode))
+    return bad
+
+
+def _set_aside(folder: str, bad: list) -> list:
+    """Move these files to the folder's set-aside/ (numba then writes new ones): a process
+    that has one open keeps reading its own copy. Their names, where moved."""
+    moved = []
+    for path, inode in bad:
+        try:
+            if os.stat(path).st_ino != inode:
+                continue  # replaced since it was read (numba writes whole files by renaming)
+            os.makedirs(os.path.join(folder, SET_ASIDE), exist_ok=True)
+            os.replace(path, os.path.join(folder, SET_ASIDE, _aside_name(os.path.basename(path))))
+            moved.append(os.path.basename(path))
+        except OSError:
+            pass  # gone already: another process set it aside
+    return moved
+
+
+def _interrupted(error: BaseException) -> bool:
+    """A Ctrl-C (or exit) inside the error, as numba wraps one that lands while a kernel loads
+    (SystemError: ... returned a result with an exception set): not the cache's fault."""
+    seen = set()
+    while error is not None and id(error) not in seen:
+        if not isinstance(error, Exception):
+            return True
+        seen.add(id(error))
+        error = error.__cause__ or error.__context__
+    return False
+
+
+def _why(error: Exception) -> str:
+    if isinstance(error, _NotCached):
+        return ("not in it for this numba and this copy of the kernels (an index of another "
+                "numba, or files missing)")
+    if isinstance(error, _NotCompiled):
+        return f"the compile process raised {error}"
+    return f"{type(error).__name__}: {error}".splitlines()[0][:160]
+
+
+def _heal(failed: dict, here: bool = False, compiling: bool = False) -> list:
+    """The cache could not give these kernels (name -> what numba raised as it loaded them,
+    _NotCached where it would have compiled them, _NotCompiled where the compile process could
+    not): set aside its files that do not read, forget the kernels' markers (a later process
+    compiles them as it does missing ones) and warn naming the folder. Returns the kernels to
+    recompile, each at most once in a process. here: they are recompiled in this thread (else
+    by a compile process). A failed compile (compiling: the errors come from loads that may
+    compile; or _NotCompiled) is the cache's only where a file did not read."""
+    folder = _folder()
+    if folder is None or not failed:
+        return []
+    moved = []
+    if any(not isinstance(error, _NotCached) for error in failed.values()):
+        moved = _set_aside(folder, _unreadable(folder))
+    failed = {name: error for name, error in failed.items()
+              if moved or not (compiling or isinstance(error, _NotCompiled))}
+    for name in failed:
+        _forget_marker(folder, name)
+    again = [name for name in failed if name not in _state["healed"]]
+    _state["healed"].update(failed)
+    if again:
+        why = sorted({_why(error) for error in failed.values()})
+        aside = f"; what did not read ({', '.join(moved)}) is in {SET_ASIDE}/" if moved else ""
+        how = ("recompiled here, once" if here else "recompiled once, by a compile process; "
+               "calls meanwhile run on their numpy twins, which give the same numbers")
+        _warn(f"{folder} could not give {', '.join(again)} ({'; '.join(why)}){aside}: {how}")
+    return again
 
 
 # --------------------------------------------------------------------------------------------
@@ -196,7 +420,16 @@ def helper(name: str):
     ROUGE_METRIC_BACKEND=numpy or where compiling is unsafe (see _wait)."""
     if mode() == "numpy" or _state["no_compile"]:
         return _python(name)
-    return getattr(_compiled_module(), name)
+    function = getattr(_compiled_module(), name)
+
+    def run(*args):
+        try:
+            return function(*args)
+        except Exception as error:
+            if _interrupted(error) or not _heal({name: error}, here=True, compiling=True):
+                raise  # (healed: a file of the cache did not read)
+            return function(*args)  # compiled here, once (its files were set aside)
+    return run
 
 
 def _twin(name: str, numba: bool = True):
@@ -226,13 +459,18 @@ def _wait(name: str):
     if name not in _compiled and _state["no_compile"]:
         return _python(name)
     if name not in _compiled:
-        process = _state["process"]
-        if process is not None and _state["pid"] == os.getpid() and mode() != "numba":
+        adopter = _state["adopter"]
+        if adopter is not None and _state["pid"] == os.getpid() and mode() != "numba":
             while not _event(name).wait(0.1):
-                if process.poll() is not None and not _event(name).is_set():
+                if not adopter.is_alive() and not _event(name).is_set():
                     break  # it ended without this kernel (killed, or failed): compile here
         if name not in _compiled:
-            _load(name)
+            try:
+                _load(name)
+            except Exception as error:
+                if _interrupted(error) or not _heal({name: error}, here=True, compiling=True):
+                    raise  # (healed: a file of the cache did not read)
+                _load(name)  # compiled here, once (its files were set aside)
     return _compiled[name]
 
 
@@ -251,8 +489,12 @@ spec.loader.exec_module(module)
 module.use_numba()
 import numpy as np
 for kernel in sys.argv[3:]:
-    with np.errstate(all="ignore"):
-        module.EXAMPLES[kernel](module)
+    try:
+        with np.errstate(all="ignore"):
+            module.EXAMPLES[kernel](module)
+    except Exception as error:  # a cache file that does not read, most likely: the parent heals
+        print("!" + kernel, type(error).__name__, flush=True)
+        continue
     open(os.path.join(folder, kernel + ".cached"), "w").close()
     print(kernel, flush=True)
 """
@@ -268,43 +510,76 @@ def start() -> None:
     folder = _folder()
     if folder is None:
         return  # no cache: numba compiles at first need (_wait), as it does by itself
-    missing = [k for k in KERNELS if not os.path.exists(os.path.join(folder, k + ".cached"))]
+    cached = [k for k in KERNELS if os.path.exists(os.path.join(folder, k + ".cached"))]
+    missing = [k for k in KERNELS if k not in cached]
     if not missing:
+        failed = {}
         for name in KERNELS:
             if name not in _compiled:
-                _load(name)
-        return
+                _load(name, failed)
+        here = mode() == "numba"  # (under =numba, _wait compiles them in the caller's thread)
+        missing, cached = _heal(failed, here=here), []
+        if not missing or here:
+            return
     with _lock:
         if _state["process"] is not None:
             return
-        env = dict(os.environ, PYTHONWARNINGS="ignore")
-        # LLVM at -O1: ~15% less compile time, the kernels as fast (measured: within 3%); no
-        # kernel lets LLVM reorder float arithmetic except _dot2, whose sums are exact
-        env.setdefault("NUMBA_OPT", "1")
-        try:
-            _state["process"] = subprocess.Popen(
-                [sys.executable, "-c", _CHILD, folder, _module_name(folder), *missing],
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                env=env, close_fds=True, text=True)
-        except OSError:
+        process = _spawn(folder, missing)
+        if process is None:
             return  # _wait compiles here what a call needs
-    threading.Thread(target=_adopt, args=(_state["process"],), daemon=True,
-                     name="rouge-metric-adopt").start()
+        _state["adopter"] = threading.Thread(
+            target=_adopt, args=(process, [k for k in cached if k not in _compiled]),
+            daemon=True, name="rouge-metric-adopt")
+    _state["adopter"].start()
 
 
-def _adopt(process) -> None:
-    """Load each kernel into this process as the compile process caches it, then reap it."""
-    for line in process.stdout:
-        name = line.strip()
-        if name in KERNELS and name not in _compiled and _state["pid"] == os.getpid():
-            try:
-                _load(name)
-            except Exception:  # noqa: BLE001 - the call that needs it compiles it and raises
-                pass
-    process.wait()
-    process.stdin.close(), process.stdout.close()
-    for name in KERNELS:  # anyone still waiting compiles the kernel itself
-        _event(name).set()
+def _spawn(folder: str, kernels: list):
+    """A compile process for these kernels (None where none starts); _lock is held."""
+    env = dict(os.environ, PYTHONWARNINGS="ignore")
+    # LLVM at -O1: ~15% less compile time, the kernels as fast (measured: within 3%); no
+    # kernel lets LLVM reorder float arithmetic except _dot2, whose sums are exact
+    env.setdefault("NUMBA_OPT", "1")
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-c", _CHILD, folder, _module_name(folder), *kernels],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            env=env, close_fds=True, text=True)
+    except OSError:
+        return None
+    _state["process"] = process
+    return process
+
+
+def _adopt(process, cached: list) -> None:
+    """Load into this process the kernels the cache has (cached) and each kernel as the
+    compile process caches it, then reap it; what the cache could not give is healed and
+    recompiled once, by a second compile process."""
+    try:
+        failed = {}
+        for name in cached:
+            if _state["pid"] == os.getpid():
+                _load(name, failed)
+        while process is not None:
+            for line in process.stdout:
+                word = line.split() or [""]
+                name = word[0].lstrip("!")
+                if name not in KERNELS or name in _compiled or _state["pid"] != os.getpid():
+                    continue
+                if word[0].startswith("!"):
+                    failed[name] = _NotCompiled(" ".join(word[1:]))
+                else:
+                    _load(name, failed)
+            process.wait()
+            process.stdin.close(), process.stdout.close()
+            process, again = None, _heal(failed) if _state["pid"] == os.getpid() else []
+            failed = {}
+            if again:
+                with _lock:
+                    if _state["pid"] == os.getpid():
+                        process = _spawn(_folder(), again)
+    finally:
+        for name in KERNELS:  # anyone still waiting compiles the kernel itself
+            _event(name).set()
 
 
 def compile_all() -> None:
@@ -323,10 +598,15 @@ def _after_fork_in_child() -> None:
     _lock = threading.Lock()
     _module_lock = threading.Lock()
     _arrived.clear()
-    _state.update(pid=os.getpid(), no_compile=_state["loading"] > 0, loading=0)
+    _state.update(pid=os.getpid(), no_compile=_state["loading"] > 0, loading=0, adopter=None)
     process, _state["process"] = _state["process"], None
     if process is not None:
         process.stdin.close()  # the compile process ends with its parent, not with us
+    event = sys.modules.get("numba.core.event")
+    for guard in _guards[:]:  # a load was under way in another thread: its guard goes
+        with contextlib.suppress(ValueError):
+            event.unregister("numba:compile", guard)
+    _guards.clear()
 
 
 if hasattr(os, "register_at_fork"):
