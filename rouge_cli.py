@@ -37,10 +37,25 @@ PATH`` writes one JSON object per example (``-``: stdout, before the summary), t
 temporary file renamed onto PATH when the run succeeds; PATH may not be an input.
 
 Exit status: 0; 2 with one line ``rouge_cli: error: ...`` on bad input files or options, an
-output that is an input, or a failed write (no input file gives a traceback); 2 with the
-usage on stdout when called without arguments. ``rouge`` prefixes its lines with ``rouge:``,
-``python rouge_cli.py`` with ``rouge_cli:``.
+output that is an input, a failed write, or any ValueError or TypeError of the library (a bad
+environment variable such as ``ROUGE_METRIC_BACKEND`` included; no input file gives a
+traceback); 2 with the usage on stdout when called without arguments; 130 with one line
+``rouge_cli: interrupted`` on Ctrl-C, at any moment, even when it surfaces wrapped (numba's
+``SystemError: CPUDispatcher(...) returned a result with an exception set``) or inside a
+finalizer that would swallow it: the ``--per-example`` file is then the old one, untouched,
+or the new one, whole, and no temporary file is left. ``rouge`` prefixes its lines with
+``rouge:``, ``python rouge_cli.py`` with ``rouge_cli:``.
+
+Ctrl-C is the process's business, so only ``console()`` (the process's entry) takes SIGINT
+over; ``main()``, which tests call in-process, installs no handler (see ``Interrupts``).
 """
+
+import signal
+
+if __name__ == "__main__":  # python rouge_cli.py: a Ctrl-C while the imports below run is
+    # remembered, and console() answers it (exit 130, one line) as soon as it starts
+    _EARLY_INTERRUPTS: list = []
+    signal.signal(signal.SIGINT, lambda signum, frame: _EARLY_INTERRUPTS.append(signum))
 
 import argparse
 import importlib
@@ -49,8 +64,10 @@ import os
 import re
 import secrets
 import stat
+import subprocess
 import sys
 import textwrap
+import threading
 import types
 import warnings
 from itertools import chain, islice
@@ -64,6 +81,116 @@ INPUT_FORMATS = ("jsonl", "json", "csv", "tsv")  # --input's; text pairs are pos
 
 class CliError(Exception):
     """A problem with the user's files or options: one line on stderr, exit status 2."""
+
+
+# --------------------------------------------------------------------------------------------
+# Ctrl-C
+
+
+class Interrupts:
+    """Ctrl-C in the ``rouge`` process. ``console()`` installs ``on_signal`` as the SIGINT
+    handler for its run; ``main()`` alone (in-process) leaves SIGINT to the caller, and then
+    nothing here changes anything.
+
+    - Ctrl-C raises KeyboardInterrupt, as Python's own handler does, and is remembered
+      (``seen``): a KeyboardInterrupt raised inside a finalizer (``__del__``, a weakref or
+      ctypes callback) is swallowed by CPython, which only prints it (evaluate's ``__del__``
+      once turned a Ctrl-C into exit 0). ``unraisable`` silences that print; the run stops
+      at its next ``checkpoint()`` (each chunk), and the output is not renamed into place
+      once ``seen`` is set (``committing``).
+    - Inside ``held()`` (creating, renaming or removing the temporary output) a Ctrl-C waits
+      until the section ends, so that no temporary file is left and no rename is half done.
+    - ``quiet()``: once the interrupt is being reported, or the run is over, later Ctrl-Cs
+      only count (the exit is 130 or 0 already decided, and a KeyboardInterrupt during the
+      interpreter's exit would kill it without its line)."""
+
+    def __init__(self):
+        self.installed = False
+        self.seen = False  # a Ctrl-C came (only ever set while installed)
+        self.pending = False  # one came inside held(): raised when the section ends
+        self.depth = 0  # held() sections open
+        self.raising = True
+
+    def on_signal(self, signum, frame):
+        self.seen = True
+        if not self.raising:
+            return
+        if self.depth:
+            self.pending = True
+            return
+        raise KeyboardInterrupt
+
+    def unraisable(self, hook, unraisable) -> None:
+        """sys.unraisablehook while installed: a KeyboardInterrupt swallowed in a finalizer is
+        not printed (the one line is main()'s; ``seen`` is set). (Raising it again from here
+        cannot work: the handler would run inside this hook, which swallows it too.)"""
+        if issubclass(unraisable.exc_type, KeyboardInterrupt) and self.installed:
+            return
+        hook(unraisable)
+
+    def checkpoint(self) -> None:
+        """KeyboardInterrupt if a Ctrl-C came that something swallowed (ordinary code, where
+        raising it stops the run)."""
+        if self.seen and self.raising and not self.depth:
+            raise KeyboardInterrupt
+
+    def install(self, early: bool = False) -> None:
+        """console(): the SIGINT handler and the unraisable hook of this process (not undone:
+        the process ends with console()). early: a Ctrl-C came before (the imports)."""
+        if threading.current_thread() is not threading.main_thread():
+            return
+        self.__init__()
+        self.seen = early
+        signal.signal(signal.SIGINT, self.on_signal)
+        hook = sys.unraisablehook
+        sys.unraisablehook = lambda unraisable: self.unraisable(hook, unraisable)
+        self.installed = True
+
+    def held(self):
+        return _Held(self)
+
+    def quiet(self) -> None:
+        self.raising = False
+
+    def committing(self) -> bool:
+        """Whether an output may replace the old one now: not after a Ctrl-C."""
+        return not self.seen
+
+
+class _Held:
+    def __init__(self, interrupts: Interrupts):
+        self.interrupts = interrupts
+
+    def __enter__(self):
+        self.interrupts.depth += 1
+
+    def __exit__(self, *exc_info):
+        interrupts = self.interrupts
+        interrupts.depth -= 1
+        if interrupts.depth == 0 and interrupts.pending and interrupts.raising:
+            interrupts.pending = False
+            raise KeyboardInterrupt
+        return False
+
+
+INTERRUPTS = Interrupts()
+
+
+def interrupted_by(error: BaseException) -> bool:
+    """Whether a KeyboardInterrupt is in the exception's chain (its ``__cause__`` and
+    ``__context__``, and theirs): numba's compiled dispatchers, for one, report a Ctrl-C that
+    arrives while they call back into Python as ``SystemError: CPUDispatcher(...) returned a
+    result with an exception set``, raised from the KeyboardInterrupt."""
+    stack, seen = [error], set()
+    while stack:
+        error = stack.pop()
+        if error is None or id(error) in seen:
+            continue
+        if isinstance(error, KeyboardInterrupt):
+            return True
+        seen.add(id(error))
+        stack += [error.__cause__, error.__context__]
+    return False
 
 
 # --------------------------------------------------------------------------------------------
@@ -103,6 +230,11 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _module_name(name: str) -> str:
+    """The name under which sibling(name) imports the module."""
+    return f"{__package__}.{name}" if __package__ else f"_rouge_cli_files.{name}"
+
+
 def sibling(name: str):
     """A module of the package (rouge_io, rouge_options, rouge_api, ...). Installed, the
     ``rouge`` command is a module of the package rouge_exact. Run as a script from a checkout
@@ -110,13 +242,13 @@ def sibling(name: str):
     the modules import each other relatively, and the code run is the checkout's, whatever
     else is installed."""
     if __package__:
-        return importlib.import_module(f"{__package__}.{name}")
+        return importlib.import_module(_module_name(name))
     package = "_rouge_cli_files"
     if package not in sys.modules:
         module = types.ModuleType(package)
         module.__path__ = [str(METRIC_SCRIPT.parent)]
         sys.modules[package] = module
-    return importlib.import_module(f"{package}.{name}")
+    return importlib.import_module(_module_name(name))
 
 
 _io = sibling("rouge_io")  # no third-party imports: --help and a bad flag stay fast
@@ -190,7 +322,7 @@ def build_parser() -> argparse.ArgumentParser:
                "  python rouge_cli.py --jsonl pairs.jsonl --json --per-example scores.jsonl\n"
                "  python rouge_cli.py --compile\n"
                "exit status: 0; 2 with one line 'rouge_cli: error: ...' on bad files or "
-               "options;\n2 with this help when called without arguments")
+               "options;\n2 with this help when called without arguments; 130 on Ctrl-C")
     p.add_argument("files", nargs="*", metavar="PREDICTIONS REFERENCES",
                    help="text files, one text per line, aligned; several REFERENCES files\n"
                         "give several references per prediction (a line has no sentence\n"
@@ -311,14 +443,20 @@ def score_rows(module, options, batches, path: str, on_batch):
     """Score (predictions, references, lines) batches; ``on_batch(predictions, scores)``
     after each ({type: float64[N, 3]} per-example P, R, F). Returns (compute()'s result
     dict, the input warnings' messages): those of one compute over all the rows."""
-    scorer = module.Scorer(options)
+    try:
+        scorer = module.Scorer(options)
+    except (ValueError, TypeError) as error:
+        raise CliError(str(error)) from None
     for predictions, references, lines in batches:
         try:
             batch = scorer.add(predictions, references)
         except (ValueError, TypeError) as error:  # about one row's text: say where it is
             raise CliError(_located(str(error), path, lines)) from None
         on_batch(predictions, batch.scores)
-    return scorer.result(), scorer.warnings()
+    try:
+        return scorer.result(), scorer.warnings()
+    except (ValueError, TypeError) as error:
+        raise CliError(str(error)) from None
 
 
 def _located(message: str, path: str, lines: list) -> str:
@@ -444,12 +582,19 @@ class OutputFile:
                 self.file = open(path, "w", encoding="utf-8")
                 return
             folder, name = os.path.split(target)
-            self.temporary = os.path.join(folder, f".{name}.{secrets.token_hex(4)}.tmp")
-            fd = os.open(self.temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            temporary = os.path.join(folder, f".{name}.{secrets.token_hex(4)}.tmp")
+            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            self.temporary = temporary
             if mode is not None:  # the existing file's permissions (new ones: the umask's)
                 os.fchmod(fd, mode)
             self.file, self.target = os.fdopen(fd, "w", encoding="utf-8"), target
         except OSError as error:
+            if self.temporary is not None:  # made, but not usable: not left behind
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+                self._remove()
             raise self.error(error) from None
 
     def error(self, error: OSError) -> CliError:
@@ -462,7 +607,9 @@ class OutputFile:
             raise self.error(error) from None
 
     def close(self, keep: bool) -> None:
-        """Close; with a temporary file, rename it into place if ``keep``, else remove it."""
+        """Close; with a temporary file, rename it into place if ``keep``, else remove it.
+        (Called inside ``INTERRUPTS.held()``: a Ctrl-C waits until the rename or removal is
+        done.)"""
         try:
             self.file.close()
             if self.temporary is not None and keep:
@@ -471,11 +618,15 @@ class OutputFile:
         except OSError as error:
             raise self.error(error) from None
         finally:
-            if self.temporary is not None:
-                try:
-                    os.unlink(self.temporary)
-                except OSError:
-                    pass
+            self._remove()
+
+    def _remove(self) -> None:
+        if self.temporary is not None:
+            try:
+                os.unlink(self.temporary)
+            except OSError:
+                pass
+            self.temporary = None
 
 
 # --------------------------------------------------------------------------------------------
@@ -485,6 +636,23 @@ class OutputFile:
 def api():
     """rouge_api, the package's functions (compute, compare, compile_kernels, Scorer)."""
     return sibling("rouge_api")
+
+
+def library():
+    """rouge_api, once the settings the library reads from the environment are checked."""
+    module = api()
+    check_environment()
+    return module
+
+
+def check_environment() -> None:
+    """CliError if an environment variable the library reads has a value it refuses
+    (``ROUGE_METRIC_BACKEND=junk``): checked before anything is scored or compiled, so that
+    the line names the variable alone, not the rows being scored when it is read."""
+    try:
+        sibling("rouge_backend").mode()
+    except (ValueError, TypeError) as error:
+        raise CliError(str(error)) from None
 
 
 def read_systems(args) -> tuple:
@@ -522,7 +690,7 @@ def run_compare(args, stdout, stderr) -> None:
                        "comparison); allowed: --per-example without --compare")
     predictions, references = read_systems(args)
     kwargs = metric_kwargs(args)
-    module = api()
+    module = library()
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", module.RougeWarning)
@@ -545,7 +713,11 @@ def run_compile(args, stdout) -> None:
     """--compile: every kernel compiled into the cache (or found there) before this returns."""
     if args.input or args.jsonl or args.files or args.compare:
         raise CliError(f"--compile takes no input; run it alone: {PROG} --compile")
-    api().compile_kernels(wait=True)
+    module = library()
+    try:
+        module.compile_kernels(wait=True)
+    except (ValueError, TypeError) as error:
+        raise CliError(str(error)) from None
     stdout.write("every kernel is compiled and cached\n")
     stdout.flush()
 
@@ -564,18 +736,22 @@ def run(args, stdout, stderr) -> None:
         first = next(batches, None)  # errors near the top of a file come before slow imports
         if first is None:
             raise CliError(f"{rows.paths[0]}: no examples; allowed: at least one row")
-        module = api()
+        module = library()
         try:
             options = module.RougeOptions.build(detailed=True, **metric_kwargs(args))
         except (ValueError, TypeError) as error:
             raise CliError(str(error)) from None
-        if args.per_example is not None:
-            per_example = stdout if args.per_example == "-" else OutputFile(args.per_example)
+        if args.per_example == "-":
+            per_example = stdout
+        elif args.per_example is not None:
+            with INTERRUPTS.held():  # made and named here, or not at all
+                per_example = OutputFile(args.per_example)
         bar = progress_bar(args, rows.size)
         scored = 0
 
         def on_batch(predictions, scores):
             nonlocal scored
+            INTERRUPTS.checkpoint()  # (a Ctrl-C that a finalizer swallowed stops it here)
             if per_example is not None:
                 write_per_example(per_example, scores)
             scored += len(predictions)
@@ -586,11 +762,20 @@ def run(args, stdout, stderr) -> None:
                                       on_batch)
         scored_all = True
     finally:
-        rows.close()
-        if bar is not None:
-            bar.close()
-        if per_example is not None and per_example is not stdout:
-            per_example.close(keep=scored_all)
+        # a Ctrl-C meanwhile waits: the output is renamed into place whole (only if no Ctrl-C
+        # came before: one that something swallowed counts too) or removed
+        with INTERRUPTS.held():
+            try:
+                if per_example is not None and per_example is not stdout:
+                    per_example.close(keep=scored_all and INTERRUPTS.committing())
+            finally:
+                try:
+                    rows.close()
+                finally:
+                    if bar is not None:
+                        bar.close()
+    if not INTERRUPTS.committing():  # a Ctrl-C that something swallowed: the old file stays
+        raise KeyboardInterrupt
     for message in messages:
         stderr.write(f"{PROG}: warning: {' '.join(message.split())}\n")
     stdout.write(json.dumps(result) + "\n" if args.json else format_table(result))
@@ -598,41 +783,122 @@ def run(args, stdout, stderr) -> None:
 
 
 def main(argv=None) -> int:
+    """The command on ``argv``: its exit status (0, 2, or 130 on Ctrl-C), one line on stderr
+    for every error of the user's files, options or environment, and for every ValueError or
+    TypeError of the library. Installs no signal handler (``console()`` does)."""
     argv = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser()
-    if not argv:  # the usage, not an error line: what a first try needs
-        parser.print_help(sys.stdout)
-        return 2
     try:
+        parser = build_parser()  # (imports numpy, through rouge_significance: Ctrl-C may come)
+        if not argv:  # the usage, not an error line: what a first try needs
+            parser.print_help(sys.stdout)
+            return 2
         run(parser.parse_args(argv), sys.stdout, sys.stderr)
-    except CliError as error:
-        sys.stderr.write(f"{PROG}: error: {' '.join(str(error).split())}\n")
-        return 2
-    except MemoryError:
-        sys.stderr.write(f"{PROG}: error: out of memory (MemoryError); lower --n-samples or "
-                         "--chunk-size\n")
-        return 2
     except KeyboardInterrupt:
-        sys.stderr.write(f"{PROG}: interrupted\n")
-        return 130
-    except BrokenPipeError:  # e.g. piped into head: stop quietly
-        return 1
-    except OSError as error:  # writing stdout failed, e.g. on a full disk
-        sys.stderr.write(f"{PROG}: error: {error.filename or 'output'}: "
-                         f"{error.strerror or error}\n")
-        return 2
+        return report_interrupt()
+    except Exception as error:  # noqa: BLE001 - each kind is answered below, or re-raised
+        if INTERRUPTS.seen or interrupted_by(error):  # e.g. numba's SystemError, raised from
+            return report_interrupt()  # the KeyboardInterrupt
+        if isinstance(error, CliError):
+            return report_error(str(error))
+        if isinstance(error, MemoryError):
+            return report_error("out of memory (MemoryError); lower --n-samples or "
+                                "--chunk-size")
+        if isinstance(error, BrokenPipeError):  # e.g. piped into head: stop quietly
+            return 1
+        if isinstance(error, OSError):  # writing stdout failed, e.g. on a full disk
+            return report_error(f"{error.filename or 'output'}: {error.strerror or error}")
+        if isinstance(error, (ValueError, TypeError)) and raised_by_library(error):
+            return report_error(str(error))  # e.g. a check the CLI does not make first
+        raise  # a bug of this file: its traceback
+    if INTERRUPTS.seen:  # a Ctrl-C that something swallowed (--compile, --compare)
+        return report_interrupt()
     return 0
 
 
+def report_error(message: str) -> int:
+    sys.stderr.write(f"{PROG}: error: {' '.join(message.split())}\n")
+    return 2
+
+
+def report_interrupt() -> int:
+    INTERRUPTS.quiet()  # a second Ctrl-C does not cut this line short
+    sys.stderr.write(f"{PROG}: interrupted\n")
+    return 130
+
+
+def raised_by_library(error: BaseException) -> bool:
+    """Whether the error comes from a module of the library (rouge_api, rouge_pipeline, ...):
+    the innermost frame of this package in its traceback is not this file's."""
+    here = os.path.realpath(__file__)
+    innermost = None
+    tb = error.__traceback__
+    while tb is not None:
+        filename = os.path.realpath(tb.tb_frame.f_code.co_filename)
+        if os.path.dirname(filename) == os.path.dirname(here):
+            innermost = filename
+        tb = tb.tb_next
+    return innermost not in (None, here)
+
+
 def console() -> None:
-    """The process's entry: the ``rouge`` command and ``python rouge_cli.py``."""
-    code = main()
+    """The process's entry: the ``rouge`` command and ``python rouge_cli.py``. It takes
+    SIGINT over for the rest of the process (``Interrupts``): Ctrl-C at any moment gives one
+    line and exit status 130; once the exit status is decided, Ctrl-C is ignored while the
+    interpreter exits (Python's own handler would end it by the signal, without the line)."""
+    INTERRUPTS.install(early=bool(globals().get("_EARLY_INTERRUPTS")))
     try:
-        sys.stdout.flush()
-    except OSError:  # a closed pipe or a full disk: drop what is left rather than fail at
-        # exit (Python's recipe; only here, so that main() never touches a caller's stdout)
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = report_interrupt() if INTERRUPTS.seen else main()
+    except KeyboardInterrupt:  # outside main()'s try, or while main() was answering
+        code = report_interrupt()
+    INTERRUPTS.quiet()
+    if INTERRUPTS.seen and code == 0:  # after main()'s last look
+        code = report_interrupt()
+    if code == 130:  # what stdout still holds is not waited for (a full pipe would block)
+        _drop_stdout()
+    else:
+        INTERRUPTS.raising = True  # (a write that blocks on a full pipe can be interrupted)
+        try:
+            sys.stdout.flush()
+        except KeyboardInterrupt:
+            _drop_stdout()
+            code = report_interrupt()
+        except (OSError, ValueError):  # a closed pipe or a full disk: drop what is left
+            # rather than fail at exit (Python's recipe; only here, so that main() never
+            # touches a caller's stdout)
+            _drop_stdout()
+        INTERRUPTS.quiet()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the status is decided: the exit is quiet
+    end_compile_process()
     sys.exit(code)
+
+
+def end_compile_process() -> None:
+    """console(), on its way out: the kernel compile process that rouge_backend started for
+    this run, if it still runs, killed and reaped, so that no process outlives the command.
+    (It ends by itself when its stdin, a pipe from this process, closes; but a terminal's
+    Ctrl-C reaches it too, and it then took up to a second to go. Killing it loses nothing
+    that its own end at our exit would keep: numba writes each cache file whole, to a
+    temporary file that it renames, and a kernel not yet cached is compiled by a later run.)
+    rouge_backend has no public way to say this yet: its ``_state["process"]`` is read,
+    and nothing happens where that is not there."""
+    backend = sys.modules.get(_module_name("rouge_backend"))
+    state = getattr(backend, "_state", None)
+    for _ in range(3):  # (a healing backend may start a second one as the first ends)
+        process = state.get("process") if isinstance(state, dict) else None
+        if not isinstance(process, subprocess.Popen) or process.poll() is not None:
+            return
+        try:
+            process.kill()
+            process.wait(timeout=5)
+        except (OSError, subprocess.TimeoutExpired):
+            return
+
+
+def _drop_stdout() -> None:
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):  # no stdout to speak of (closed, or not a file)
+        pass
 
 
 if __name__ == "__main__":

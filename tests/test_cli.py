@@ -887,3 +887,67 @@ def test_test_option_is_the_metrics(metric):
         "approximate randomization (default; 10,000 trials), the centred paired bootstrap "
         "(1,000), or sacrebleu-bootstrap (sacrebleu's rule, 1,000; not calibrated: ~12% false "
         "positives at 0.05); --n-samples sets the count")
+
+
+# --------------------------------------------------------------------------------------------
+# Issue 38: every ValueError or TypeError of the library, a bad environment variable included,
+# is one line and exit status 2 (Ctrl-C: tests/test_interrupts.py)
+
+BAD_BACKEND = ("rouge_cli: error: ROUGE_METRIC_BACKEND: got 'junk'; allowed: 'numba', 'numpy' "
+               "or unset")
+
+
+def test_a_bad_backend_variable_is_one_line_naming_it(env, tmp_path):
+    """ROUGE_METRIC_BACKEND=junk: the library's ValueError, as one line that names the
+    variable (not a row of the input: it was read while the first chunk was scored, and came
+    out as "p.txt:1-3: ROUGE_METRIC_BACKEND: ..."), in every mode: --compile gave a
+    traceback and exit 1. The --per-example file is left as it was."""
+    write_lines(tmp_path / "p.txt", ["the cat sat", "a dog", "x y"])
+    write_lines(tmp_path / "r.txt", ["a cat sat", "the dog", "y"])
+    write_jsonl(tmp_path / "pairs.jsonl", [{"prediction": "a b", "references": ["a c"]}])
+    (tmp_path / "old.jsonl").write_text("old\n", encoding="utf-8")
+    junk = dict(env, ROUGE_METRIC_BACKEND="junk")
+    for args in (["p.txt", "r.txt"], ["--input", "pairs.jsonl", "--per-example", "old.jsonl"],
+                 ["--compile"], ["--compare", "p.txt", "r.txt", "--references", "r.txt"]):
+        proc = run_cli(junk, *args, cwd=tmp_path)
+        assert one_line_error(proc) == BAD_BACKEND, args
+        assert proc.stdout == ""
+    assert (tmp_path / "old.jsonl").read_text(encoding="utf-8") == "old\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.jsonl", "p.txt", "pairs.jsonl",
+                                                          "r.txt"]
+
+
+def test_library_value_and_type_errors_are_one_line_in_process(tmp_path, monkeypatch, capsys):
+    """A ValueError or TypeError raised in a module of the library, where the CLI makes no
+    check of its own first, is still one line and exit status 2 (main() in-process); one
+    raised by the CLI's own code is a bug and keeps its traceback."""
+    import rouge_cli
+
+    write_lines(tmp_path / "p.txt", ["the cat sat"])
+    write_lines(tmp_path / "r.txt", ["a cat sat"])
+    args = [str(tmp_path / "p.txt"), str(tmp_path / "r.txt")]
+
+    def library_refuses(module, options, batches, path, on_batch):
+        module.check_inputs(["a"], [])  # a ValueError from rouge_api
+
+    with pytest.raises(ValueError) as refused:
+        rouge_cli.api().check_inputs(["a"], [])
+    monkeypatch.setattr(rouge_cli, "score_rows", library_refuses)
+    assert rouge_cli.main(args) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"rouge_cli: error: {' '.join(str(refused.value).split())}\n"
+
+    def library_type_error(module, options, batches, path, on_batch):
+        module.check_inputs(None, ["a"])  # a TypeError from rouge_api
+
+    monkeypatch.setattr(rouge_cli, "score_rows", library_type_error)
+    assert rouge_cli.main(args) == 2
+    out, err = capsys.readouterr()
+    assert err.count("\n") == 1 and err.startswith("rouge_cli: error: predictions: "), err
+
+    def cli_bug(module, options, batches, path, on_batch):
+        return None  # run() then unpacks None: a TypeError of rouge_cli.py itself
+
+    monkeypatch.setattr(rouge_cli, "score_rows", cli_bug)
+    with pytest.raises(TypeError):
+        rouge_cli.main(args)
