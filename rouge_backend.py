@@ -582,6 +582,21 @@ def _adopt(process, cached: list) -> None:
             _event(name).set()
 
 
+def stop() -> None:
+    """End this process's compile process now (killed and reaped), for a program on its way
+    out (the rouge command after Ctrl-C). Nothing is lost that its own end would keep: numba
+    writes each cache file whole, and a kernel not cached yet is compiled by a later run."""
+    for _ in range(3):  # (healing may start a second one as the first ends)
+        process = _state["process"]
+        if process is None or _state["pid"] != os.getpid() or process.poll() is not None:
+            return
+        try:
+            process.kill()
+            process.wait(timeout=5)
+        except (OSError, subprocess.TimeoutExpired):
+            return
+
+
 def compile_all() -> None:
     """Every kernel compiled (or loaded from the cache) and adopted: the wait is here."""
     if mode() == "numpy":

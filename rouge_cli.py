@@ -64,7 +64,6 @@ import os
 import re
 import secrets
 import stat
-import subprocess
 import sys
 import textwrap
 import threading
@@ -874,24 +873,12 @@ def console() -> None:
 
 def end_compile_process() -> None:
     """console(), on its way out: the kernel compile process that rouge_backend started for
-    this run, if it still runs, killed and reaped, so that no process outlives the command.
-    (It ends by itself when its stdin, a pipe from this process, closes; but a terminal's
-    Ctrl-C reaches it too, and it then took up to a second to go. Killing it loses nothing
-    that its own end at our exit would keep: numba writes each cache file whole, to a
-    temporary file that it renames, and a kernel not yet cached is compiled by a later run.)
-    rouge_backend has no public way to say this yet: its ``_state["process"]`` is read,
-    and nothing happens where that is not there."""
+    this run, if it still runs, ended (rouge_backend.stop), so that no process outlives the
+    command. (It ends by itself when its stdin, a pipe from this process, closes; but a
+    terminal's Ctrl-C reaches it too, and it then took up to a second to go.)"""
     backend = sys.modules.get(_module_name("rouge_backend"))
-    state = getattr(backend, "_state", None)
-    for _ in range(3):  # (a healing backend may start a second one as the first ends)
-        process = state.get("process") if isinstance(state, dict) else None
-        if not isinstance(process, subprocess.Popen) or process.poll() is not None:
-            return
-        try:
-            process.kill()
-            process.wait(timeout=5)
-        except (OSError, subprocess.TimeoutExpired):
-            return
+    if backend is not None:  # (not imported: nothing was started)
+        backend.stop()
 
 
 def _drop_stdout() -> None:
