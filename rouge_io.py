@@ -49,7 +49,9 @@ jsonl, ``.json`` → json, ``.csv`` → csv, ``.tsv`` → tsv, ``.txt`` → text
       that happens to look like ``[1]`` is never misread).
 
   This is what Python's ``csv.writer`` and ``pandas.DataFrame.to_csv(index=False)`` write.
-  Blank lines between records are skipped.
+  Blank lines between records are skipped. Every step on the header is linear in its
+  columns, and a message lists at most 20 of them (a header of 400,000 columns is read
+  in about 0.2 s: ``benchmarks/readers.py --sweep columns``).
 - ``text``: a predictions file and one or more reference files (``reference_paths``), one
   text per line, aligned line by line (split on ``b"\\n"``, a ``"\\r"`` before it is dropped).
   Different line counts are an error naming every file's count.
@@ -75,6 +77,7 @@ strict=True)`` would with a large enough limit, errors and their messages includ
 """
 
 import codecs
+import itertools
 import json
 import os
 import re
@@ -100,6 +103,32 @@ CSV_COLUMNS = ("a header naming the columns prediction and one of: reference; re
 
 class RowError(ValueError):
     """A problem with an input file; the message is one line, ``PATH:LINE: ...``."""
+
+
+_NUMBERED = re.compile(r"reference_[1-9][0-9]*")
+_SHOWN_NAMES = 20  # header cells a message lists (a header may have 400,000)
+_SHOWN_CHARS = 60  # characters of one name a message shows
+
+
+def _shown(name: str, quote: bool = True) -> str:
+    """A name for a one-line message: its repr (or, not quoted, itself when it is all
+    printable), cut in the middle past _SHOWN_CHARS characters with its full length said."""
+    cut = name if len(name) <= _SHOWN_CHARS else \
+        f"{name[:_SHOWN_CHARS // 2]}...{name[-(_SHOWN_CHARS // 2):]}"
+    cut = cut if not quote and cut.isprintable() else repr(cut)
+    return cut if len(name) <= _SHOWN_CHARS else f"{cut} ({len(name):,} characters)"
+
+
+def _shown_list(names, brackets: bool = False) -> str:
+    """The first _SHOWN_NAMES names (their reprs), and how many there are in all when that
+    is more; in [] with brackets."""
+    names = list(names)
+    if not names and not brackets:
+        return "none"
+    shown = ", ".join(_shown(n) for n in names[:_SHOWN_NAMES])
+    if len(names) > _SHOWN_NAMES:
+        shown += f", ... ({len(names):,} in all)"
+    return f"[{shown}]" if brackets else shown
 
 
 def detect_format(path) -> str:
@@ -155,12 +184,11 @@ def read_system_rows(path, *, max_record_bytes=DEFAULT_MAX_RECORD_BYTES,
                     raise RowError(f"{where}: no system key ({_SYSTEM_KEYS}); allowed: "
                                    f"{SYSTEMS_SHAPE}")
             if predictions.keys() != systems:  # as sets: a line may list them in any order
-                raise RowError(f"{where}: the systems {sorted(predictions)} differ from the "
-                               f"first line's {sorted(systems)}; allowed: the same systems on "
-                               f"every line ({_SYSTEM_KEYS})")
+                raise RowError(f"{where}: {_systems_differ(predictions.keys(), systems)}; "
+                               f"allowed: the same systems on every line ({_SYSTEM_KEYS})")
             for name, value in predictions.items():
                 if not _is_text(value):
-                    error = _text_error(value, where, repr(name))
+                    error = _text_error(value, where, _shown(name))
                     raise (RowError(f"{error}; allowed: a string per system ({_SYSTEM_KEYS})")
                            if type(value) is not str else error)
             for key in ID_KEYS:
@@ -170,6 +198,18 @@ def read_system_rows(path, *, max_record_bytes=DEFAULT_MAX_RECORD_BYTES,
             yield predictions, _references(obj["references"], where)
     finally:
         f.close()
+
+
+def _systems_differ(found, first) -> str:
+    """What differs between a line's systems and the first line's, for a one-line message:
+    both lists when short, else the systems new and missing (at most _SHOWN_NAMES each)."""
+    if len(found) <= _SHOWN_NAMES and len(first) <= _SHOWN_NAMES:
+        return (f"the systems {_shown_list(sorted(found), True)} differ from the first "
+                f"line's {_shown_list(sorted(first), True)}")
+    new, missing = sorted(found - first), sorted(first - found)
+    return (f"the systems differ from the first line's ({len(found):,} systems here, "
+            f"{len(first):,} there): new here {_shown_list(new, brackets=True)}, missing "
+            f"here {_shown_list(missing, brackets=True)}")
 
 
 def _json_kind(value) -> str:
@@ -227,7 +267,8 @@ def _row_of_object(obj, path: str, line: int):
     for key in ("prediction", "references"):
         if key not in obj:
             keys = sorted(obj)
-            found = ", ".join(keys[:10]) + (", ..." if len(keys) > 10 else "") or "none"
+            found = ", ".join(_shown(k, quote=False) for k in keys[:10]) + \
+                (f", ... ({len(keys):,} keys)" if len(keys) > 10 else "") or "none"
             raise RowError(f"{where}: missing key {key!r} (keys found: {found}); each row is "
                            f"{ROW_SHAPE}")
     if not _is_text(obj["prediction"]):
@@ -454,7 +495,7 @@ class Rows:
         self.size = size if size > 0 else None
         self.line = 0
         self._raw = None  # the last row's object (jsonl/json) or cells (csv/tsv), for extra
-        self._extra_columns = ()  # csv/tsv: (cell index, name) of the other columns
+        self._extra_columns = ((), ())  # csv/tsv: _extra_columns(), the other columns
         self._rows = self._unpack(getattr(self, "_" + self.format)())
 
     @property
@@ -475,7 +516,8 @@ class Rows:
                     if key != "prediction" and key != "references"}
         if raw is None:
             return {}
-        return {name: raw[k] for k, name in self._extra_columns}
+        keep, names = self._extra_columns
+        return dict(zip(names, itertools.compress(raw, keep)))
 
     def __iter__(self):
         return self._rows
@@ -656,34 +698,50 @@ class _JsonDocument:
                                                   f'"references"[{k}]'), None
 
 
+_JSON_CONSTANTS = {None: "null", True: "true", False: "false", "nan": "NaN",
+                   "inf": "Infinity", "-inf": "-Infinity"}
+# json.dumps(value, ensure_ascii=..., separators=(",", ":")), its encoder made once (json.dumps
+# makes one per call when given arguments: most of the time of a short value)
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+_COMPACT_ASCII = json.JSONEncoder(separators=(",", ":")).encode
+
+
 def _extra_text(value) -> str:
     """A field of Rows.extra: a string as it is, anything else (or a string with a lone
     surrogate, which UTF-8 cannot write) as compact JSON text."""
     if _is_text(value):
         return value
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    if type(value) is int:  # json's own text for an int, without its encoder
+        return int.__repr__(value)
+    if value is None or type(value) is bool:
+        return _JSON_CONSTANTS[value]
+    if type(value) is float:  # json's text: repr, or NaN / Infinity / -Infinity
+        return float.__repr__(value) if value - value == 0 else _JSON_CONSTANTS[repr(value)]
+    text = _COMPACT(value)
     if _is_text(text):
         return text
-    return json.dumps(value, separators=(",", ":"))  # lone surrogates as \u escapes
+    return _COMPACT_ASCII(value)  # lone surrogates as \u escapes
 
 
 def _extra_columns(header: list, used: set) -> tuple:
-    """(index, name) of the header's columns not in ``used``: the cell without its
-    surrounding spaces, or column_N (N from 1, with "_" added until no other column has
-    the name) for an unnamed one."""
-    names = [cell.strip() for cell in header]
-    taken = set(names)
-    out = []
-    for k, name in enumerate(names):
-        if k in used:
-            continue
-        if not name:
-            name = f"column_{k + 1}"
-            while name in taken:
-                name += "_"
-            taken.add(name)
-        out.append((k, name))
-    return tuple(out)
+    """(keep, names): a list of len(header) booleans, True for the columns not in ``used``,
+    and the names of those columns in order: the cell without its surrounding spaces, or
+    column_N (N from 1, with "_" added until no other column has the name) for an unnamed
+    one. Linear in the header's characters: a "_" is added only past a column named so."""
+    names = list(map(str.strip, header))
+    keep = [True] * len(names)
+    for k in used:
+        keep[k] = False
+    if "" in names:
+        taken = set(names)
+        for k, name in enumerate(names):
+            if not name:
+                name = f"column_{k + 1}"
+                while name in taken:
+                    name += "_"
+                taken.add(name)
+                names[k] = name
+    return keep, list(itertools.compress(names, keep))
 
 
 class _CsvError(Exception):
@@ -796,28 +854,38 @@ class _CsvReader:
                 yield self.record_start, cells
 
     def columns(self, header: list, where: str):
-        """(prediction column, how references are read, their columns) from the header."""
-        names = [name.strip().lower() for name in header]
-        found = ", ".join(repr(n) for n in header) or "none"
-        for name in set(names):
-            if name and names.count(name) > 1:
-                raise RowError(f"{where}: the header names the column {name!r} twice; "
-                               f"allowed: {CSV_COLUMNS}")
-        numbered = sorted((int(name[10:]), k) for k, name in enumerate(names)
-                          if re.fullmatch(r"reference_[1-9][0-9]*", name))
-        ways = [w for w in ("reference", "references") if w in names] + \
+        """(prediction column, how references are read, their columns) from the header.
+        Linear in the header: a set finds a name said twice, a scan each of the few names
+        looked for, and messages show at most _SHOWN_NAMES names."""
+        names = list(map(str.lower, map(str.strip, header)))
+        if len(set(names)) < len(names):  # a name said twice, or several unnamed columns
+            first = {}
+            for k, name in enumerate(names):
+                if name not in first:
+                    first[name] = k
+                elif name:
+                    raise RowError(f"{where}: the header names the column {_shown(name)} "
+                                   f"twice (columns {first[name] + 1:,} and {k + 1:,}); allowed: "
+                                   f"{CSV_COLUMNS}")
+        present = {w for w in ("prediction", "reference", "references") if w in names}
+        # reference_N as (digits, column), ordered by N without int(): the digits have no
+        # leading zero, so the shorter is the smaller (and int() of 5,000 digits is an error)
+        numbered = sorted(((name[10:], k) for k, name in enumerate(names)
+                           if name[:10] == "reference_" and _NUMBERED.fullmatch(name)),
+                          key=lambda d: (len(d[0]), d[0]))
+        ways = [w for w in ("reference", "references") if w in present] + \
             ["reference_1, ..."] * bool(numbered)
-        if "prediction" not in names or len(ways) != 1:
+        if "prediction" not in present or len(ways) != 1:
             problem = (f"it names {' and '.join(ways)}" if len(ways) > 1
-                       else "it has no prediction column" if "prediction" not in names
+                       else "it has no prediction column" if "prediction" not in present
                        else "it has no reference column")
             raise RowError(f"{where}: the first record is the header and {problem} (found: "
-                           f"{found}); allowed: {CSV_COLUMNS}")
+                           f"{_shown_list(header)}); allowed: {CSV_COLUMNS}")
         if numbered:
-            if numbered[0][0] != 1:
+            if numbered[0][0] != "1":
                 raise RowError(f"{where}: the reference columns start at "
-                               f"reference_{numbered[0][0]}; allowed: reference_1, reference_2,"
-                               " ...")
+                               f"{_shown('reference_' + numbered[0][0], quote=False)}; "
+                               "allowed: reference_1, reference_2, ...")
             return names.index("prediction"), "numbered", [k for _, k in numbered]
         way = ways[0]
         return names.index("prediction"), way, [names.index(way)]

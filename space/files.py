@@ -11,12 +11,13 @@ import threading
 import uuid
 from collections import deque
 from pathlib import Path
-from typing import Optional
+from typing import NamedTuple, Optional
 
-from rouge_io import RowError, Rows, read_system_rows
+from rouge_io import RowError, Rows, detect_format, read_system_rows
 
-from .limits import (CLI, DOWNLOADS_KEPT, MAX_RECORD_BYTES, MAX_ROWS, MAX_UPLOAD_BYTES, refused,
-                     user_error)
+from .limits import (CLI, CPU_BUDGET_SECONDS, DOWNLOADS_KEPT, MAX_RECORD_BYTES, MAX_ROWS,
+                     MAX_SYSTEMS, MAX_UPLOAD_BYTES, MEMORY_BUDGET_BYTES, download_cost,
+                     read_cost, refused, user_error)
 from .render import MEASURES
 
 
@@ -32,10 +33,73 @@ def _display_name(path: str) -> str:
     return Path(path).name
 
 
-def _read_rows(rows: Rows, shown: str) -> tuple:
+class Corpus(NamedTuple):
+    """An uploaded corpus, read (load_corpus gives its first four fields)."""
+    predictions: list
+    references: list
+    shown: str  # the file name(s), as the page shows them
+    extra: list  # each row's other columns (rouge_io's Rows.extra)
+    seconds: float  # estimated CPU of reading it and writing its per-example CSV
+    note: str  # what those seconds are, for a refusal of the request they are part of
+
+
+# the bytes that end a field of each format (rouge_io's): a count of them bounds the fields
+# (a delimiter inside a quoted cell or a JSON string is counted too, which only overestimates);
+# and the marks of a slower field: a quote in CSV/TSV, an opening bracket in JSON
+_FIELD_ENDS = {"csv": (b",", b"\n"), "tsv": (b"\t", b"\n"), "text": (b"\n",),
+               "jsonl": (b":", b",", b"\n"), "json": (b":", b",", b"\n")}
+_SLOW_MARKS = {"csv": (b'"',), "tsv": (b'"',), "text": (), "jsonl": (b"[", b"{"),
+               "json": (b"[", b"{")}
+
+
+def count_fields(path: str, fmt: str) -> tuple:
+    """(fields, marks): at most how many fields (cells, keys, array items, lines) rouge_io
+    makes of this file in the format ``fmt``, from a count of the bytes that end one, and
+    the count of the marks of a slower field (_SLOW_MARKS). Read in 1 MiB pieces, at C speed
+    (a few ms for a 20 MB upload), before any row is parsed."""
+    fields, marks = 1, 0
+    with open(path, "rb") as handle:
+        while piece := handle.read(1 << 20):
+            fields += sum(piece.count(end) for end in _FIELD_ENDS[fmt])
+            marks += sum(piece.count(mark) for mark in _SLOW_MARKS[fmt])
+    return fields, marks
+
+
+def check_read_cost(paths: list, fmt: str, local: str) -> tuple:
+    """Refuse, before reading, files whose reading is estimated over the CPU or memory
+    budget: bytes and fields (count_fields: a CSV header of 400,000 columns is 400,000
+    fields, as is a row of them). A CSV or TSV file's other cells are at most its fields, so
+    the per-example CSV they make is costed here too (a JSON file's other keys may be
+    sparse: they are costed once read, by _read_rows). (seconds, fields) of the reading."""
+    size = fields = marks = 0
+    for path in paths:
+        size += os.path.getsize(path)
+        counted = count_fields(path, fmt)
+        fields, marks = fields + counted[0], marks + counted[1]
+    seconds, peak = read_cost(fmt, size, fields, marks)
+    written = download_cost(1, fields) if fmt in ("csv", "tsv") else 0.0
+    what = "the upload" if len(paths) == 1 else "the uploads"
+    if seconds + written > CPU_BUDGET_SECONDS:
+        task = "to read and to write as a per-example CSV" if written else "to read"
+        raise refused(what, f"{fields:,} fields (cells, keys, array items or lines) in "
+                      f"{size / 2 ** 20:.1f} MB, an estimated {seconds + written:,.1f} s of "
+                      f"CPU {task}", f"about {CPU_BUDGET_SECONDS:g} s of CPU per request",
+                      local)
+    if peak > MEMORY_BUDGET_BYTES:
+        raise refused(what, f"{fields:,} fields (cells, keys, array items or lines) in "
+                      f"{size / 2 ** 20:.1f} MB, an estimated {peak / 2 ** 30:,.1f} GiB of "
+                      "memory to read", f"{MEMORY_BUDGET_BYTES / 2 ** 30:g} GiB per request",
+                      local)
+    return seconds, fields
+
+
+def _read_rows(rows: Rows, shown: str, read_seconds: float = 0.0) -> tuple:
     """Up to MAX_ROWS rows; RowError (with the upload's temporary path replaced by the file's
-    name) as a readable error."""
+    name) as a readable error. Then the per-example CSV's cost (every row has a cell for each
+    other column of any row): refused when reading (``read_seconds``, estimated) and writing
+    it are over the CPU budget. (predictions, references, extra, seconds, note)."""
     predictions, references, extra = [], [], []
+    columns: dict = {}  # the other columns of any row, as write_scores_csv makes them
     try:
         with rows:
             for prediction, refs in rows:
@@ -44,7 +108,9 @@ def _read_rows(rows: Rows, shown: str) -> tuple:
                                   f"{MAX_ROWS:,} examples", f"{CLI} --input {shown}")
                 predictions.append(prediction)
                 references.append(refs)
-                extra.append(rows.extra)  # the row's other columns
+                row = rows.extra  # the row's other columns
+                extra.append(row)
+                columns.update(row)  # (only its keys, in order, are used)
     except RowError as error:
         message = str(error)
         for path in rows.paths:
@@ -52,7 +118,18 @@ def _read_rows(rows: Rows, shown: str) -> tuple:
         raise user_error(message, title="Unreadable file") from None
     if not predictions:
         raise user_error(f"{shown} has no examples.", title="Empty corpus")
-    return predictions, references, extra
+    write_seconds = download_cost(len(predictions), len(columns))
+    cells = (f"{len(predictions):,} row{'s' * (len(predictions) != 1)} × {len(columns):,} "
+             f"other column{'s' * (len(columns) != 1)}")
+    note = (f"{read_seconds:,.1f} s of it reading {shown}"
+            + (f" and {write_seconds:,.1f} s writing its per-example CSV, {cells}"
+               if columns else ""))
+    if read_seconds + write_seconds > CPU_BUDGET_SECONDS:
+        raise refused("the per-example CSV", f"{cells} (each row has a cell for every other "
+                      f"column of any row), an estimated {read_seconds + write_seconds:,.1f} s "
+                      "of CPU to read and write", f"about {CPU_BUDGET_SECONDS:g} s of CPU per "
+                      "request", f"{CLI} --input {shown} --per-example scores.jsonl")
+    return predictions, references, extra, read_seconds + write_seconds, note
 
 
 def _check_upload(path: str) -> None:
@@ -71,9 +148,26 @@ def _open_rows(path: str, **kwargs) -> Rows:
                          title="Unreadable file") from None
 
 
+def _format(path: str) -> str:
+    try:
+        return detect_format(path)
+    except RowError as error:
+        raise user_error(str(error).replace(path, _display_name(path)),
+                         title="Unreadable file") from None
+
+
 def load_corpus(corpus_file, pred_file, ref_files) -> tuple:
     """(predictions, references, description, the other columns of each row: rouge_io's
     Rows.extra) from the uploads (rouge_io reads every format); gr.Error on any problem."""
+    return read_corpus(corpus_file, pred_file, ref_files)[:4]
+
+
+def read_corpus(corpus_file, pred_file, ref_files) -> Corpus:
+    """load_corpus's, with the estimated CPU of reading the uploads and writing their
+    per-example CSV (Corpus.seconds, for the request's budget). Uploads are refused before
+    any row is read when their size, or the estimate of reading their fields
+    (check_read_cost), is over a limit; after reading, when reading and writing the
+    per-example CSV are estimated over the budget."""
     path = _file_path(corpus_file)
     ref_paths = [_file_path(p) for p in (ref_files if isinstance(ref_files, list)
                                          else [ref_files] if ref_files else [])]
@@ -82,8 +176,9 @@ def load_corpus(corpus_file, pred_file, ref_files) -> tuple:
     if path:
         _check_upload(path)
         name = _display_name(path)
-        preds, refs, extra = _read_rows(_open_rows(path), name)
-        return preds, refs, name, extra
+        seconds, _ = check_read_cost([path], _format(path), f"{CLI} --input {name}")
+        preds, refs, extra, seconds, note = _read_rows(_open_rows(path), name, seconds)
+        return Corpus(preds, refs, name, extra, seconds, note)
     if not pred_path and not ref_paths:
         raise user_error("Upload a corpus file (JSONL, JSON, CSV or TSV), or a predictions text "
                          "file with one or more reference text files, each up to "
@@ -95,48 +190,70 @@ def load_corpus(corpus_file, pred_file, ref_files) -> tuple:
     for p in [pred_path, *ref_paths]:
         _check_upload(p)
     shown = " + ".join(_display_name(p) for p in [pred_path, *ref_paths])
-    preds, refs, extra = _read_rows(_open_rows(pred_path, format="text",
-                                               reference_paths=ref_paths), shown)
-    return preds, refs, shown, extra
+    seconds, _ = check_read_cost([pred_path, *ref_paths], "text",
+                                 f"{CLI} {' '.join(map(_display_name, [pred_path, *ref_paths]))}")
+    preds, refs, extra, seconds, note = _read_rows(
+        _open_rows(pred_path, format="text", reference_paths=ref_paths), shown, seconds)
+    return Corpus(preds, refs, shown, extra, seconds, note)
 
 
 def load_systems(systems_file, system_files, ref_files) -> tuple:
     """({system: predictions}, references) from a JSONL with one key per system, or one
     predictions text file per system plus reference text files."""
+    return read_systems(systems_file, system_files, ref_files)[:2]
+
+
+def read_systems(systems_file, system_files, ref_files) -> tuple:
+    """load_systems's, with the estimated CPU of reading the uploads (seconds, for the
+    request's budget) and a note naming it: (predictions, references, seconds, note). The
+    uploads are refused before any row is read when their size or the estimate of reading
+    them (check_read_cost) is over a limit, or when there are more than MAX_SYSTEMS system
+    files; a JSONL file once its first line names more than MAX_SYSTEMS systems."""
     path = _file_path(systems_file)
     if path:
         _check_upload(path)
+        name = _display_name(path)
+        seconds, _ = check_read_cost([path], "jsonl", f"{CLI} --compare {name}")
         predictions, references = {}, []
         try:
             for row, refs in read_system_rows(path, max_record_bytes=MAX_RECORD_BYTES):
                 if len(references) == MAX_ROWS:
                     raise refused("the file", f"more than {MAX_ROWS:,} rows",
-                                  f"{MAX_ROWS:,} rows", f"{CLI} --compare {_display_name(path)}")
-                for name, text in row.items():
-                    predictions.setdefault(name, []).append(text)
+                                  f"{MAX_ROWS:,} rows", f"{CLI} --compare {name}")
+                if not references and len(row) > MAX_SYSTEMS:  # every line has the same
+                    raise refused(name, f"{len(row):,} systems on its first line",
+                                  f"{MAX_SYSTEMS} systems", f"{CLI} --compare {name}")
+                for system, text in row.items():
+                    predictions.setdefault(system, []).append(text)
                 references.append(refs)
         except RowError as error:
-            raise user_error(str(error).replace(path, _display_name(path)),
-                             title="Unreadable file") from None
+            raise user_error(str(error).replace(path, name), title="Unreadable file") from None
         if not references:
-            raise user_error(f"{_display_name(path)} has no rows.", title="Empty file")
-        return predictions, references
+            raise user_error(f"{name} has no rows.", title="Empty file")
+        return predictions, references, seconds, f"{seconds:,.1f} s of it reading {name}"
     paths = [_file_path(f) for f in (system_files or [])]
     refs_paths = [_file_path(f) for f in (ref_files or [])]
     if len(paths) < 2 or not refs_paths:
         raise user_error("Upload a JSONL file with a key per system, or two or more system "
                          "files (.txt, one prediction per line) and the reference file(s).",
                          title="Nothing to compare")
+    local = f"{CLI} --compare SYSTEM.txt ... --references REFS.txt"
+    if len(paths) > MAX_SYSTEMS:
+        raise refused("the system files", f"{len(paths)} files", f"{MAX_SYSTEMS} systems",
+                      local)
     predictions, references = {}, None
     for p in paths + refs_paths:
         _check_upload(p)
+    # each system's file is read with every reference file
+    seconds, _ = check_read_cost(paths + refs_paths * len(paths), "text", local)
     for p in paths:
         name = Path(p).stem
         name = name if name not in predictions else _display_name(p)
-        preds, refs, _ = _read_rows(_open_rows(p, format="text", reference_paths=refs_paths),
-                                    _display_name(p))
+        preds, refs, _, _, _ = _read_rows(_open_rows(p, format="text",
+                                                     reference_paths=refs_paths),
+                                          _display_name(p))
         predictions[name], references = preds, refs
-    return predictions, references
+    return predictions, references, seconds, f"{seconds:,.1f} s of it reading the files"
 
 
 def safe_cell(value: str) -> str:

@@ -8,7 +8,7 @@ import html
 
 import gradio as gr
 
-from .files import load_corpus, load_systems, write_scores_csv
+from .files import read_corpus, read_systems, write_scores_csv
 from .limits import CLI, MAX_REFERENCES, check_budget, check_texts, user_error
 from .metric import metric
 from .options import build_options, cli_flags, page_options
@@ -121,9 +121,13 @@ def score_corpus(corpus_file, pred_file, ref_files, options: dict, aggregation: 
     try:
         options = page_options(**options)
         progress(0, desc="Reading the corpus")
-        preds, refs, source, extra = load_corpus(corpus_file, pred_file, ref_files)
+        # refused before its rows are read when reading them is over the budget; then the
+        # reading and the per-example CSV count in the request's budget
+        preds, refs, source, extra, seconds, note = read_corpus(corpus_file, pred_file,
+                                                                ref_files)
         result, scores, notes = score_corpus_lists(preds, refs, options, aggregation,
-                                                   n_samples, confidence, seed, progress)
+                                                   n_samples, confidence, seed, progress,
+                                                   upload_seconds=seconds, upload_note=note)
     except gr.Error as error:
         return (error_html(error, "corpus-error"), "", gr.update(visible=False, choices=[],
                                                                  value=None),
@@ -166,10 +170,12 @@ def compare_page(systems_file, system_files, ref_files, options: dict, baseline:
     """The Compare button: the tests' tables and charts, and the signature."""
     try:
         options = page_options(**options)
-        predictions, references = load_systems(systems_file, system_files, ref_files)
+        predictions, references, seconds, note = read_systems(systems_file, system_files,
+                                                              ref_files)
         base = baseline.strip() if baseline and baseline.strip() else next(iter(predictions))
         result, notes = compare_lists(predictions, references, options, base, test,
-                                      int(n_samples), int(seed), float(confidence))
+                                      int(n_samples), int(seed), float(confidence),
+                                      upload_seconds=seconds, upload_note=note)
     except gr.Error as error:
         return error_html(error, "compare-error"), gr.update(value="", visible=False)
     return (warnings_html(notes) + comparison_html(result, base, float(confidence), test),

@@ -48,6 +48,21 @@ LIMITS = {
     "estimated memory per request (GiB)": MEMORY_BUDGET_BYTES / 2 ** 30,
 }
 
+# Reading an upload (rouge_io) and writing its per-example CSV, estimated from counts before
+# either runs (CPU seconds, measured on a shared 2-vCPU x86-64 VM on the uploads of the table
+# in docs/space.md, "Uploads are costed too", rounded up). A field is a CSV/TSV cell, a JSON
+# key or array item, or a line of a text file: reading one and keeping it in its row's
+# Rows.extra dict took 0.15-0.4 us for a plain CSV cell and 0.5-0.8 us for a JSON string or
+# number; a quoted CSV cell (parsed in Python) took 1 us more, and a JSON array or object kept
+# as JSON text 1.2-3.5 us more: they are counted by their quotes and opening brackets. Writing
+# a cell of the download's other columns (every row has one for each other column that any row
+# has) took 0.3-0.8 us.
+READ_SECONDS_PER_BYTE = 4e-8
+READ_SECONDS_PER_FIELD = {"csv": 5e-7, "tsv": 5e-7, "text": 5e-7, "jsonl": 1e-6, "json": 1e-6}
+READ_SECONDS_PER_MARK = {"csv": 1e-6, "tsv": 1e-6, "text": 0.0, "jsonl": 4e-6, "json": 4e-6}
+READ_BYTES_PER_FIELD = 160  # a field's string and its entry in the row's dict, at the peak
+WRITE_SECONDS_PER_CELL = 1e-6
+
 # what the page draws (the numbers are computed whole; only their display is bounded)
 HIGHLIGHT_TOKENS = 2_000  # tokens drawn per text until "Show all tokens" is ticked
 HIGHLIGHT_SECONDS = 1.5  # estimated LCS traceback time above which ROUGE-1 is shown instead
@@ -167,6 +182,19 @@ def scan_cost(options, texts: list) -> tuple:
     return seconds, TOKENIZE_BYTES_PER_CHAR * chars
 
 
+def read_cost(fmt: str, size: int, fields: int, marks: int = 0) -> tuple:
+    """(seconds, bytes) of reading a file of ``size`` bytes, at most ``fields`` fields and
+    ``marks`` marks of a slower field (quotes in CSV/TSV, opening brackets in JSON) in the
+    format ``fmt`` (one of rouge_io.FORMATS), the rows' other fields kept."""
+    return (READ_SECONDS_PER_BYTE * size + READ_SECONDS_PER_FIELD[fmt] * fields
+            + READ_SECONDS_PER_MARK[fmt] * marks, size + READ_BYTES_PER_FIELD * fields)
+
+
+def download_cost(rows: int, columns: int) -> float:
+    """Seconds of writing the per-example CSV's other columns: a cell per row and column."""
+    return WRITE_SECONDS_PER_CELL * rows * columns
+
+
 def check_segmenter(options, predictions: list, references: list, local: str) -> None:
     """Refuse a text longer than its language's segmenter may see (MAX_SEGMENTER_CHARS)."""
     language = getattr(options.tokenizer, "language", None)
@@ -185,19 +213,22 @@ def check_segmenter(options, predictions: list, references: list, local: str) ->
 
 
 def check_budget(options, predictions: list, references: list, local: str,
-                 repeats: int = 1, extra_seconds: float = 0.0) -> dict:
+                 repeats: int = 1, extra_seconds: float = 0.0, extra_note: str = "") -> dict:
     """Refuse up front what is over the token limit or the CPU/memory budget: first by a
     cheap scan (segmenters' character limit, tokenizing's own cost), so that no request is
     tokenized at a cost over the budget; then, on the tokens, by the metric's estimate of its
     kernels' work (repeats: they run that many times; extra_seconds: work besides them, such
-    as resampling). Returns the metric's text sizes for the caller."""
+    as resampling, or reading an upload and writing its per-example CSV, which extra_note
+    names in a refusal, e.g. "3.2 s of it reading the upload"). Returns the metric's text
+    sizes for the caller."""
     texts = list(predictions) + [r for refs in references for r in refs]
     check_segmenter(options, predictions, references, local)
     seconds, peak = scan_cost(options, texts)
+    note = f"; {extra_note}" if extra_note else ""
     if seconds + extra_seconds > CPU_BUDGET_SECONDS:
         raise refused("this request", f"an estimated {seconds + extra_seconds:,.0f} s of CPU "
-                      "(tokenizing and stemming)", f"about {CPU_BUDGET_SECONDS:g} s per request",
-                      local)
+                      f"(tokenizing and stemming{note})",
+                      f"about {CPU_BUDGET_SECONDS:g} s per request", local)
     if peak > MEMORY_BUDGET_BYTES:
         raise refused("this request", f"an estimated {peak / 2 ** 30:,.1f} GiB of memory "
                       "(tokenizing)", f"{MEMORY_BUDGET_BYTES / 2 ** 30:g} GiB per request", local)
@@ -217,7 +248,8 @@ def check_budget(options, predictions: list, references: list, local: str,
     kernels, peak = metric.estimate_cost(options, sizes, pair_pred, pair_ref, repeats)
     seconds += kernels + extra_seconds
     if seconds > CPU_BUDGET_SECONDS:
-        raise refused("this request", f"an estimated {seconds:,.0f} s of CPU",
+        raise refused("this request", f"an estimated {seconds:,.0f} s of CPU"
+                      + (f" ({extra_note})" if extra_note else ""),
                       f"about {CPU_BUDGET_SECONDS:g} s per request", local)
     if peak > MEMORY_BUDGET_BYTES:
         raise refused("this request", f"an estimated {peak / 2 ** 30:,.1f} GiB of memory",

@@ -170,10 +170,13 @@ def highlight_panels(prediction: str, references: list, options: dict, kind: str
 
 
 def score_corpus_lists(predictions, references, options: dict, aggregation=None,
-                       n_samples=None, confidence=None, seed=None, progress=None):
+                       n_samples=None, confidence=None, seed=None, progress=None,
+                       upload_seconds: float = 0.0, upload_note: str = ""):
     """Check the limits, then score with the metric's Scorer in chunks: (compute()'s
     detailed result, per-example scores {type: float64[N, 3]}, the metric's warnings).
-    aggregation, n_samples, confidence, seed: None is the metric's default."""
+    aggregation, n_samples, confidence, seed: None is the metric's default.
+    upload_seconds: the estimated CPU of reading the upload and writing its per-example CSV
+    (files.read_corpus), counted in the request's budget; upload_note names it in a refusal."""
     predictions, references = check_texts(predictions, references)
     if isinstance(n_samples, float) and n_samples.is_integer():
         n_samples = int(n_samples)
@@ -191,7 +194,7 @@ def score_corpus_lists(predictions, references, options: dict, aggregation=None,
     bootstrap = metric.resampling_cost(len(predictions), opts.n_samples, len(opts.rouge_types))
     check_budget(opts, predictions, references,
                  f"{CLI} --input YOUR_FILE.jsonl {cli_flags(options)}",
-                 extra_seconds=bootstrap)
+                 extra_seconds=bootstrap + upload_seconds, extra_note=upload_note)
     scorer = metric.Scorer(opts)
     n, scores = len(predictions), {}
     for start in range(0, n, CHUNK_ROWS):
@@ -212,10 +215,10 @@ def score_corpus_lists(predictions, references, options: dict, aggregation=None,
 
 def compare_lists(predictions: dict, references: list, options: dict, baseline=None,
                   test=metric.DEFAULT_TEST, n_samples=None, seed=None,
-                  confidence=None) -> tuple:
+                  confidence=None, upload_seconds: float = 0.0, upload_note: str = "") -> tuple:
     """Check the limits, then metric.compare(): (its result, its warnings). n_samples=None:
     the test's default count (metric.DEFAULT_SAMPLES); seed, confidence: None is the
-    metric's default."""
+    metric's default. upload_seconds, upload_note: as score_corpus_lists' (files.read_systems)."""
     if not isinstance(predictions, dict) or len(predictions) > MAX_SYSTEMS:
         got = f"{len(predictions)} systems" if isinstance(predictions, dict) else \
             type(predictions).__name__
@@ -252,7 +255,7 @@ def compare_lists(predictions: dict, references: list, options: dict, baseline=N
     all_refs = refs * len(checked)
     check_budget(opts, all_rows, all_refs,
                  f"{CLI} --compare SYSTEM.txt ... --references REFS.txt {cli_flags(options)}",
-                 extra_seconds=resampling)
+                 extra_seconds=resampling + upload_seconds, extra_note=upload_note)
     try:
         with recorded_warnings() as messages:
             given = {k: v for k, v in dict(n_samples=n_samples, seed=seed,

@@ -864,3 +864,169 @@ def test_download_keeps_the_inputs_other_columns(space, tmp_path):
     predictions, references = space.files.load_systems(str(systems), None, None)
     assert list(predictions) == ["a", "b"] and len(references) == 3
     assert "`doc` and `id`" in space.page.usage_markdown()
+
+
+# --------------------------------------------------------------------------------------------
+# Issue 38, row 2: a wide upload is costed before its rows are read (a CSV header of 100k
+# columns, 0.9 MB, held the heavy slot for 155 s before; the reader is linear now, and the
+# Space counts the fields of an upload and refuses one over its budget before reading it)
+
+
+def _watch_rows(space, monkeypatch) -> list:
+    """The Rows (rouge_io's reader) opened by the Space from now on, as they are made."""
+    opened = []
+    real = space.files.Rows
+
+    def counting(path, *args, **kwargs):
+        opened.append(os.path.basename(str(path)))
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(space.files, "Rows", counting)
+    return opened
+
+
+def test_a_wide_header_upload_is_refused_before_its_rows_are_read(space, tmp_path,
+                                                                  monkeypatch):
+    """A CSV of 400,000 columns and 17 rows (14 MB, within the 20 MB upload limit):
+    6,800,018 fields counted from its bytes, over the CPU budget (reading and writing the
+    per-example CSV): refused with a message naming the fields and the budget, before
+    rouge_io opens it (no row parsed), on the page's handler and in files.read_corpus."""
+    n, rows = 400_000, 17
+    path = tmp_path / "wide.csv"
+    with open(path, "w", encoding="utf-8", newline="") as handle:
+        handle.write(",".join(["prediction", "reference"] + [f"c{k}" for k in range(2, n)])
+                     + "\n")
+        handle.write(("a b,a c" + ",x" * (n - 2) + "\n") * rows)
+    assert os.path.getsize(path) < space.limits.MAX_UPLOAD_BYTES
+    fields = n * (rows + 1) + 1  # a cell per comma and line end, plus one (by hand)
+    opened = _watch_rows(space, monkeypatch)
+    outputs = space.handlers.score_corpus(str(path), None, None, _page_options(), "macro", 1000,
+                                          0.95, 1, progress=lambda *a, **k: None)
+    assert 'class="error-panel"' in outputs[0] and outputs[-1] is None
+    message = html_unescape(outputs[0])
+    assert f"got {fields:,} fields" in message and "the Space's limit is about 10 s of CPU" \
+        in message and "python rouge_cli.py --input wide.csv" in message, message
+    with pytest.raises(gr.Error) as caught:
+        space.files.read_corpus(str(path), None, None)
+    assert f"got {fields:,} fields" in caught.value.message
+    assert opened == []  # refused from a count of its bytes: rouge_io never opened it
+
+
+def html_unescape(text: str) -> str:
+    import html
+
+    return html.unescape(text)
+
+
+def test_the_issues_wide_upload_is_read_whole_and_joins_back(space, tmp_path, monkeypatch):
+    """The issue's upload: one row of 100,000 columns (0.9 MB). Within the budget: scored,
+    and the per-example CSV keeps its 99,998 other columns as Python's csv module reads
+    them; the upload's cost counts in the request's budget (a refusal names it)."""
+    n = 100_000
+    path = tmp_path / "wide100k.csv"
+    header = ["prediction", "reference"] + [f"c{k}" for k in range(2, n)]
+    with open(path, "w", encoding="utf-8", newline="") as handle:
+        csv.writer(handle).writerows([header, ["the cat sat", "the cat"] + ["x"] * (n - 2)])
+    table, *_, state = space.handlers.score_corpus(
+        str(path), None, None, _page_options(), "macro", 100, 0.95, 1,
+        progress=lambda *a, **k: None)
+    assert state is not None, table
+    got = next(csv.DictReader(open(space.files.write_scores_csv(state), encoding="utf-8")))
+    with open(path, encoding="utf-8", newline="") as handle:
+        want = next(csv.DictReader(handle))
+    assert {k: got[k] for k in header[2:]} == {k: want[k] for k in header[2:]}
+    want_f = _scorer(["rouge1"]).score("the cat", "the cat sat")["rouge1"].fmeasure
+    assert float(got["rouge1_fmeasure"]) == want_f
+    # the same upload with its bytes priced at 9 s to read, and a bootstrap at 1.5 s: the
+    # upload alone is within the budget, the request is not, and the refusal says how much
+    # of it the upload is
+    corpus = space.files.read_corpus(str(path), None, None)
+    monkeypatch.setattr(space.limits, "READ_SECONDS_PER_BYTE", 9.0 / os.path.getsize(path))
+    monkeypatch.setattr(space.metric.metric, "resampling_cost", lambda *a, **k: 1.5)
+    priced = space.files.read_corpus(str(path), None, None)
+    assert 9.0 < priced.seconds < space.limits.CPU_BUDGET_SECONDS - 0.5
+    assert corpus.seconds < 1.0
+    outputs = space.handlers.score_corpus(str(path), None, None, _page_options(), "macro", 1000,
+                                          0.95, 1, progress=lambda *a, **k: None)
+    message = html_unescape(outputs[0])
+    assert "the Space's limit is about 10 s per request" in message, message
+    assert priced.note.startswith("9.") and priced.note in message, message
+    assert "s of it reading wide100k.csv and 0.1 s writing its per-example CSV, 1 row × " \
+        "99,998 other columns" in priced.note, priced.note
+
+
+def test_sparse_other_keys_are_costed_before_the_download_is_written(space, tmp_path,
+                                                                     monkeypatch):
+    """JSONL rows whose other keys all differ: the per-example CSV has a cell for every row
+    and every key of any row (rows x keys, 19,900 x 995,000 took hours to write). Costed once
+    read, before scoring or writing: 3 rows of 5 keys of their own are 3 x 15 cells (by hand;
+    a cell priced at 1 s here so that a small file is over the budget)."""
+    path = tmp_path / "sparse.jsonl"
+    path.write_text("".join(json.dumps({"prediction": "a b", "references": ["a"],
+                                        **{f"r{r}k{k}": k for k in range(5)}}) + "\n"
+                            for r in range(3)), encoding="utf-8")
+    monkeypatch.setattr(space.limits, "WRITE_SECONDS_PER_CELL", 1.0)
+    written = []
+    monkeypatch.setattr(space.handlers, "write_scores_csv",
+                        lambda state: written.append(state) or "unused.csv")
+    outputs = space.handlers.score_corpus(str(path), None, None, _page_options(), "macro", 100,
+                                          0.95, 1, progress=lambda *a, **k: None)
+    message = html_unescape(outputs[0])
+    assert "the per-example CSV: got 3 rows × 15 other columns" in message, message
+    assert "python rouge_cli.py --input sparse.jsonl --per-example scores.jsonl" in message
+    assert written == [] and outputs[-1] is None
+
+
+def test_a_compare_file_of_many_systems_is_refused_at_its_first_line(space, tmp_path):
+    """A compare JSONL whose first line names 9 systems (one more than the Space compares):
+    refused there, before line 2 is read (line 2 is not JSON: its error never comes); and
+    more system text files than MAX_SYSTEMS before any is read."""
+    path = tmp_path / "nine.jsonl"
+    path.write_text(json.dumps({"references": "a", **{f"s{k}": "a" for k in range(9)}})
+                    + "\n{not json\n", encoding="utf-8")
+    with pytest.raises(gr.Error) as caught:
+        space.files.load_systems(str(path), None, None)
+    assert caught.value.message.startswith("nine.jsonl: got 9 systems on its first line; the "
+                                           "Space's limit is 8 systems"), caught.value.message
+    files = []
+    for k in range(space.limits.MAX_SYSTEMS + 1):
+        files.append(tmp_path / f"system{k}.txt")
+        files[-1].write_text("a\n", encoding="utf-8")
+    (tmp_path / "refs.txt").write_text("a\n", encoding="utf-8")
+    with pytest.raises(gr.Error) as caught:
+        space.files.load_systems(None, [str(f) for f in files], [str(tmp_path / "refs.txt")])
+    assert "the system files: got 9 files" in caught.value.message, caught.value.message
+
+
+def test_the_upload_field_count_bounds_what_rouge_io_reads(space, tmp_path):
+    """count_fields is at least the fields rouge_io makes (cells of Python's csv module,
+    keys and array items of json), from bytes only: the budget never underestimates."""
+    rng = random.Random(38)
+    for fmt in ("csv", "tsv", "jsonl"):
+        for trial in range(20):
+            rows = [(_text(rng), [_text(rng) for _ in range(rng.randint(1, 3))],
+                     {f"k{j}": rng.choice([1, "x, y", [1, 2], {"a": None}])
+                      for j in range(rng.randint(0, 4))}) for _ in range(rng.randint(1, 6))]
+            path = tmp_path / f"t{trial}.{fmt}"
+            if fmt == "jsonl":
+                path.write_text("".join(json.dumps({"prediction": p, "references": r, **e})
+                                        + "\n" for p, r, e in rows), encoding="utf-8")
+
+                def count(value):  # keys and array items, by hand
+                    if isinstance(value, dict):
+                        return len(value) + sum(count(v) for v in value.values())
+                    if isinstance(value, list):
+                        return len(value) + sum(count(v) for v in value)
+                    return 0
+                made = sum(count(json.loads(line))
+                           for line in path.read_text(encoding="utf-8").splitlines())
+            else:
+                delimiter = "," if fmt == "csv" else "\t"
+                with open(path, "w", encoding="utf-8", newline="") as handle:
+                    writer = csv.writer(handle, delimiter=delimiter)
+                    writer.writerow(["prediction", "references", "k"])
+                    writer.writerows([p, json.dumps(r), json.dumps(e)] for p, r, e in rows)
+                with open(path, encoding="utf-8", newline="") as handle:
+                    made = sum(len(cells) for cells in csv.reader(handle, delimiter=delimiter))
+            fields, _ = space.files.count_fields(str(path), fmt)
+            assert fields >= made, (fmt, fields, made)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import assume, given, settings, strategies as st
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -638,6 +638,10 @@ def test_csv_parser_reads_what_csv_writer_wrote_with_long_fields(rows, end, quot
     """Cells longer than csv's default field limit read back exactly as csv.writer wrote
     them (Python's csv writes any size; its reader would need the process-wide limit raised)."""
     rows = [["x" * long + "\n\"," + cells[0], *cells[1:]] for cells in rows]
+    # csv.writer leaves a "\r" unquoted when it is not in lineterminator, and csv.reader
+    # itself then reads it as a line end: no round trip to hold us to
+    assume(end == "\r\n" or quoting == csv.QUOTE_ALL or
+           not any("\r" in cell for cells in rows for cell in cells))
     out = io.StringIO()
     csv.writer(out, lineterminator=end, quoting=quoting).writerows(rows)
     assert ours(out.getvalue(), ",") == ([row if row != [""] else [] for row in rows], None)
