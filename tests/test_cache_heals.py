@@ -29,6 +29,8 @@ import time
 
 import pytest
 
+from test_backend import _alive  # the pids whose command line holds a marker
+
 # the full tier only: every case runs fresh processes on a copied cache (5-35 s each)
 pytestmark = pytest.mark.slow
 
@@ -86,19 +88,6 @@ def _env(cache_root, **extra) -> dict:
     env = {k: v for k, v in os.environ.items() if k != "ROUGE_METRIC_BACKEND"}
     env.update(ROUGE_METRIC_CACHE_DIR=str(cache_root), **extra)
     return env
-
-
-def _alive(marker: str) -> list:
-    """Pids of the processes whose command line holds `marker` (a compile process's does)."""
-    found = []
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
-                if marker.encode() in f.read():
-                    found.append(int(pid))
-        except OSError:
-            pass
-    return found
 
 
 def _none_left(folder) -> None:
@@ -214,41 +203,23 @@ def _truncate(path) -> None:
         f.write(data[:len(data) // 2])
 
 
-def test_a_garbled_index_is_set_aside_and_recompiled(cache, expected):
+@pytest.mark.parametrize("kernel, suffix, damage", [
+    ("ngram_stats", ".nbi", _garble),
+    ("lcs_stats", ".nbi", _truncate),
+    ("skip_bigram_stats", ".nbc", _garble),
+    ("wlcs_stats", ".nbc", _truncate),
+], ids=["garbled-index", "truncated-index", "garbled-data", "truncated-data"])
+def test_a_damaged_cache_file_is_set_aside_and_recompiled(cache, expected, kernel, suffix,
+                                                          damage):
     _, folder = cache
-    [index] = _files(folder, "ngram_stats", ".nbi")
-    _garble(index)
-    warning = _heals(cache, expected, ["ngram_stats"])
-    assert "UnpicklingError" in warning
+    files = _files(folder, kernel, suffix)
+    assert files and (suffix == ".nbc" or len(files) == 1), files  # one index a kernel
+    damage(files[0])
+    warning = _heals(cache, expected, [kernel])
+    if damage is _garble and suffix == ".nbi":
+        assert "UnpicklingError" in warning
     [aside] = _aside(folder)
-    assert aside.startswith(os.path.basename(index) + ".")
-
-
-def test_a_truncated_index_is_set_aside_and_recompiled(cache, expected):
-    _, folder = cache
-    [index] = _files(folder, "lcs_stats", ".nbi")
-    _truncate(index)
-    _heals(cache, expected, ["lcs_stats"])
-    [aside] = _aside(folder)
-    assert aside.startswith(os.path.basename(index) + ".")
-
-
-def test_a_garbled_data_file_is_set_aside_and_recompiled(cache, expected):
-    _, folder = cache
-    data = _files(folder, "skip_bigram_stats", ".nbc")[0]
-    _garble(data)
-    _heals(cache, expected, ["skip_bigram_stats"])
-    [aside] = _aside(folder)
-    assert aside.startswith(os.path.basename(data) + ".")
-
-
-def test_a_truncated_data_file_is_set_aside_and_recompiled(cache, expected):
-    _, folder = cache
-    data = _files(folder, "wlcs_stats", ".nbc")[0]
-    _truncate(data)
-    _heals(cache, expected, ["wlcs_stats"])
-    [aside] = _aside(folder)
-    assert aside.startswith(os.path.basename(data) + ".")
+    assert aside.startswith(os.path.basename(files[0]) + ".")
 
 
 def test_a_kernel_without_a_twin_waits_for_its_recompile(cache, expected):
