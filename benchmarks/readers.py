@@ -5,7 +5,7 @@ contract 5): the time ratio per doubling of the rows must be at most 2.5 (2 when
     .venv/bin/python benchmarks/readers.py --rows 25000,50000 --runs 5 --readers jsonl,csv
     .venv/bin/python benchmarks/readers.py --code /tmp/old      # rouge_io/rouge_cli of a folder
                                                                 # (e.g. git archive of a commit)
-    .venv/bin/python benchmarks/readers.py --sweep columns      # 1k to 400k columns (issue 38)
+    .venv/bin/python benchmarks/readers.py --sweep columns      # 1k to 400k columns
     .venv/bin/python benchmarks/readers.py --sweep columns --columns 1000,2000,4000 --runs 1
 
 Readers: ``rouge_io.Rows`` for jsonl, json, csv, tsv and text (one reference file), jsonl and
@@ -22,7 +22,7 @@ Compare rows are one document each with 3 systems (abs/bart, abs/t5/out_11B, ext
 and its reference, plus ``doc`` (not with --no-doc). The files are written to a temporary folder, one size at a
 time, and removed. JSON is read whole, so ``max_record_bytes`` is its size for it.
 
-The column sweep (``--sweep columns``, issue 38: "linear readers, every field") reads ONE row of
+The column sweep (``--sweep columns``) reads ONE row of
 N fields, N from 1,000 to 400,000 (``--columns``): csv and tsv (a header of N columns:
 prediction, reference, c2, c3, ...; then one row), csv again reading ``Rows.extra``; a JSONL
 line and a JSON list holding one object of N keys (prediction, references, k2, ...), jsonl
@@ -189,16 +189,8 @@ def write_wide_files(folder: Path, n: int) -> dict:
 def wide_reader(name: str, paths: dict, rouge_io, rouge_cli):
     """A function that reads the one-row file of ``name`` (an error path: to its RowError,
     checked to be one short line) and returns the row count (1, or 0 for an error path)."""
-    def rows_of(path, extra=False, **kwargs):
-        def read():
-            count = 0
-            with rouge_io.Rows(path, max_record_bytes=64 * 2 ** 20, **kwargs) as rows:
-                for _ in rows:
-                    if extra:
-                        rows.extra
-                    count += 1
-            return count
-        return read
+    def rows_of(path, extra=False):
+        return _rows_of(rouge_io, path, extra=extra, max_record_bytes=64 * 2 ** 20)
 
     if name == "baseline-split":
         def split():
@@ -235,18 +227,24 @@ def wide_reader(name: str, paths: dict, rouge_io, rouge_cli):
     return lambda: len(rouge_cli.read_systems(args)[1]) // 2
 
 
+def _rows_of(rouge_io, path, *args, extra=False, **kwargs):
+    """A function that reads path to the end with rouge_io.Rows (and each row's extra
+    columns, with extra=True) and returns the row count."""
+    def read():
+        count = 0
+        with rouge_io.Rows(path, *args, **kwargs) as rows:
+            for _ in rows:
+                if extra:
+                    rows.extra
+                count += 1
+        return count
+    return read
+
+
 def reader(name: str, paths: dict, rouge_io, rouge_cli):
     """A function that reads the file(s) of ``name`` to the end and returns the row count."""
     def rows_of(path, *args, extra=False, **kwargs):
-        def read():
-            count = 0
-            with rouge_io.Rows(path, *args, **kwargs) as rows:
-                for _ in rows:
-                    if extra:
-                        rows.extra
-                    count += 1
-            return count
-        return read
+        return _rows_of(rouge_io, path, *args, extra=extra, **kwargs)
 
     if name in ("jsonl", "csv", "tsv"):
         return rows_of(paths[name])
