@@ -121,7 +121,7 @@ def _perl_aggregate(options: RougeOptions, scores: dict, counts: dict) -> dict:
         block = samples[:, 3 * t_index:3 * t_index + 3]
         if micro:
             p, r = _pr_from_sums(block)
-            block = np.stack([p, r, fscore(p, r, options.alpha)], axis=1)
+            block = np.stack([p, r, options.fscore(p, r)], axis=1)
         entry = {}
         for col, key in enumerate(("precision", "recall", "fmeasure")):
             ordered = np.sort(block[:, col])
@@ -567,7 +567,7 @@ class Aggregate:
             a, b, c = sums
             if self._micro:
                 p, r = (a / b if b else 0.0), (a / c if c else 0.0)
-                return p, r, float(fscore(np.array([p]), np.array([r]), self.options.alpha)[0])
+                return p, r, float(self.options.fscore(np.array([p]), np.array([r]))[0])
             return a / units, b / units, c / units
         p, r = _pr_from_sums(sums)
-        return np.stack([p, r, fscore(p, r, self.options.alpha)], axis=1)
+        return np.stack([p, r, self.options.fscore(p, r)], axis=1)

@@ -42,7 +42,7 @@ __version__ = "0.4.0"
 
 DEFAULT_ROUGE_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 DEFAULT_SEED = 12345
-MULTI_REF_MODES = ("max", "average", "best")
+MULTI_REF_MODES = ("max", "average", "best", "max_pr")
 AGGREGATIONS = ("macro", "micro")
 
 # Bounds (each checked before any work; see the README's option table)
@@ -125,12 +125,16 @@ OPTIONS = (
            "whitespace, or a callable str -> list[str]", choices=tuple(TOKENIZERS),
            none="the profile's: default, or rouge155's own",
            rule=f"None, a callable str -> list[str] or one of {', '.join(TOKENIZERS)}"),
-    Option("alpha", float, 0.5, "the weight of precision in F = 1 / (alpha / P + "
-           "(1 - alpha) / R); 0.5 is F1", low=0.0, high=1.0,
-           rule="a number with 0 <= alpha <= 1"),
+    Option("alpha", float, None, "the weight of precision in F = 1 / (alpha / P + "
+           "(1 - alpha) / R); 0.5 is F1, 1/(1+1.2^2) is pycocoevalcap's beta = 1.2", low=0.0,
+           high=1.0,
+           none="the profile's: 0.5, coco's 1/(1+1.2^2)",
+           rule="None or a number with 0 <= alpha <= 1"),
     Option("multi_ref", str, None, "several references: max (per type, the reference with "
-           "the best F), average (counts pooled, ROUGE-1.5.5's -f A) or best (-f B)",
-           choices=MULTI_REF_MODES, none="max; average with profile rouge155"),
+           "the best F), average (counts pooled, ROUGE-1.5.5's -f A), best (-f B) or max_pr "
+           "(precision and recall each the maximum over the references, as pycocoevalcap)",
+           choices=MULTI_REF_MODES, none="max; average with profile rouge155; max_pr with "
+           "profile coco"),
     Option("remove_stopwords", bool, False, "drop ROUGE-1.5.5's SMART stopwords (English) "
            "before scoring"),
     Option("n_samples", int, 1000, "bootstrap samples of the interval (memory grows with "
@@ -143,9 +147,11 @@ OPTIONS = (
     Option("detailed", bool, False, "also return precision, recall, the interval, the "
            "signature and the count", cli=False),
     Option("profile", str, "rouge_score", "whose numbers: rouge_score 0.1.2's (evaluate's "
-           "rouge) or the ROUGE-1.5.5 Perl script's (rouge155)", choices=tuple(PROFILES)),
+           "rouge), the ROUGE-1.5.5 Perl script's (rouge155) or pycocoevalcap's ROUGE-L "
+           "(coco: image captioning's)", choices=tuple(PROFILES)),
     Option("aggregation", str, "macro", "macro: the mean of the examples' scores; micro: the "
-           "scores of the counts summed over all examples", choices=AGGREGATIONS),
+           "scores of the counts summed over all examples (not with multi_ref max_pr)",
+           choices=AGGREGATIONS),
     Option("length_limit_words", int, None, "keep the first N words of every text "
            "(ROUGE-1.5.5's -l)", low=1, high=MAX_LENGTH_LIMIT, none="no limit",
            rule=_LIMIT_RULE),
@@ -395,7 +401,7 @@ class RougeOptions:
             tokenizer = _tokenizer_profile(raw["tokenizer"], profile)
             if isinstance(tokenizer, LanguageTokenizer):
                 lang = tokenizer.language.code
-        alpha = _number(OPTION["alpha"], raw["alpha"])
+        alpha = profile.alpha if raw["alpha"] is None else _number(OPTION["alpha"], raw["alpha"])
         multi_ref = raw["multi_ref"] if raw["multi_ref"] is not None else profile.multi_ref_default
         _choice(OPTION["multi_ref"], multi_ref)
         if multi_ref not in profile.multi_ref_allowed:
@@ -405,6 +411,10 @@ class RougeOptions:
         confidence = _number(OPTION["confidence"], raw["confidence"])
         seed = _number(OPTION["seed"], raw["seed"])
         aggregation = _choice(OPTION["aggregation"], raw["aggregation"])
+        if aggregation == "micro" and multi_ref == "max_pr":
+            raise ValueError("aggregation: got 'micro' with multi_ref='max_pr'; allowed: "
+                             "'macro' (max_pr's precision and recall may come from different "
+                             "references: there are no counts to pool), or another multi_ref")
         limits = {}
         for name in ("length_limit_words", "length_limit_bytes"):
             if raw[name] is not None:
@@ -428,6 +438,10 @@ class RougeOptions:
         if isinstance(self.tokenizer, LanguageTokenizer):
             return self.tokenizer.stemmer_name
         return self.profile.stemmer
+
+    def fscore(self, p: np.ndarray, r: np.ndarray) -> np.ndarray:
+        """F of these P and R, by the profile's rule at this alpha."""
+        return self.profile.f_rule(p, r, self.alpha)
 
     @property
     def micro(self) -> bool:

@@ -378,7 +378,10 @@ def example_statistics(options: RougeOptions, rouge_types: Sequence[RougeType],
                     chosen[:, j, c] = _sequential_sums(x, starts, ref_counts)
                 else:
                     chosen[:, j, c] = np.add.reduceat(x, starts)
-    if not w_types and profile.rounding is no_rounding:  # the common case: one kernel call
+    if options.multi_ref == "max_pr" and len(ref_counts) != len(values):
+        return _separate_maxima(options, rouge_types, values, ref_counts), chosen
+    if not w_types and profile.rounding is no_rounding and profile.f_rule is fscore:
+        # the common case: one kernel call
         return kernel("example_prf")(np.ascontiguousarray(chosen), float(options.alpha)), chosen
     out = np.empty(chosen.shape, dtype=np.float64)  # (P, R, F)
     # P and R in one division: hit / (den_p, den_r), 0 where the denominator is 0
@@ -391,22 +394,40 @@ def example_statistics(options: RougeOptions, rouge_types: Sequence[RougeType],
     rounded = profile.rounding(pr)
     if rounded is not pr:
         pr[...] = rounded
-    out[..., 2] = profile.rounding(fscore(pr[..., 0], pr[..., 1], options.alpha))
+    out[..., 2] = profile.rounding(options.fscore(pr[..., 0], pr[..., 1]))
     return out, chosen
+
+
+def _separate_maxima(options: RougeOptions, rouge_types: Sequence[RougeType],
+                     values: np.ndarray, ref_counts: np.ndarray) -> np.ndarray:
+    """multi_ref max_pr (coco-caption's): P and R each the maximum of the references' own,
+    maybe from two references, and F of those two; float64[N, types, 3]."""
+    starts = np.concatenate(([0], np.cumsum(ref_counts)[:-1]))
+    out = np.empty((len(ref_counts), len(rouge_types), 3), dtype=np.float64)
+    for j, t in enumerate(rouge_types):
+        p, r = _precision_recall(options, t, values[:, j, 0], values[:, j, 1], values[:, j, 2])
+        out[:, j, 0] = np.maximum.reduceat(p, starts)
+        out[:, j, 1] = np.maximum.reduceat(r, starts)
+    pr = out[..., :2]
+    rounded = options.profile.rounding(pr)
+    if rounded is not pr:
+        pr[...] = rounded
+    out[..., 2] = options.profile.rounding(options.fscore(pr[..., 0], pr[..., 1]))
+    return out
 
 
 def chosen_references(options: RougeOptions, rouge_type: RougeType, values: np.ndarray,
                       ref_counts: np.ndarray):
     """The pair (row of ``values``) that each example's score comes from, int64[N], or None
     where the multi_ref mode pools the references' counts (average; one reference each
-    outside max mode)."""
+    outside max mode) or takes its P and R apart (max_pr)."""
     profile, kind = options.profile, rouge_type.kind
-    if options.multi_ref == "average" or (ref_counts == 1).all() and options.multi_ref != "max":
+    if options.multi_ref in ("average", "max_pr") or \
+            (ref_counts == 1).all() and options.multi_ref != "max":
         return None
     hit, ref_den = values[:, 0], values[:, 2]
     if options.multi_ref == "max":  # rouge_score's score_multi: the best F
-        key = fscore(*_precision_recall(options, rouge_type, hit, values[:, 1], ref_den),
-                     options.alpha)
+        key = options.fscore(*_precision_recall(options, rouge_type, hit, values[:, 1], ref_den))
     elif kind == "W":
         # ROUGE-1.5.5 -f B: the reference with the strictly highest single-reference
         # score (recall; N and S rounded as the profile rounds; W as f^-1(hit / base))

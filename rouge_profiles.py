@@ -1,11 +1,12 @@
 """Named profiles: everything that differs between one ROUGE and another, as objects (the
 tokenizers they name are in ``rouge_text``).
 
-A ``Profile`` holds every decision that differs between rouge_score 0.1.2 (``rouge_score``)
-and the ROUGE-1.5.5 script (``rouge155``): the tokenizer and stemmer, what ROUGE-L means, which
-tokens fill the union LCS's clipping tables, rounding, ``pow``, the multi-reference default,
-the bootstrap and its seed label. No other module compares profile names: adding a profile is
-adding one object to ``PROFILES``.
+A ``Profile`` holds every decision that differs between rouge_score 0.1.2 (``rouge_score``),
+the ROUGE-1.5.5 script (``rouge155``) and coco-caption's ROUGE-L (``coco``): the tokenizer and
+stemmer, what ROUGE-L means, which tokens fill the union LCS's clipping tables, the F rule and
+its default weight, rounding, ``pow``, the multi-reference modes, the bootstrap and its seed
+label. No other module compares profile names: adding a profile is adding one object to
+``PROFILES``.
 """
 
 from __future__ import annotations
@@ -17,9 +18,11 @@ from typing import Callable, Optional
 import numpy as np
 
 from .rouge_text import (
+    COCO_TOKENIZER,
     ROUGE155_TOKENIZER,
     TokenizerProfile,
 )
+from .rouge_vectorized import fscore
 
 # --------------------------------------------------------------------------------------------
 # Profiles
@@ -57,6 +60,24 @@ def no_rounding(x: np.ndarray) -> np.ndarray:
     return x
 
 
+COCO_BETA = 1.2  # coco-caption's rouge.py: "updated ... based on discussion with Hovey"
+COCO_ALPHA = 1.0 / (1.0 + COCO_BETA ** 2)  # the same weighting as alpha: 1 / (1 + beta^2)
+
+
+def coco_fscore(p: np.ndarray, r: np.ndarray, alpha: float) -> np.ndarray:
+    """coco-caption's F at its own weight: (1 + beta^2) P R / (R + beta^2 P), 0 where P or R
+    is 0, in its order of operations (the alpha form of the same F differs in the last bit).
+    At any other alpha, the alpha-weighted F of the other profiles."""
+    if alpha != COCO_ALPHA:
+        return fscore(p, r, alpha)
+    p, r = np.asarray(p, dtype=np.float64), np.asarray(r, dtype=np.float64)
+    b2 = COCO_BETA ** 2
+    out = np.zeros(np.broadcast_shapes(p.shape, r.shape), dtype=np.float64)
+    both = (p != 0) & (r != 0)
+    np.divide((1 + b2) * p * r, r + b2 * p, out=out, where=both)
+    return out
+
+
 @dataclass(frozen=True)
 class Profile:
     """Every decision that differs between two ROUGE implementations."""
@@ -74,6 +95,8 @@ class Profile:
     bootstrap: str  # "poisson": order-free, keeps no rows; "perl": the script's, keeps rows
     seed_label: Callable = field(compare=False)  # seed -> the signature's seed field
     exact_tiebreak_rounding: bool  # -f B rounds N/S recall keys to 5 decimals
+    alpha: float = 0.5  # the F weight when the alpha option is None
+    f_rule: Callable = field(default=fscore, compare=False)  # (P, R, alpha) -> F
 
     @property
     def keeps_rows(self) -> bool:
@@ -83,7 +106,7 @@ class Profile:
 ROUGE_SCORE = Profile(
     name="rouge_score", tokenizer=None, stemmer="porter", rouge_l="lcs", clip_from_flat=False,
     rounding=no_rounding, power=_libm_pow, sequential_sums=False, multi_ref_default="max",
-    multi_ref_allowed=("max", "average", "best"), bootstrap="poisson",
+    multi_ref_allowed=("max", "average", "best", "max_pr"), bootstrap="poisson",
     seed_label=lambda seed: f"seed:{seed}", exact_tiebreak_rounding=False)
 
 ROUGE155 = Profile(
@@ -92,4 +115,14 @@ ROUGE155 = Profile(
     multi_ref_default="average", multi_ref_allowed=("average", "best"), bootstrap="perl",
     seed_label=lambda seed: "seed:perl-srand", exact_tiebreak_rounding=True)
 
-PROFILES = {p.name: p for p in (ROUGE_SCORE, ROUGE155)}
+# coco-caption (pycocoevalcap 1.2, rouge/rouge.py): tokens are the text split on single spaces
+# (its PTB tokenizer runs before); precision and recall are each the maximum over the
+# references, maybe from different ones (max_pr); F with beta = 1.2; the mean over images.
+COCO = Profile(
+    name="coco", tokenizer=COCO_TOKENIZER, stemmer="porter", rouge_l="lcs", clip_from_flat=False,
+    rounding=no_rounding, power=_libm_pow, sequential_sums=False, multi_ref_default="max_pr",
+    multi_ref_allowed=("max_pr", "max", "average"), bootstrap="poisson",
+    seed_label=lambda seed: f"seed:{seed}", exact_tiebreak_rounding=False, alpha=COCO_ALPHA,
+    f_rule=coco_fscore)
+
+PROFILES = {p.name: p for p in (ROUGE_SCORE, ROUGE155, COCO)}

@@ -732,7 +732,14 @@ class StringTokenizer(TokenizerProfile):
         return [self._tokens(function, s, stopwords) for s in text.split("\n") if s]
 
 
+def coco_split(text: str) -> list[str]:
+    """coco-caption's ROUGE-L tokens: the text split on single spaces, as it is (its PTB
+    tokenizer lowercases and splits punctuation before); "" and "a  b" give empty tokens."""
+    return text.split(" ")
+
+
 DEFAULT_TOKENIZER = ByteTokenizer("default", unicode_lower=True)
+COCO_TOKENIZER = StringTokenizer("coco", coco_split)
 ROUGE155_TOKENIZER = ByteTokenizer("rouge155", unicode_lower=False)
 TOKENIZERS = {
     "default": DEFAULT_TOKENIZER,

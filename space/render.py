@@ -92,7 +92,10 @@ def per_reference_html(scored: dict) -> str:
     how = {"max": "★ the reference with the best F, which the score above uses (max)",
            "best": "★ the reference ROUGE-1.5.5's -f B picks (best recall)",
            "average": "the score above pools the references' counts (average): no single "
-                      "reference is chosen"}[mode]
+                      "reference is chosen",
+           "max_pr": "the score above takes the best precision and the best recall, maybe "
+                     "of two references (max_pr, coco-caption's): no single reference is "
+                     "chosen"}[mode]
     return (f'<details class="per-ref" open><summary>F against each reference alone</summary>'
             f'<div class="table-wrap"><table class="rouge-table" id="per-reference"><thead><tr>'
             f'<th>Type</th>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table></div>'

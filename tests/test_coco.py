@@ -1,0 +1,126 @@
+"""The coco profile against coco-caption itself (pycocoevalcap 1.2's Rouge, its ROUGE-L):
+per image, and the mean over images. The references are pycocoevalcap's own code, run here."""
+
+import math
+import random
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from pycocoevalcap.rouge.rouge import Rouge
+
+
+# lowercase words, a capital, punctuation, and "" (two spaces in a row: an empty token)
+WORDS = ["a", "dog", "cat", "on", "the", "grass", "man", "riding", "horse", "with", "of",
+         "two", "A", "Dog", ".", ",", ""]
+
+
+def _caption(rng: random.Random, longest: int) -> str:
+    return " ".join(rng.choice(WORDS) for _ in range(rng.randint(0, longest)))
+
+
+def _coco(predictions, references):
+    """pycocoevalcap's (mean, per-image scores), images keyed by their position."""
+    gts = {i: list(refs) for i, refs in enumerate(references)}
+    res = {i: [p] for i, p in enumerate(predictions)}
+    return Rouge().compute_score(gts, res)
+
+
+def _generated(seed: int, n: int):
+    rng = random.Random(seed)
+    predictions = [_caption(rng, 12) for _ in range(n)]
+    references = [[_caption(rng, 14) for _ in range(rng.randint(1, 7))] for _ in range(n)]
+    return predictions, references
+
+
+def test_generated_captions_equal_pycocoevalcap(metric):
+    """6,000 generated images with 1-7 references each: every per-image ROUGE-L equal, bit
+    for bit; the corpus score is the exact mean of those (np.mean may round it 1 ulp off)."""
+    predictions, references = _generated(seed=20261127, n=6000)
+    coco_mean, coco_scores = _coco(predictions, references)
+    ours = metric.compute(predictions=predictions, references=references, profile="coco",
+                          rouge_types=["rougeL"], use_aggregator=False)
+    assert np.array_equal(np.array(ours["rougeL"]), coco_scores)
+    corpus = metric.compute(predictions=predictions, references=references, profile="coco",
+                            rouge_types=["rougeL"])["rougeL"]
+    exact = sum(Fraction(x) for x in coco_scores.tolist()) / len(coco_scores)
+    assert corpus == float(exact)
+    assert math.isclose(corpus, coco_mean, rel_tol=4e-16)
+
+
+def test_separate_maxima_come_from_different_references(metric):
+    """Hand-computed: "a x" against "a" (LCS 1: P 1/2, R 1) and "a x y z" (LCS 2: P 1, R 1/2).
+    coco takes P = 1 from the second, R = 1 from the first, so F = 1 though no reference
+    matches; max (the best F of one reference) gives the second's."""
+    scores = metric.compute(predictions=["a x"], references=[["a", "a x y z"]],
+                            profile="coco", rouge_types=["rougeL"], use_aggregator=False,
+                            detailed=True)["rougeL"]
+    assert scores == {"precision": [1.0], "recall": [1.0], "fmeasure": [1.0]}
+    assert scores["fmeasure"][0] == _coco(["a x"], [["a", "a x y z"]])[1][0]
+    best = metric.compute(predictions=["a x"], references=[["a", "a x y z"]], profile="coco",
+                          rouge_types=["rougeL"], use_aggregator=False, detailed=True,
+                          multi_ref="max")["rougeL"]
+    f_one = (1 + 1.2 ** 2) * 0.5 * 1.0 / (1.0 + 1.2 ** 2 * 0.5)  # the first: P 1/2, R 1
+    f_two = (1 + 1.2 ** 2) * 1.0 * 0.5 / (0.5 + 1.2 ** 2 * 1.0)  # the second: P 1, R 1/2
+    assert f_one > f_two and best == {"precision": [0.5], "recall": [1.0], "fmeasure": [f_one]}
+
+
+@pytest.mark.parametrize("prediction, references", [
+    ("", [""]),                      # one empty token each: LCS 1
+    ("", ["a dog"]),
+    ("a  dog", ["a dog", "  "]),     # empty tokens match empty tokens
+    ("A Dog .", ["a dog ."]),        # nothing is lowercased or split off
+    ("a dog", ["a dog\nruns"]),      # a newline is part of a token
+])
+def test_edge_cases_equal_pycocoevalcap(metric, prediction, references):
+    ours = metric.compute(predictions=[prediction], references=[references], profile="coco",
+                          rouge_types=["rougeL"], use_aggregator=False)["rougeL"][0]
+    assert ours == _coco([prediction], [references])[1][0]
+
+
+def test_realsumm_sentences_equal_pycocoevalcap(metric, realsumm):
+    """Sentences of realsumm's summaries as captions: each system sentence against the
+    reference's sentences (1-7 of them)."""
+    predictions, references = [], []
+    for row in realsumm[:1500]:
+        sentences = row["prediction"].split("\n")
+        refs = row["references"][0].split("\n")[:7]
+        predictions.append(sentences[row["doc"] % len(sentences)])
+        references.append(refs)
+    _, coco_scores = _coco(predictions, references)
+    ours = metric.compute(predictions=predictions, references=references, profile="coco",
+                          rouge_types=["rougeL"], use_aggregator=False)["rougeL"]
+    assert np.array_equal(np.array(ours), coco_scores)
+
+
+def test_profile_declares_its_own_conventions(metric, metric_module):
+    """The profile's defaults: max_pr, beta = 1.2 (in the signature as its alpha), its tokens;
+    micro aggregation of max_pr is refused by name; an explicit alpha is the alpha F."""
+    options = metric_module.RougeOptions.build
+    opts = options(profile="coco")
+    assert opts.multi_ref == "max_pr" and opts.alpha == 1 / (1 + 1.2 ** 2)
+    assert "profile:coco" in opts.signature() and "multiref:max_pr" in opts.signature()
+    with pytest.raises(ValueError, match="aggregation: got 'micro' with multi_ref='max_pr'"):
+        options(profile="coco", aggregation="micro")
+    with pytest.raises(ValueError, match="tokenizer"):
+        options(profile="coco", tokenizer="unicode")
+    f1 = metric.compute(predictions=["a x"], references=[["a x y z"]], profile="coco",
+                        rouge_types=["rougeL"], alpha=0.5)["rougeL"]
+    assert f1 == 2 * 1.0 * 0.5 / (1.0 + 0.5)
+
+
+def test_every_surface_takes_the_profile(metric):
+    """The interval, compare() and the multi-reference modes run with it."""
+    predictions, references = _generated(seed=7, n=300)
+    detailed = metric.compute(predictions=predictions, references=references, profile="coco",
+                              rouge_types=["rougeL"], detailed=True)["rougeL"]["fmeasure"]
+    assert detailed["low"] <= detailed["mid"] <= detailed["high"]
+    other = [p[::-1] for p in predictions]
+    result = metric.compare({"a": predictions, "b": other}, references, profile="coco",
+                            rouge_types=["rougeL"], n_samples=200)
+    assert "profile:coco" in result["signature"]
+    assert math.isclose(result["a"]["rougeL"]["fmeasure"]["score"], detailed["mid"],
+                        rel_tol=1e-14)
+    for mode in ("max", "average"):
+        metric.compute(predictions=predictions, references=references, profile="coco",
+                       multi_ref=mode, aggregation="micro")
