@@ -20,6 +20,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "tests" / "data" / "realsumm.jsonl"  # REALSumm, CC BY 4.0: tests/data/DATA.md
@@ -31,6 +32,14 @@ os.environ["HF_MODULES_CACHE"] = str(_SESSION_CACHE / "modules")
 os.environ.setdefault("ROUGE_METRIC_CACHE_DIR", str(_SESSION_CACHE / "kernels"))
 os.environ.setdefault("HF_EVALUATE_OFFLINE", "1")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+# The property tests draw the same examples on every run (derandomize: each test's seed comes
+# from its name), so CI passes or fails the same way each time, and a failure prints the
+# falsifying example with the @reproduce_failure blob that replays it.
+# HYPOTHESIS_PROFILE=explore draws fresh examples, and a failure prints its @seed.
+settings.register_profile("repeatable", derandomize=True, print_blob=True)
+settings.register_profile("explore", derandomize=False, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 # evaluate imports the staged metric as evaluate_modules.metrics...: with HF_MODULES_CACHE on the
 # path, any process of the session can import it too (pytest-xdist's controller unpickles the
