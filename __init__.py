@@ -16,6 +16,7 @@ beside rouge_metric.py without it, and the Space imports them through the metric
 from os import path as _path
 
 from .rouge_api import (
+    RESULT_FIELDS,
     check_inputs,
     compare,
     compile_kernels,
@@ -50,7 +51,8 @@ EVALUATE_SCRIPT = _path.join(_path.dirname(_path.abspath(__file__)), "rouge_metr
 """The evaluate metric's script in this installation: ``evaluate.load(EVALUATE_SCRIPT)``."""
 
 __all__ = [
-    "DEFAULT_SAMPLES", "DEFAULT_TEST", "EVALUATE_SCRIPT", "OPTIONS", "PROFILES", "RougeWarning", "Scorer", "TESTS",
+    "DEFAULT_SAMPLES", "DEFAULT_TEST", "EVALUATE_SCRIPT", "OPTIONS", "PROFILES",
+    "RESULT_FIELDS", "RougeWarning", "Scorer", "TESTS",
     "__version__", "check_inputs", "compare", "compile_kernels", "compute", "finalize",
     "format_comparison", "merge", "parse_rouge_type", "partial", "score_ray", "score_spark",
     "state_from_bytes",

@@ -155,6 +155,24 @@ def score(options: RougeOptions, predictions: list, references: list,
     return scorer.result()
 
 
+# compare()'s own fields beside its systems, in the order its result has them: a system may
+# not take one of these names (it would overwrite the field, or the field it)
+RESULT_FIELDS = ("signature", "count")
+
+
+def _check_system_names(predictions: dict) -> None:
+    """compare()'s ValueError naming the argument and the name when a system name is not a
+    str or is one of RESULT_FIELDS (the result's own fields, which the system would overwrite)."""
+    for name in predictions:
+        if not isinstance(name, str):
+            raise ValueError(f"predictions: the system name {name!r} is a "
+                             f"{type(name).__name__}; allowed: str names")
+        if name in RESULT_FIELDS:
+            raise ValueError(f"predictions: the system name {name!r} is one of the result's own "
+                             f"fields ({', '.join(map(repr, RESULT_FIELDS))}); allowed: any "
+                             "other name (rename the system)")
+
+
 def compare(predictions, references, *, baseline=None, test=DEFAULT_TEST, n_samples=None,
             seed=DEFAULT_SEED, confidence=0.95, **options) -> dict:
     """Which system is better: paired significance tests of 2+ systems against a baseline on
@@ -167,17 +185,15 @@ def compare(predictions, references, *, baseline=None, test=DEFAULT_TEST, n_samp
     predictions: {system name: [prediction per row]}, rows aligned with references (as in
     compute()). Every compute() option applies (both profiles, macro and micro).
     Returns {system: {type: {"precision"|"recall"|"fmeasure": {...}}}, "signature",
-    "count"}."""
+    "count"}: a system may not be named like one of those fields (RESULT_FIELDS): such a
+    name is refused (ValueError), never overwritten."""
     if not isinstance(predictions, dict):
         raise TypeError(f"predictions: got {type(predictions).__name__}; allowed: a dict "
                         "{system name: list of predictions} of two or more systems")
     if len(predictions) < 2:
         raise ValueError(f"predictions: got {len(predictions)} system(s); allowed: two or "
                          "more systems to compare")
-    for name in predictions:
-        if not isinstance(name, str):
-            raise ValueError(f"predictions: the system name {name!r} is a "
-                             f"{type(name).__name__}; allowed: str names")
+    _check_system_names(predictions)
     baseline = next(iter(predictions)) if baseline is None else baseline
     if baseline not in predictions:
         raise ValueError(f"baseline: got {baseline!r}; allowed: one of the systems "
@@ -210,9 +226,12 @@ def compare(predictions, references, *, baseline=None, test=DEFAULT_TEST, n_samp
         else mean_scores
     result = paired_test(stats, baseline, score_of, test=test, n_samples=opts.n_samples,
                          seed=opts.seed, confidence=opts.confidence)
-    result["signature"] = f"{opts.signature()}|test:{test}|baseline:{baseline}"
-    result["count"] = count
+    fields = {"signature": f"{opts.signature()}|test:{test}|baseline:{baseline}",
+              "count": count}  # RESULT_FIELDS, in its order
+    result.update(fields)
     return result
+
+
 
 
 # --------------------------------------------------------------------------------------------

@@ -58,6 +58,7 @@ if __name__ == "__main__":  # python rouge_cli.py: a Ctrl-C while the imports be
     signal.signal(signal.SIGINT, lambda signum, frame: _EARLY_INTERRUPTS.append(signum))
 
 import argparse
+import collections
 import importlib
 import json
 import os
@@ -349,9 +350,12 @@ def build_parser() -> argparse.ArgumentParser:
     c = p.add_argument_group("comparing systems (paired significance tests)")
     c.add_argument("--compare", nargs="+", metavar="SYSTEM",
                    help="one predictions file per system (text, one per line, with\n"
-                        "--references), or one JSONL file with a key per system:\n"
-                        '  {"references": [...] or str, "bart": str, "t5": str};\n'
-                        '  "doc" and "id" are ids (a number or a string), not systems')
+                        "--references), each named by its base name (out.txt: out),\n"
+                        "by its path when base names are the same or one is signature\n"
+                        "or count (the result's own fields); or one JSONL file with a\n"
+                        'key per system: {"references": [...] or str, "bart": str,\n'
+                        '  "t5": str}; "doc" and "id" are ids (a number or a string),\n'
+                        '  not systems; "signature" and "count" are refused')
     c.add_argument("--references", nargs="+", metavar="REFERENCES",
                    help="the reference text files of --compare's text files")
     c.add_argument("--baseline", metavar="NAME", help="the system the others are compared with\n"
@@ -654,13 +658,52 @@ def check_environment() -> None:
         raise CliError(str(error)) from None
 
 
+def system_names(paths: list, reserved) -> list:
+    """The name of each of --compare's system files, in their order: its base name without the
+    extension (``runs/out.txt``: ``out``); its path as given when that name is another file's
+    too or one of compare()'s own result fields (``reserved``); its resolved path when even
+    that is taken. The names are distinct. CliError for a file given twice (by the same path,
+    another path to it, a symlink or a hard link): its two systems would be one."""
+    seen = {}
+    for path in paths:
+        try:
+            found = os.stat(path)
+        except OSError:  # reading it reports the problem
+            continue
+        key = (found.st_dev, found.st_ino)
+        if key in seen:
+            same = "given twice" if seen[key] == path else f"the same file as {seen[key]}"
+            raise CliError(f"--compare {path}: {same}; allowed: each system's file once")
+        seen[key] = path
+    names = [Path(path).stem for path in paths]
+    for fallback in (list(paths), [os.path.realpath(path) for path in paths]):
+        taken = collections.Counter(names)
+        names = [other if taken[name] > 1 or name in reserved else name
+                 for name, other in zip(names, fallback)]
+    return names
+
+
+def reserved_keys(path, systems, reserved) -> None:
+    """CliError when a key of --compare's JSONL file, a system, is one of compare()'s own
+    result fields (``reserved``): the file cannot name it otherwise."""
+    for name in systems:
+        if name in reserved:
+            raise CliError(f"{path}: the system key {name!r} is one of the comparison's own "
+                           f"fields ({', '.join(map(repr, reserved))}); allowed: any other key "
+                           "for a system (rename it in the file)")
+
+
 def read_systems(args) -> tuple:
-    """({system: [prediction, ...]}, [references, ...]) of --compare's files."""
+    """({system: [prediction, ...]}, [references, ...]) of --compare's files: a system per
+    key of one JSONL file, or per text file (named by system_names), in the order given."""
     limits = dict(max_record_bytes=args.max_record_bytes, limit_name="--max-record-bytes")
+    reserved = api().RESULT_FIELDS
     predictions, references = {}, []
     try:
         if len(args.compare) == 1 and not args.references:
             for row, refs in read_system_rows(args.compare[0], **limits):
+                if not references:  # every line names the same systems
+                    reserved_keys(args.compare[0], row, reserved)
                 for name, text in row.items():
                     predictions.setdefault(name, []).append(text)
                 references.append(refs)
@@ -668,8 +711,7 @@ def read_systems(args) -> tuple:
         if not args.references:
             raise CliError("--compare: give --references REFERENCES... with one predictions "
                            "file per system (or one JSONL file with a key per system)")
-        for path in args.compare:
-            name = Path(path).stem if Path(path).stem not in predictions else path
+        for path, name in zip(args.compare, system_names(args.compare, reserved)):
             with Rows(path, "text", reference_paths=args.references, **limits) as rows:
                 system_rows = list(rows)
             predictions[name] = [prediction for prediction, _ in system_rows]
@@ -693,7 +735,11 @@ def run_compare(args, stdout, stderr) -> None:
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", module.RougeWarning)
-            result = module.compare(predictions, references, baseline=args.baseline,
+            # the first system given, unless --baseline names one (the names are distinct,
+            # so the first given is the first system)
+            baseline = next(iter(predictions), None) if args.baseline is None \
+                else args.baseline
+            result = module.compare(predictions, references, baseline=baseline,
                                     test=args.test, **kwargs)
     except (ValueError, TypeError) as error:
         raise CliError(str(error)) from None

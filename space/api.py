@@ -75,7 +75,8 @@ def rouge_compare(predictions: dict, references: list[Union[str, list[str]]],
     """Compare 2+ systems with a baseline: the metric's compare() result (test: one of the
     metric's TESTS, by default its DEFAULT_TEST; n_samples=None: the test's default count).
     Each system's entries carry per-comparison and family-wise intervals, the raw and
-    Holm-adjusted p-values, a decision and a verdict line."""
+    Holm-adjusted p-values, a decision and a verdict line. The result's own fields,
+    "signature" and "count", sit beside the systems: a system named like one is refused."""
     options = _api_options(rouge_types, use_stemmer=use_stemmer, profile=profile,
                            multi_ref=multi_ref, aggregation=aggregation, lang=lang)
     result, _ = compare_lists(predictions, references, options, baseline, test, n_samples,

@@ -18,6 +18,7 @@ from rouge_io import RowError, Rows, detect_format, read_system_rows
 from .limits import (CLI, CPU_BUDGET_SECONDS, DOWNLOADS_KEPT, MAX_RECORD_BYTES, MAX_ROWS,
                      MAX_SYSTEMS, MAX_UPLOAD_BYTES, MEMORY_BUDGET_BYTES, download_cost,
                      read_cost, refused, user_error)
+from .metric import metric
 from .render import MEASURES
 
 
@@ -197,6 +198,45 @@ def read_corpus(corpus_file, pred_file, ref_files) -> Corpus:
     return Corpus(preds, refs, shown, extra, seconds, note)
 
 
+def _reserved_fields() -> tuple:
+    """The comparison's own result fields ("signature", "count"), which no system may be
+    named: the metric's compare() refuses them."""
+    return metric.RESULT_FIELDS
+
+
+def system_names(paths: list) -> list:
+    """The name of each uploaded system file, in order: its base name without the extension
+    (``out.txt``: ``out``), or its file name when that name is another upload's too or one of
+    the comparison's own fields. gr.Error when two uploads have the same file name (the results
+    could not tell them apart) or a file name is itself such a field."""
+    shown = [_display_name(p) for p in paths]
+    reserved = _reserved_fields()
+    for k, name in enumerate(shown):
+        if name in shown[:k]:
+            raise user_error(f"the system files: two are named {name}; allowed: one file per "
+                             "system, each with its own file name (rename one)",
+                             title="Invalid input")
+        if name in reserved:
+            raise user_error(f"the system files: {name} is named like one of the comparison's "
+                             f"own fields ({', '.join(reserved)}); allowed: any other file name "
+                             "(rename it, e.g. with an extension)", title="Invalid input")
+    stems = [Path(p).stem for p in paths]
+    return [name if stems.count(stem) > 1 or stem in reserved else stem
+            for stem, name in zip(stems, shown)]
+
+
+def _reserved_keys(name: str, systems) -> None:
+    """gr.Error when a key of an uploaded systems JSONL, a system, is one of the comparison's
+    own fields."""
+    reserved = _reserved_fields()
+    for system in systems:
+        if system in reserved:
+            raise user_error(f"{name}: the system key {system!r} is one of the comparison's "
+                             f"own fields ({', '.join(map(repr, reserved))}); allowed: any "
+                             "other key for a system (rename it in the file)",
+                             title="Invalid input")
+
+
 def load_systems(systems_file, system_files, ref_files) -> tuple:
     """({system: predictions}, references) from a JSONL with one key per system, or one
     predictions text file per system plus reference text files."""
@@ -208,7 +248,10 @@ def read_systems(systems_file, system_files, ref_files) -> tuple:
     request's budget) and a note naming it: (predictions, references, seconds, note). The
     uploads are refused before any row is read when their size or the estimate of reading
     them (check_read_cost) is over a limit, or when there are more than MAX_SYSTEMS system
-    files; a JSONL file once its first line names more than MAX_SYSTEMS systems."""
+    files; a JSONL file once its first line names more than MAX_SYSTEMS systems. The systems
+    are the JSONL's keys, or the text files named by system_names, in the order given; a
+    system named like one of the comparison's own fields is refused (a key) or renamed (a
+    file)."""
     path = _file_path(systems_file)
     if path:
         _check_upload(path)
@@ -220,9 +263,11 @@ def read_systems(systems_file, system_files, ref_files) -> tuple:
                 if len(references) == MAX_ROWS:
                     raise refused("the file", f"more than {MAX_ROWS:,} rows",
                                   f"{MAX_ROWS:,} rows", f"{CLI} --compare {name}")
-                if not references and len(row) > MAX_SYSTEMS:  # every line has the same
-                    raise refused(name, f"{len(row):,} systems on its first line",
-                                  f"{MAX_SYSTEMS} systems", f"{CLI} --compare {name}")
+                if not references:  # every line names the same systems
+                    if len(row) > MAX_SYSTEMS:
+                        raise refused(name, f"{len(row):,} systems on its first line",
+                                      f"{MAX_SYSTEMS} systems", f"{CLI} --compare {name}")
+                    _reserved_keys(name, row)
                 for system, text in row.items():
                     predictions.setdefault(system, []).append(text)
                 references.append(refs)
@@ -242,13 +287,12 @@ def read_systems(systems_file, system_files, ref_files) -> tuple:
         raise refused("the system files", f"{len(paths)} files", f"{MAX_SYSTEMS} systems",
                       local)
     predictions, references = {}, None
+    names = system_names(paths)  # distinct: each system keeps its own rows
     for p in paths + refs_paths:
         _check_upload(p)
     # each system's file is read with every reference file
     seconds, _ = check_read_cost(paths + refs_paths * len(paths), "text", local)
-    for p in paths:
-        name = Path(p).stem
-        name = name if name not in predictions else _display_name(p)
+    for p, name in zip(paths, names):
         preds, refs, _, _, _ = _read_rows(_open_rows(p, format="text",
                                                      reference_paths=refs_paths),
                                           _display_name(p))

@@ -68,8 +68,9 @@ def rehighlight(prediction: str, n_refs, boxes: list, options: dict, kind: str,
         prediction, references, options = example_inputs(prediction, n_refs, boxes, options)
         (prediction,), (references,) = check_texts([prediction], [references])
         # with several references the highlights score each reference alone again
-        sizes = check_budget(build_options(**options), [prediction], [references],
-                             f"{CLI} --input example.jsonl {cli_flags(options)}",
+        opts = build_options(**options)
+        sizes = check_budget(opts, [prediction], [references],
+                             f"{CLI} --input example.jsonl {cli_flags(opts)}",
                              repeats=1 + (len(references) > 1))
         yield from highlight_panels(prediction, references, options, kind, bool(show_all),
                                     sizes=sizes)

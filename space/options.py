@@ -5,6 +5,7 @@ adds its own bounds on the ROUGE types and the sample counts (``limits``)."""
 
 import math
 import re
+import shlex
 
 from .limits import (CLI, INPUT_ERRORS, MAX_NGRAM, MAX_SKIP, MAX_TYPES, input_error, refused,
                      user_error)
@@ -134,13 +135,27 @@ def page_options(rouge_types, extra_types, use_stemmer, remove_stopwords, profil
                 lang=None if lang in (None, "", NO_LANGUAGE) else lang)
 
 
-def cli_flags(options: dict) -> str:
-    """The CLI's flags for these options (the command a refusal offers)."""
-    flags = [f"--rouge-types {','.join(options['rouge_types'])}"]
-    for key in ("use_stemmer", "remove_stopwords", "split_sentences"):
-        if options.get(key):
-            flags.append(f"--{key.replace('_', '-')}")
-    for key in ("profile", "multi_ref", "tokenizer", "lang"):
-        if options.get(key) not in (None, "", NO_LANGUAGE, _default(key)):
-            flags.append(f"--{key.replace('_', '-')} {options[key]}")
+def cli_flags(opts) -> str:
+    """The CLI's flags that reproduce these checked options (the command a refusal offers),
+    made from the schema: every option the CLI takes (``Option.cli``) whose value differs
+    from what the metric resolves without it (so a profile's own defaults are not repeated)."""
+    given = opts.as_kwargs()
+    flags = []
+    for option in metric.OPTIONS:
+        if not option.cli:
+            continue
+        value = given[option.name]
+        without = {k: v for k, v in given.items() if k != option.name}
+        try:
+            if value == metric.options(**without).as_kwargs()[option.name]:
+                continue
+        except (TypeError, ValueError):  # the others need this one (micro needs multi_ref)
+            pass
+        flag = "--" + option.name.replace("_", "-")
+        if option.type is bool:
+            flags.append(flag)  # (every bool option defaults to False)
+        elif option.type is list:
+            flags.append(f"{flag} {','.join(value)}")
+        else:
+            flags.append(f"{flag} {shlex.quote(str(value))}")
     return " ".join(flags)

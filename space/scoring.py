@@ -46,7 +46,7 @@ def score_example(prediction: str, references: list, options: dict) -> dict:
     # the highlights are bounded on their own (HIGHLIGHT_SECONDS); with several references
     # the kernels run twice (the example, then each reference alone)
     sizes = check_budget(opts, [prediction], [references],
-                         f"{CLI} --input example.jsonl {cli_flags(options)}",
+                         f"{CLI} --input example.jsonl {cli_flags(opts)}",
                          repeats=1 + (len(references) > 1))
     scorer = metric.Scorer(opts)
     try:
@@ -193,7 +193,7 @@ def score_corpus_lists(predictions, references, options: dict, aggregation=None,
     # statistic per type
     bootstrap = metric.resampling_cost(len(predictions), opts.n_samples, len(opts.rouge_types))
     check_budget(opts, predictions, references,
-                 f"{CLI} --input YOUR_FILE.jsonl {cli_flags(options)}",
+                 f"{CLI} --input YOUR_FILE.jsonl {cli_flags(opts)}",
                  extra_seconds=bootstrap + upload_seconds, extra_note=upload_note)
     scorer = metric.Scorer(opts)
     n, scores = len(predictions), {}
@@ -241,6 +241,12 @@ def compare_lists(predictions: dict, references: list, options: dict, baseline=N
         raise user_error("predictions: got an empty dict; allowed: a dict {system: "
                          "[prediction, ...]} of 2 to " f"{MAX_SYSTEMS} systems",
                          title="Invalid input")
+    reserved = metric.RESULT_FIELDS  # the result's own fields: compare() refuses
+    for name in predictions:  # them; refused here before any limit is counted
+        if name in reserved:
+            raise user_error(f"predictions: the system name {name!r} is one of the result's "
+                             f"own fields ({', '.join(map(repr, reserved))}); allowed: any "
+                             "other name (rename the system)", title="Invalid input")
     checked = {}
     for name, rows in predictions.items():
         rows, refs = check_texts(rows, references)
@@ -254,7 +260,8 @@ def compare_lists(predictions: dict, references: list, options: dict, baseline=N
     all_rows = [p for rows in checked.values() for p in rows]
     all_refs = refs * len(checked)
     check_budget(opts, all_rows, all_refs,
-                 f"{CLI} --compare SYSTEM.txt ... --references REFS.txt {cli_flags(options)}",
+                 f"{CLI} --compare SYSTEM.txt ... --references REFS.txt {cli_flags(opts)}"
+                 + (f" --test {test}" if test != metric.DEFAULT_TEST else ""),
                  extra_seconds=resampling + upload_seconds, extra_note=upload_note)
     try:
         with recorded_warnings() as messages:

@@ -951,3 +951,90 @@ def test_library_value_and_type_errors_are_one_line_in_process(tmp_path, monkeyp
     monkeypatch.setattr(rouge_cli, "score_rows", cli_bug)
     with pytest.raises(TypeError):
         rouge_cli.main(args)
+
+
+# --------------------------------------------------------------------------------------------
+# --compare names its systems apart: never like a field of the result ("signature", "count"),
+# never two files by one name, and the first file given is the baseline unless --baseline
+# names another. Each prediction is its reference or shares no word with it, so each system's
+# ROUGE-1 F is by hand the share of its rows that are the reference.
+
+NAMES_REFS = ["a b", "c d", "e f"]
+
+
+def write_system(path, hits):
+    return write_lines(path, [r if hit else "x y" for r, hit in zip(NAMES_REFS, hits)])
+
+
+def compare_json(env, tmp_path, *files):
+    proc = ok(run_cli(env, "--compare", *files, "--references", "r.txt", "--rouge-types",
+                      "rouge1", "--n-samples", "40", "--json", cwd=tmp_path))
+    out = json.loads(proc.stdout)
+    scores = {k: v["rouge1"]["fmeasure"]["score"] for k, v in out.items() if isinstance(v, dict)}
+    return out, scores
+
+
+def test_compare_names_files_apart_and_keeps_the_first_as_baseline(env, tmp_path):
+    write_lines(tmp_path / "r.txt", NAMES_REFS)
+    write_system(tmp_path / "out.txt", [1, 1, 1])
+    write_system(tmp_path / "out", [0, 0, 0])
+    write_system(tmp_path / "b.txt", [1, 1, 0])
+    # out.txt and out share the base name out: both are named by their paths, two systems
+    out, scores = compare_json(env, tmp_path, "out.txt", "out")
+    assert list(out) == ["out.txt", "out", "signature", "count"]
+    assert scores == {"out.txt": 1.0, "out": 0.0} and out["count"] == 3
+    # a third file: the baseline is still the first given (out.txt, F = 1)
+    out, scores = compare_json(env, tmp_path, "out.txt", "out", "b.txt")
+    assert list(out) == ["out.txt", "out", "b", "signature", "count"]
+    assert scores == pytest.approx({"out.txt": 1.0, "out": 0.0, "b": 2 / 3}, abs=1e-12)
+    assert out["signature"].endswith("|baseline:out.txt")
+    assert set(out["out.txt"]["rouge1"]["fmeasure"]) == {"score", "low", "high"}
+    assert out["b"]["rouge1"]["fmeasure"]["delta"] == pytest.approx(-1 / 3, abs=1e-12)
+    assert out["out"]["rouge1"]["fmeasure"]["delta"] == -1.0
+    # --baseline names another, by the name the table shows
+    out, _ = compare_json(env, tmp_path, "out.txt", "out", "b.txt", "--baseline", "b")
+    assert out["signature"].endswith("|baseline:b")
+    assert set(out["b"]["rouge1"]["fmeasure"]) == {"score", "low", "high"}
+
+
+def test_compare_a_file_named_like_a_result_field(env, tmp_path):
+    """signature.txt is the system signature.txt: the result's signature and count stay, the
+    table has its baseline row and one comparison."""
+    write_lines(tmp_path / "r.txt", NAMES_REFS)
+    write_system(tmp_path / "signature.txt", [1, 0, 0])
+    write_system(tmp_path / "a.txt", [1, 1, 1])
+    out, scores = compare_json(env, tmp_path, "signature.txt", "a.txt")
+    assert list(out) == ["signature.txt", "a", "signature", "count"]
+    assert scores == pytest.approx({"signature.txt": 1 / 3, "a": 1.0}, abs=1e-12)
+    assert out["count"] == 3 and out["signature"].endswith("|baseline:signature.txt")
+    table = ok(run_cli(env, "--compare", "signature.txt", "a.txt", "--references", "r.txt",
+                       "--rouge-types", "rouge1", "--n-samples", "40", cwd=tmp_path)).stdout
+    assert "Bonferroni over 1 comparison;" in table and "Baseline: signature.txt |" in table
+    assert "\ncount: 3" in table and "\nsignature: rouge1|" in table
+
+
+def test_compare_refuses_what_it_cannot_name_apart(env, tmp_path):
+    """The same file twice, and a systems JSONL with a result field as a key: one line, exit
+    status 2, nothing on stdout."""
+    write_lines(tmp_path / "r.txt", NAMES_REFS)
+    write_system(tmp_path / "a.txt", [1, 0, 0])
+    (tmp_path / "systems.jsonl").write_text("".join(
+        json.dumps({"references": r, "a": r, "count": "x y"}) + "\n" for r in NAMES_REFS),
+        encoding="utf-8")
+    for args, message in [
+            (["a.txt", "a.txt", "a.txt", "--references", "r.txt"],
+             "--compare a.txt: given twice; allowed: each system's file once"),
+            (["systems.jsonl"],
+             "systems.jsonl: the system key 'count' is one of the comparison's own fields "
+             "('signature', 'count'); allowed: any other key for a system (rename it in the "
+             "file)")]:
+        proc = run_cli(env, "--compare", *args, cwd=tmp_path)
+        assert one_line_error(proc) == f"rouge_cli: error: {message}" and proc.stdout == ""
+
+
+def test_compare_help_names_the_result_fields(metric):
+    import rouge_cli
+
+    action = next(a for a in rouge_cli.build_parser()._actions if a.dest == "compare")
+    assert metric.RESULT_FIELDS == ("signature", "count")
+    assert all(field in action.help for field in metric.RESULT_FIELDS)
