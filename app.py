@@ -244,8 +244,9 @@ def _wire(demo, single: dict, corpus: dict, compare: dict, options: dict) -> Non
     single["remove"].click(handlers.remove_reference, [single["n_refs"]], boxes,
                            api_visibility="private", queue=False)
     options["profile"].change(handlers.profile_changed,
-                              [options["profile"], options["multi_ref"]],
-                              [options["multi_ref"]], api_visibility="private", queue=False)
+                              [options["profile"], options["multi_ref"], options["alpha"]],
+                              [options["multi_ref"], options["alpha"]],
+                              api_visibility="private", queue=False)
     # what the user changes marks the results it invalidates as stale (input/upload events:
     # a value set by the app itself does not)
     mark_stale([single["prediction"], *refs, single["add"], single["remove"],

@@ -101,11 +101,18 @@ def example_chosen(prediction, *references):
     return _reference_boxes(max([1] + [k + 1 for k, t in enumerate(references) if t]))
 
 
-def profile_changed(profile, multi_ref):
-    """A profile without a 'max' mode (ROUGE-1.5.5) takes its own default."""
-    if multi_ref not in metric.PROFILES[profile].multi_ref_allowed:
-        return gr.update(value=metric.PROFILES[profile].multi_ref_default)
-    return gr.update()
+def profile_changed(profile, multi_ref, alpha):
+    """A profile takes its own multi_ref default where the mode shown is not one of its own
+    (ROUGE-1.5.5 has no 'max'), and its own F weight where the slider shows a profile's
+    default (coco: beta = 1.2), not a weight the user chose."""
+    chosen = metric.PROFILES[profile]
+    mode = gr.update()
+    if multi_ref not in chosen.multi_ref_allowed:
+        mode = gr.update(value=chosen.multi_ref_default)
+    weight = gr.update()
+    if any(alpha == p.alpha for p in metric.PROFILES.values()) and alpha != chosen.alpha:
+        weight = gr.update(value=chosen.alpha)
+    return mode, weight
 
 
 # --------------------------------------------------------------------------------------------

@@ -129,6 +129,9 @@ def build_options(rouge_types, **options):
 def page_options(rouge_types, extra_types, use_stemmer, remove_stopwords, profile, alpha,
                  multi_ref, tokenizer, split_sentences, lang) -> dict:
     """The Options panel's values (named as OPTION_NAMES) as the metric's keyword options."""
+    if profile in metric.PROFILES and alpha is not None and \
+            math.isclose(alpha, metric.PROFILES[profile].alpha, rel_tol=1e-12):
+        alpha = None  # the profile's own F (coco's beta = 1.2, in coco-caption's arithmetic)
     return dict(rouge_types=parse_types(rouge_types, extra_types), use_stemmer=use_stemmer,
                 remove_stopwords=remove_stopwords, profile=profile, alpha=alpha,
                 multi_ref=multi_ref, tokenizer=tokenizer, split_sentences=split_sentences,

@@ -124,3 +124,26 @@ def test_every_surface_takes_the_profile(metric):
     for mode in ("max", "average"):
         metric.compute(predictions=predictions, references=references, profile="coco",
                        multi_ref=mode, aggregation="micro")
+
+
+def test_space_takes_the_profile_and_its_weight():
+    """The Space's profile menu lists coco; choosing it moves the F-weight slider from a
+    profile's default to coco's, and that slider value scores coco-caption's F exactly."""
+    import importlib
+
+    gr = pytest.importorskip("gradio")
+    handlers = importlib.import_module("space.handlers")
+    options = importlib.import_module("space.options")
+    assert "coco" in options.control("profile")["choices"]
+    mode, weight = handlers.profile_changed("coco", "max", 0.5)
+    assert mode == gr.update() and weight == gr.update(value=1 / (1 + 1.2 ** 2))
+    assert handlers.profile_changed("coco", "max", 0.3)[1] == gr.update()  # the user's
+    assert handlers.profile_changed("rouge_score", "max_pr", 1 / (1 + 1.2 ** 2)) == \
+        (gr.update(), gr.update(value=0.5))
+    page = options.page_options(["rougeL"], "", False, False, "coco", 1 / (1 + 1.2 ** 2),
+                                "max_pr", None, False, None)
+    assert page["alpha"] is None
+    predictions, references = _generated(seed=11, n=200)
+    scored = options.metric.compute(predictions=predictions, references=references,
+                                    use_aggregator=False, **page)["rougeL"]
+    assert np.array_equal(np.array(scored), _coco(predictions, references)[1])
