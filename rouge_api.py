@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import warnings
+from typing import Any, Mapping, Optional, Sequence, Union
 
 from .rouge_backend import (
     compile_all,
@@ -40,11 +41,16 @@ from .rouge_text import (
     NotText,
 )
 
+# What the API takes: a list, tuple, 1-D numpy array or pandas Series of texts; references,
+# one str or a list of str per prediction (or a 2-D numpy array, a row per prediction).
+Texts = Sequence[str]
+References = Sequence[Union[str, Sequence[str]]]
+
 # --------------------------------------------------------------------------------------------
 # Inputs: lists of texts, checked before anything is scored or stored
 
 
-def _as_list(name: str, value, rows: bool = False) -> list:
+def _as_list(name: str, value: Any, rows: bool = False) -> list:
     """A list of the items of a list, tuple, 1-D numpy array or pandas Series (any index);
     rows=True (the references): a 2-D numpy array too, each row one prediction's references."""
     if isinstance(value, (list, tuple)):
@@ -77,8 +83,8 @@ def _of_system(name: str, error: Exception) -> Exception:
     return type(error)(f"predictions[{name!r}]: {error}")
 
 
-def check_inputs(predictions, references, allow_empty: bool = False,
-                 encodable: bool = True) -> tuple:
+def check_inputs(predictions: Texts, references: References, allow_empty: bool = False,
+                 encodable: bool = True) -> tuple[list, list]:
     """(predictions, references) as lists of str and of str or list of str, or a TypeError /
     ValueError that names the argument. allow_empty: no rows is fine (partial(): an empty
     partition's state is merge's identity). encodable=False: no look for lone surrogates,
@@ -131,7 +137,7 @@ def _reference_rows(references: list) -> list:
 # Scoring
 
 
-def compute(predictions, references, **options) -> dict:
+def compute(predictions: Texts, references: References, **options: Any) -> dict[str, Any]:
     """ROUGE of the predictions against their references: ``{type: F}`` by default, per example
     with ``use_aggregator=False``, P/R/F with intervals, the signature and the count with
     ``detailed=True``. The options are the metric's (``rouge_exact.OPTIONS``, docs/)."""
@@ -173,8 +179,10 @@ def _check_system_names(predictions: dict) -> None:
                              "other name (rename the system)")
 
 
-def compare(predictions, references, *, baseline=None, test=DEFAULT_TEST, n_samples=None,
-            seed=DEFAULT_SEED, confidence=0.95, **options) -> dict:
+def compare(predictions: Mapping[str, Texts], references: References, *,
+            baseline: Optional[str] = None, test: str = DEFAULT_TEST,
+            n_samples: Optional[int] = None, seed: Optional[int] = DEFAULT_SEED,
+            confidence: float = 0.95, **options: Any) -> dict[str, Any]:
     """Which system is better: paired significance tests of 2+ systems against a baseline on
     ROUGE's per-example statistics: approximate randomization (the default), the centred
     paired bootstrap, or sacrebleu 2.6.0's bootstrap rule (test="sacrebleu-bootstrap",
@@ -214,9 +222,10 @@ def compare(predictions, references, *, baseline=None, test=DEFAULT_TEST, n_samp
             raise _of_system(name, error) from None
         scorer = Scorer(opts)
         try:
-            batch = scorer.add(rows, refs)
+            batch = scorer.add(rows, refs)  # rows=True: the batch's scores come back
         except NotText as error:  # a lone surrogate, found as it scored
             raise _of_system(name, error) from None
+        assert batch is not None
         stats[name] = batch.counts if opts.micro else batch.scores
         count = len(rows)
         messages += [m for m in scorer.warnings() if m not in messages]
@@ -238,7 +247,7 @@ def compare(predictions, references, *, baseline=None, test=DEFAULT_TEST, n_samp
 # A mergeable state, for engines that score partitions (Spark, Ray, your own)
 
 
-def partial(predictions, references, **options) -> Scorer:
+def partial(predictions: Texts, references: References, **options: Any) -> Scorer:
     """A small, mergeable state of these rows: ``state.merge(other)`` (or ``merge(*states)``),
     ``state.to_bytes()`` / ``state_from_bytes(data)``, and ``finalize(state)``, which returns
     exactly what compute() returns on all the rows. States must hold disjoint examples
@@ -278,13 +287,13 @@ def merge(*states: Scorer) -> Scorer:
     return level[0]
 
 
-def state_from_bytes(data) -> Scorer:
+def state_from_bytes(data: bytes) -> Scorer:
     """The state that ``state.to_bytes()`` wrote (ValueError if corrupted, or of another
     version of the metric)."""
     return Scorer.from_bytes(data)
 
 
-def finalize(state: Scorer) -> dict:
+def finalize(state: Scorer) -> dict[str, Any]:
     """compute()'s result (and warnings) for everything in the state."""
     if not isinstance(state, Scorer):
         raise TypeError(f"state: got {type(state).__name__}; allowed: a state from "
@@ -302,7 +311,8 @@ def finalize(state: Scorer) -> dict:
 # Engines and kernels
 
 
-def score_spark(df, prediction_col="prediction", references_col="references", **options):
+def score_spark(df: Any, prediction_col: str = "prediction",
+                references_col: str = "references", **options: Any) -> Any:
     """compute()'s result for the rows of a Spark DataFrame (docs/engines.md); with
     use_aggregator=False, the DataFrame with per-example P/R/F columns."""
     from .rouge_engines import score_spark as engine
@@ -310,7 +320,8 @@ def score_spark(df, prediction_col="prediction", references_col="references", **
     return engine(df, prediction_col, references_col, **options)
 
 
-def score_ray(dataset, prediction_col="prediction", references_col="references", **options):
+def score_ray(dataset: Any, prediction_col: str = "prediction",
+              references_col: str = "references", **options: Any) -> Any:
     """compute()'s result for the rows of a Ray Dataset (docs/engines.md); with
     use_aggregator=False, the dataset with per-example P/R/F columns."""
     from .rouge_engines import score_ray as engine

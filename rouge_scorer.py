@@ -19,6 +19,9 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
+from typing import Any, Callable, Optional, Sequence
+
+import numpy as np
 
 from .rouge_options import RougeOptions
 from .rouge_pipeline import Scorer, _pair_statistics, example_statistics
@@ -56,16 +59,16 @@ class _NltkSentenceTokenizer(StringTokenizer):
     """A tokenizer object under split_summaries: the whole text's tokens for rouge1-9 and
     rougeL, and for rougeLsum the tokens of each of nltk's sentences, as rouge_score."""
 
-    def tokens(self, text, *, stemmer, stopwords):
+    def tokens(self, text: str, *, stemmer: Optional[str], stopwords: bool) -> list:
         return [self._tokens(self.function, s, stopwords) for s in _sentences(text)]
 
 
-def _check_text(name: str, value) -> None:
+def _check_text(name: str, value: Any) -> None:
     if not isinstance(value, str):
         raise TypeError(f"{name}: got {value!r:.80} ({type(value).__name__}); allowed: str")
 
 
-def _text_list(name: str, values) -> list:
+def _text_list(name: str, values: Any) -> list:
     """values as a list of str; else a TypeError naming the argument or the item."""
     if isinstance(values, (str, bytes)):
         raise TypeError(f"{name}: got a {type(values).__name__} ({values!r:.60}); allowed: a "
@@ -91,7 +94,8 @@ class RougeScorer(BaseScorer):
     ``tokenize(text)`` returns a list of str (rouge_score's tokenizers.Tokenizer); None: the
     default tokenizer (lowercased runs of a-z and 0-9)."""
 
-    def __init__(self, rouge_types, use_stemmer=False, split_summaries=False, tokenizer=None):
+    def __init__(self, rouge_types: Sequence[str], use_stemmer: bool = False,
+                 split_summaries: bool = False, tokenizer: Any = None) -> None:
         if isinstance(rouge_types, str) or not isinstance(rouge_types, (list, tuple)):
             raise TypeError(f"rouge_types: got {rouge_types!r:.80} "
                             f"({type(rouge_types).__name__}); allowed: {_ALLOWED_TYPES}")
@@ -129,17 +133,17 @@ class RougeScorer(BaseScorer):
             rouge_types=list(self._types), use_stemmer=use_stemmer and tokenizer is None,
             tokenizer=engine_tokenizer, multi_ref="max", use_aggregator=False)
 
-    def __reduce__(self):  # pickles as its arguments (the options hold functions)
+    def __reduce__(self) -> tuple:  # pickles as its arguments (the options hold functions)
         return RougeScorer, (self.rouge_types, self._use_stemmer, self._split_summaries,
                              self._tokenizer)
 
-    def score(self, target, prediction) -> dict:
+    def score(self, target: str, prediction: str) -> dict[str, Score]:
         """{type: Score(precision, recall, fmeasure)} of the prediction against the target."""
         _check_text("target", target)
         _check_text("prediction", prediction)
         return self._scores([prediction], [target], "prediction", "target")[0]
 
-    def score_multi(self, targets, prediction) -> dict:
+    def score_multi(self, targets: Sequence[str], prediction: str) -> dict[str, Score]:
         """{type: Score}: per type, the Score against the target with the highest fmeasure
         (the first of equals), as rouge_score."""
         targets = _text_list("targets", targets)
@@ -148,7 +152,8 @@ class RougeScorer(BaseScorer):
             raise ValueError("targets: got an empty list; allowed: one or more target texts")
         return self._scores([prediction], [targets], "prediction", "targets")[0]
 
-    def score_batch(self, targets, predictions) -> list:
+    def score_batch(self, targets: Sequence[str],
+                    predictions: Sequence[str]) -> list[dict[str, Score]]:
         """[{type: Score}] for each (target, prediction) pair, as
         ``[self.score(t, p) for t, p in zip(targets, predictions)]`` (rouge-score-rs's name
         and order), scored in one pass: chunks on threads for large batches."""
@@ -184,17 +189,19 @@ class RougeScorer(BaseScorer):
         return [dict(zip(types, map(_score, row.tolist()))) for row in array]
 
 
-    def _array(self, predictions: list, references: list):
+    def _array(self, predictions: list, references: list) -> np.ndarray:
         """float64[N, 3 * types]: each pair's P, R, F per type, from the one scorer."""
         if len(predictions) < _BATCH:  # the scorer's own steps, less its input notes
             # (which only its warnings read: ~15% of a one-pair call)
             options = self._options
             stats, ref_counts, *_ = _pair_statistics(options, predictions, references)
             return example_statistics(options, options.rouge_types, stats, ref_counts)[0]
-        return Scorer(self._options).add(predictions, references).score_array
+        batch = Scorer(self._options).add(predictions, references)
+        assert batch is not None  # rows=True: the batch comes back
+        return batch.score_array
 
 
-def _each(function, predictions: list, references: list) -> tuple:
+def _each(function: Callable, predictions: list, references: list) -> tuple:
     """function applied to every prediction and reference (a str or a list of str)."""
     return ([function(p) for p in predictions],
             [function(r) if isinstance(r, str) else [function(x) for x in r]

@@ -18,6 +18,7 @@ from __future__ import annotations
 import abc
 import collections
 from collections.abc import Mapping
+from typing import Any, Callable, Optional
 
 import numpy as np
 
@@ -28,7 +29,8 @@ _BLOCK = 1 << 20  # row indices drawn at a time (8 MiB; the rows they gather, 24
 _MAX_SEED = 2 ** 32 - 1  # np.random.RandomState's bound
 
 
-def _integer(name: str, value, low: int, high=None, more: str = "") -> None:
+def _integer(name: str, value: Any, low: int, high: Optional[int] = None,
+             more: str = "") -> None:
     """A TypeError / ValueError naming the argument unless value is an integer in [low, high]."""
     allowed = f"an integer >= {low}" + (f" and <= {high}" if high is not None else "") + more
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
@@ -62,7 +64,8 @@ class BootstrapAggregator:
         result = aggregator.aggregate()   # {type: AggregateScore(low, mid, high)}
     """
 
-    def __init__(self, confidence_interval=0.95, n_samples=1000, seed=None):
+    def __init__(self, confidence_interval: float = 0.95, n_samples: int = 1000,
+                 seed: Optional[int] = None) -> None:
         number = (int, float, np.integer, np.floating)
         if isinstance(confidence_interval, (bool, np.bool_)) or \
                 not isinstance(confidence_interval, number):
@@ -78,9 +81,9 @@ class BootstrapAggregator:
         self._n_samples = int(n_samples)
         self._confidence_interval = confidence_interval
         self._seed = None if seed is None else int(seed)
-        self._scores = collections.defaultdict(list)  # type -> [Score, ...], as rouge_score
+        self._scores: dict[str, list] = collections.defaultdict(list)  # type -> [Score, ...]
 
-    def add_scores(self, scores) -> None:
+    def add_scores(self, scores: Mapping[str, Any]) -> None:
         """Add one example: a dict mapping each score type to its Score (what
         ``RougeScorer.score`` returns)."""
         if not isinstance(scores, Mapping):
@@ -93,7 +96,7 @@ class BootstrapAggregator:
         for score_type, score in scores.items():
             self._scores[score_type].append(score)
 
-    def aggregate(self) -> dict:
+    def aggregate(self) -> dict[str, AggregateScore]:
         """{score type: AggregateScore(low, mid, high)}: the interval's bounds and the median
         of the bootstrap samples' means, each a Score (the class the scores were added as)."""
         draw = np.random.choice if self._seed is None else \
@@ -105,7 +108,7 @@ class BootstrapAggregator:
             result[score_type] = AggregateScore(low=low, mid=mid, high=high)
         return result
 
-    def _bootstrap_resample(self, matrix: np.ndarray, draw) -> np.ndarray:
+    def _bootstrap_resample(self, matrix: np.ndarray, draw: Callable) -> np.ndarray:
         """rouge_score's resampling: n_samples times, n row indices drawn with replacement and
         the mean of those rows (np.mean on axis 0), then the percentiles of those means. A
         block of samples is drawn in one call (the same stream as one call per sample) and
