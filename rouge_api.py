@@ -184,11 +184,14 @@ def compare(predictions: Mapping[str, Texts], references: References, *,
             n_samples: Optional[int] = None, seed: Optional[int] = DEFAULT_SEED,
             confidence: float = 0.95, **options: Any) -> dict[str, Any]:
     """Which system is better: paired significance tests of 2+ systems against a baseline on
-    ROUGE's per-example statistics: approximate randomization (the default), the centred
-    paired bootstrap, or sacrebleu 2.6.0's bootstrap rule (test="sacrebleu-bootstrap",
-    for reproducing published numbers: not calibrated; docs/significance.md). Gives each
-    system's score and interval, its difference from the baseline with per-comparison and
-    family-wise intervals, the two-sided p-value raw and Holm-adjusted, and a verdict.
+    ROUGE's per-example statistics: approximate randomization (the default; ties count), the
+    centred paired bootstrap, or sacrebleu 2.6.0's rules (test="sacrebleu-bootstrap" or
+    "sacrebleu-randomization", for reproducing published numbers: not calibrated;
+    docs/significance.md). Gives each system's score and interval, its difference from the
+    baseline with per-comparison and family-wise intervals, the two-sided p-value raw and
+    Holm-adjusted, the documents that differ from the baseline's and the count the test needs
+    (``documents_differing``, ``documents_needed``), and a decision: better, worse, no
+    significant difference, or too few documents (the test cannot reach its level on so few).
 
     predictions: {system name: [prediction per row]}, rows aligned with references (as in
     compute()). Every compute() option applies (both profiles, macro and micro).
@@ -231,7 +234,7 @@ def compare(predictions: Mapping[str, Texts], references: References, *,
         messages += [m for m in scorer.warnings() if m not in messages]
     for message in messages:
         warnings.warn(message, RougeWarning, stacklevel=2)
-    score_of = functools.partial(pooled_scores, alpha=opts.alpha) if opts.micro \
+    score_of = functools.partial(pooled_scores, fscore=opts.fscore) if opts.micro \
         else mean_scores
     result = paired_test(stats, baseline, score_of, test=test, n_samples=opts.n_samples,
                          seed=opts.seed, confidence=opts.confidence)

@@ -4,10 +4,12 @@ signature that records it.
 ``OPTIONS`` declares each option of ``compute()`` once: its type, default, allowed values or
 bounds and a one-line help. The compute() docs (``options_doc``), the CLI's flags
 (rouge_cli.py), the README's options table (``options_table``) and the Space's controls are
-made from it; tests/test_schema.py holds them equal. ``RougeOptions`` holds one call's options
-once checked: ``RougeOptions.build`` checks every value against the schema's bounds before any
-work, and resolves names to objects: the rouge types to ``RougeType``, the profile to a
-``Profile``, the tokenizer to a ``TokenizerProfile``.
+made from it; tests/test_schema.py holds them equal. The rouge types' part of it (their
+grammar, ``ROUGE_TYPE_GRAMMAR``, and examples), ``parse_rouge_type`` and the README's kinds
+table (``kinds_table``) are made from the kinds (``rouge_registry.KINDS``). ``RougeOptions``
+holds one call's options once checked: ``RougeOptions.build`` checks every value against the
+schema's bounds before any work, and resolves names to objects: the rouge types to
+``RougeType``, the profile to a ``Profile``, the tokenizer to a ``TokenizerProfile``.
 """
 
 from __future__ import annotations
@@ -31,6 +33,11 @@ from .rouge_profiles import (
     PROFILES,
     Profile,
 )
+from .rouge_registry import (
+    KIND_MEMOS,
+    KINDS,
+    RougeType,  # (re-exported: the type of a parsed name is the kinds')
+)
 from .rouge_text import (
     TOKENIZERS,
     TokenizerProfile,
@@ -38,31 +45,28 @@ from .rouge_text import (
     nltk_version,
 )
 
-__version__ = "0.4.0"
+__version__ = "0.5.0"
 
 DEFAULT_ROUGE_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 DEFAULT_SEED = 12345
 MULTI_REF_MODES = ("max", "average", "best", "max_pr")
 AGGREGATIONS = ("macro", "micro")
 
-# Bounds (each checked before any work; see the README's option table)
-MAX_NGRAM = 1000  # N of rouge<N>
-MAX_SKIP = 2 ** 40  # d of rougeS<d>/rougeSU<d> at or above this is the unlimited count
-# ROUGE-W's w. ROUGE-1.5.5 weights the reference twice: its recall divides by (sum of
-# len^w)^w, up to n^(w^2) for n tokens (summed over examples under micro aggregation, still at
-# most total^(w^2)). With w <= 5 and at most 2^40 tokens that is <= 2^1000: finite, and the
-# ratio hit / den >= 2^-1000 a normal float, so f and f^-1 stay accurate. (w = 10 overflowed
-# to inf, a silent recall of 0, from 1,250 tokens on.)
-MAX_W_WEIGHT = 5.0
+# Bounds (each checked before any work; see the README's option table). The bounds of the type
+# names (MAX_NGRAM, MAX_SKIP, MAX_W_WEIGHT) are their kinds', in rouge_registry.
 MAX_SAMPLES = 100_000  # n_samples: memory grows with it (not with n_samples x examples)
 MAX_SEED = 2 ** 64 - 1
 MAX_LENGTH_LIMIT = 2 ** 62  # length_limit_*: fits an int64, and no text is longer
 
-ROUGE_TYPE_GRAMMAR = (
-    f"rouge<N> (1 <= N <= {MAX_NGRAM}), rougeL, rougeLsum, rougeW or rougeW-<weight> "
-    f"(1 < weight <= {MAX_W_WEIGHT:g}, e.g. rougeW-1.5), rougeS<d> / rougeSU<d> (d >= 0 tokens "
-    "may lie between the two words) or rougeS / rougeSU (no distance limit)"
-)
+
+def rouge_type_grammar(profile: Optional[str] = None) -> str:
+    """The type names allowed, in words: each kind's grammar, in KINDS' order (with a
+    profile's name: the kinds that profile scores)."""
+    return ", ".join(kind.grammar for kind in KINDS.values()
+                     if profile is None or kind.scored_by(profile))
+
+
+ROUGE_TYPE_GRAMMAR = rouge_type_grammar()  # the schema's rule: this package's kinds
 
 
 # --------------------------------------------------------------------------------------------
@@ -112,8 +116,7 @@ class Option:
 _LIMIT_RULE = "None or an integer >= 1; at most one of the two limits"
 OPTIONS = (
     Option("rouge_types", list, None, "the ROUGE types to score",
-           examples=("rouge1", "rouge2", "rouge3", "rouge4", "rougeL", "rougeLsum", "rougeW",
-                     "rougeS4", "rougeSU4", "rougeS", "rougeSU"),
+           examples=tuple(name for kind in KINDS.values() for name in kind.examples),
            none=", ".join(DEFAULT_ROUGE_TYPES), rule=f"a list of {ROUGE_TYPE_GRAMMAR}"),
     Option("use_aggregator", bool, True, "True: one score per type, over all examples; False: "
            "a list of per-example scores", cli=False),
@@ -190,6 +193,17 @@ def options_table() -> str:
     return "\n".join(rows) + "\n"
 
 
+def kinds_table() -> str:
+    """The README's table of the ROUGE kinds (those of KINDS now), in markdown."""
+    rows = ["| kind | names | what it counts |", "|---|---|---|"]
+    for kind in KINDS.values():
+        profiles = "" if kind.profiles is None else \
+            f" (profile {' or '.join(kind.profiles)} only)"
+        rows.append(f"| {kind.label} | {_markdown(kind.grammar)} | "
+                    f"{_markdown(kind.unit + profiles)} |")
+    return "\n".join(rows) + "\n"
+
+
 def _markdown(text: str) -> str:
     """Plain text as it reads in a markdown table cell: "|" does not end the cell, "2**64"
     starts no bold, and "rouge<N>" is not an HTML tag (only a "<" before a letter starts one)."""
@@ -201,54 +215,17 @@ class RougeWarning(UserWarning):
     """Valid input that probably does not mean what the caller thinks."""
 
 
-@dataclass(frozen=True)
-class RougeType:
-    """One requested type, parsed: kind is 'n', 'L', 'Lsum', 'W', 'S' or 'SU'."""
-
-    name: str
-    kind: str
-    n: int = 0
-    weight: float = 0.0
-    max_skip: int = -1  # S/SU: tokens allowed between the two words; -1 means no limit
-
-
 def parse_rouge_type(name: object) -> RougeType:
-    """Parse one rouge type name per ``ROUGE_TYPE_GRAMMAR``; ValueError otherwise."""
+    """Parse one rouge type name: the first kind of KINDS whose parse takes it
+    (``ROUGE_TYPE_GRAMMAR`` says which names they take); ValueError otherwise."""
     if not isinstance(name, str):
         raise TypeError(f"rouge_types: each type must be a str, got {name!r} "
-                        f"({type(name).__name__}); allowed: {ROUGE_TYPE_GRAMMAR}")
-    bad = ValueError(f"rouge_types: invalid type {name[:60]!r}; allowed: {ROUGE_TYPE_GRAMMAR}")
-    if name == "rougeL":
-        return RougeType(name, "L")
-    if name == "rougeLsum":
-        return RougeType(name, "Lsum")
-    rest = name[5:] if name.startswith("rouge") else ""
-    if rest.isdigit() and rest.isascii():
-        if rest.startswith("0") or len(rest) > len(str(MAX_NGRAM)) or int(rest) > MAX_NGRAM:
-            raise bad
-        return RougeType(name, "n", n=int(rest))
-    if rest == "W":
-        return RougeType(name, "W", weight=1.2)
-    if rest.startswith("W-"):
-        try:
-            weight = float(rest[2:])
-        except ValueError:
-            raise bad from None
-        if not (1.0 < weight <= MAX_W_WEIGHT):  # also rejects NaN and inf
-            raise bad
-        return RougeType(name, "W", weight=weight)
-    for kind in ("SU", "S"):
-        if rest.startswith(kind):
-            distance = rest[len(kind):]
-            if distance == "":
-                return RougeType(name, kind, max_skip=-1)
-            if not (distance.isdigit() and distance.isascii()):
-                raise bad
-            # a distance at or above any text's length counts every skip-bigram: stored
-            # bounded, so that no kernel index can overflow (int() of a long string, too)
-            far = len(distance) > len(str(MAX_SKIP)) or int(distance) >= MAX_SKIP
-            return RougeType(name, kind, max_skip=MAX_SKIP if far else int(distance))
-    raise bad
+                        f"({type(name).__name__}); allowed: {rouge_type_grammar()}")
+    for kind in KINDS.values():
+        parsed = kind.parse(name)
+        if parsed is not None:
+            return parsed
+    raise ValueError(f"rouge_types: invalid type {name[:60]!r}; allowed: {rouge_type_grammar()}")
 
 
 def _number(option: Option, value):
@@ -283,6 +260,7 @@ def _choice(option: Option, value) -> str:
 
 
 _BUILT: dict = {}  # memo key -> RougeOptions (frozen, so shared safely between threads)
+KIND_MEMOS.append(_BUILT)  # (options hold parsed types: forgotten when a kind comes or goes)
 _BUILT_MAX = 256
 _PLAIN = (str, int, float, bool, type(None))
 
@@ -374,12 +352,17 @@ class RougeOptions:
             rouge_types = [rouge_types]
         if not isinstance(rouge_types, (list, tuple)) or not rouge_types:
             raise ValueError(f"rouge_types: got {rouge_types!r}; expected a non-empty list of "
-                             f"names: {ROUGE_TYPE_GRAMMAR}")
+                             f"names: {rouge_type_grammar()}")
         parsed = tuple(t if isinstance(t, RougeType) else parse_rouge_type(t)
                        for t in rouge_types)
         names = [t.name for t in parsed]
         if len(set(names)) != len(names):
             raise ValueError(f"rouge_types: got duplicates in {names!r}")
+        for t in parsed:
+            if not t.spec.scored_by(profile.name):
+                raise ValueError(f"rouge_types: got {t.name!r} with profile={profile.name!r}, "
+                                 f"which does not score {t.spec.label}; allowed with that "
+                                 f"profile: {rouge_type_grammar(profile.name)}")
 
         flags = {option.name: _flag(option, raw[option.name]) for option in OPTIONS
                  if option.type is bool}

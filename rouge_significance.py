@@ -1,25 +1,42 @@
 """Paired significance tests for ROUGE: is a system better than a baseline?
 
-Three tests, run on ROUGE's per-example sufficient statistics, with what sacrebleu lacks: the
+Four tests, run on ROUGE's per-example sufficient statistics, with what sacrebleu lacks: the
 percentile interval of each system's difference from the baseline, per comparison and
 family-wise (Bonferroni), Holm's correction over the systems compared with the baseline, and
 a verdict per system, type and measure. docs/significance.md gives their measured
 calibration and power.
 
-- ``test="randomization"`` (``DEFAULT_TEST``): approximate randomization as in sacrebleu
-  2.6.0's ``_paired_ar_test``: each trial swaps each row between the two systems where
-  ``rng.integers(2, (n_samples, n), dtype=bool)`` is true; p = (c + 1) / (n_samples + 1)
-  over the trials whose absolute difference exceeds the observed one. The intervals come
-  from ``INTERVAL_SAMPLES`` bootstrap resamples drawn next from the same generator, as
-  sacrebleu draws its ``n_ar_confidence`` resamples.
+- ``test="randomization"`` (``DEFAULT_TEST``): approximate randomization (Noreen 1989),
+  drawn as sacrebleu 2.6.0's ``_paired_ar_test`` draws it: each trial swaps each row between
+  the two systems where ``rng.integers(2, (n_samples, n), dtype=bool)`` is true; p = (c + 1)
+  / (n_samples + 1) over the trials whose absolute difference is at least the observed one
+  (ties count). The intervals come from ``INTERVAL_SAMPLES`` bootstrap resamples drawn next
+  from the same generator, as sacrebleu draws its ``n_ar_confidence`` resamples.
 - ``test="bootstrap"``: the centred paired bootstrap. The row indices
   ``numpy.random.default_rng(seed).choice(n, (n_samples, n))`` are shared by all systems;
   with D the observed difference and D* the resampled ones, p = (1 + #{|D* - mean D*| >=
-  |D|}) / (n_samples + 1), on the same resamples that give the intervals.
+  |D|}) / (n_samples + 1), on the same resamples that give the intervals; p = 1 where every
+  resampled difference is the same (one document, or identical systems).
 - ``test="sacrebleu-bootstrap"``: sacrebleu 2.6.0's ``_paired_bs_test`` (Moses' rule), for
   reproducing published sacrebleu-style numbers: the same draws, p = (c + 1) /
   (n_samples + 1) over the resamples where |D*| - mean |D*| > |D|. It is not calibrated:
   it rejects about 10% of true nulls at 0.05 (docs/significance.md).
+- ``test="sacrebleu-randomization"``: sacrebleu 2.6.0's ``_paired_ar_test``, exactly: the
+  draws of ``"randomization"``, but the trials counted are those whose absolute difference
+  exceeds the observed one (ties left out). Where the systems differ on a few documents
+  only, many trials tie, and its p falls far below what the data allow (on one such
+  document every trial ties: p = 1 / (n_samples + 1)).
+
+Both sacrebleu rules give p = 1 where every resampled difference is 0 (identical systems),
+where sacrebleu's strict count gives 1 / (n_samples + 1); elsewhere they are sacrebleu's.
+
+Too few documents. On k documents whose statistics differ between a system and the baseline,
+a randomization test has 2^k swaps, which give each |D*| at least twice (a swap and its
+mirror), so its exact p is at least 2 / 2^k, above alpha = 1 - confidence while k < log2(1 /
+alpha) + 1 (k < 6 at 0.95). A bootstrap of one document resamples only it. Where a
+comparison has fewer documents than its test needs, its decision is "too few documents"
+(``TOO_FEW``), whatever p is; identical systems (no document differs) get "no significant
+difference".
 
 What is resampled is a float64[n, k] matrix of statistics per system and ROUGE type: macro
 aggregation resamples each example's (P, R, F) and scores their mean (``mean_scores``); micro
@@ -38,16 +55,25 @@ from typing import Callable, Iterator, Mapping, Optional
 import numpy as np
 
 MEASURES = ("precision", "recall", "fmeasure")
-TESTS = ("randomization", "bootstrap", "sacrebleu-bootstrap")
+TESTS = ("randomization", "bootstrap", "sacrebleu-bootstrap", "sacrebleu-randomization")
 # The one place the default lives (compare(), the CLI and the Space take it from here): the
 # calibrated test that needs no resampling assumption. sacrebleu's bootstrap rule rejects
-# about twice as many true nulls as it claims (docs/significance.md).
+# about twice as many true nulls as it claims, and its randomization rule most true nulls of
+# systems that differ on a few documents (docs/significance.md).
 DEFAULT_TEST = "randomization"
-DEFAULT_SAMPLES = {"randomization": 10000, "bootstrap": 1000, "sacrebleu-bootstrap": 1000}
+DEFAULT_SAMPLES = {"randomization": 10000, "bootstrap": 1000, "sacrebleu-bootstrap": 1000,
+                   "sacrebleu-randomization": 10000}
 # how each test is named in verdicts
 TEST_NAMES = {"randomization": "approximate randomization",
               "bootstrap": "centred paired bootstrap",
-              "sacrebleu-bootstrap": "sacrebleu's paired bootstrap (not calibrated)"}
+              "sacrebleu-bootstrap": "sacrebleu's paired bootstrap (not calibrated)",
+              "sacrebleu-randomization": "sacrebleu's approximate randomization (ties not "
+                                         "counted)"}
+# the tests that swap rows between the two systems (the others resample rows)
+RANDOMIZATION_TESTS = ("randomization", "sacrebleu-randomization")
+# the decisions, in a cell's "decision"
+TOO_FEW = "too few documents"
+DECISIONS = ("better", "worse", "no significant difference", TOO_FEW)
 # randomization: bootstrap resamples for the intervals (sacrebleu's n_ar_confidence default)
 INTERVAL_SAMPLES = 1000
 # elements of one block of the index or swap matrix (32 MB as int64)
@@ -66,14 +92,18 @@ def mean_scores(sums: np.ndarray, n: int) -> np.ndarray:
     return sums / n
 
 
-def pooled_scores(sums: np.ndarray, n: int, alpha: float = 0.5) -> np.ndarray:
+def pooled_scores(sums: np.ndarray, n: int, alpha: float = 0.5,
+                  fscore: Optional[Callable] = None) -> np.ndarray:
     """Micro aggregation: the statistics are each example's (hit, den_p, den_r); the score is
     P = hit / den_p, R = hit / den_r, F = P R / ((1 - alpha) P + alpha R), 0 where a
-    denominator is 0. For alpha = 0.5, F is rouge_score's 2 P R / (P + R). n is unused."""
+    denominator is 0. For alpha = 0.5, F is rouge_score's 2 P R / (P + R). ``fscore(P, R)``:
+    a profile's own F rule instead (RougeOptions.fscore). n is unused."""
     hit, den_p, den_r = sums[..., 0], sums[..., 1], sums[..., 2]
     p = _safe_div(hit, den_p)
     r = _safe_div(hit, den_r)
-    if alpha == 0.5:
+    if fscore is not None:
+        f = fscore(p, r)
+    elif alpha == 0.5:
         f = _safe_div(2.0 * p * r, p + r)
     else:
         f = _safe_div(p * r, (1.0 - alpha) * p + alpha * r)
@@ -122,10 +152,23 @@ def paired_test(stats: Mapping[str, Mapping[str, np.ndarray]], baseline: str,
     "delta_low", "delta_high" (system minus baseline, with its per-comparison interval),
     "delta_low_familywise", "delta_high_familywise" (its Bonferroni interval: percentiles
     (1 - confidence) / (2 m) and 1 - (1 - confidence) / (2 m)), "p_value" (raw, two-sided)
-    and "p_value_holm" (Holm over the m systems, per type and measure); and, as str,
-    "decision" ("better", "worse" or "no significant difference": Holm's p against
-    1 - confidence, the sign of delta) and "verdict" (one readable line: the decision, the
-    difference in points with its family-wise interval, the test and Holm's p).
+    and "p_value_holm" (Holm over the m systems, per type and measure); as int,
+    "documents_differing" (the rows whose statistics of this type differ between the system
+    and the baseline) and "documents_needed" (how many the test needs at this confidence; see
+    below); and, as str, "decision" (one of ``DECISIONS``: "better", "worse", "no significant
+    difference" or "too few documents"; see ``decision``) and "verdict" (one readable line:
+    the decision, the difference in points with its family-wise interval, the test and
+    Holm's p).
+
+    Too few documents: a comparison whose test cannot give p < 1 - confidence on these
+    documents, whatever they hold, is decided "too few documents", with p reported as
+    computed. On one document in all, every test: a bootstrap resamples only that document,
+    and a randomization test has one row to swap. For the randomization tests, on fewer than
+    log2(1 / (1 - confidence)) + 1 documents whose statistics differ (fewer than 6 at 0.95,
+    8 at 0.99): on k such documents the 2^k swaps give each |D*| at least twice (a swap and
+    its mirror), so the exact p is at least 2 / 2^k. documents_needed is then the least k
+    that is not fewer (for the bootstraps 1, or 2 on one document); a system identical to
+    the baseline (0 documents differ) is "no significant difference".
     """
     systems, types, n, k = _check_stats(stats)
     if not isinstance(baseline, str) or baseline not in stats:
@@ -161,11 +204,21 @@ def paired_test(stats: Mapping[str, Mapping[str, np.ndarray]], baseline: str,
                          f"got shape {np.shape(observed)} for {len(systems)} systems x "
                          f"{len(types)} types")
     observed_delta = observed - observed[b]
+    # [systems, types]: the rows whose statistics of a type differ from the baseline's
+    differing = (stacked != stacked[:, b:b + 1]).reshape(n, len(systems), len(types), k).any(
+        axis=3).sum(axis=0)
+    needed = documents_needed(test, n, confidence)
     rng = np.random.default_rng(seed)
-    if test == "randomization":
+    if test in RANDOMIZATION_TESTS:
         from_baseline = _resampled_sums(split.parts, _swap_weights(rng, n, n_samples))
         sample_gaps = _swapped_gaps(scores, totals, from_baseline, len(systems), b)
-        exceed = sample_gaps > np.abs(observed_delta)
+        if test == "randomization":
+            # Noreen's count: a trial that ties the observed difference counts (every sum is
+            # exact, so a trial that repeats the observed split, or its mirror, ties it
+            # exactly); an identical system's every trial ties: p = 1
+            exceed = sample_gaps >= np.abs(observed_delta)
+        else:
+            exceed = sample_gaps > np.abs(observed_delta)  # sacrebleu's strict count
         samples = scores(_resampled_sums(split.parts,
                                          _bootstrap_weights(rng, n, INTERVAL_SAMPLES)))
         deltas = samples - samples[:, b:b + 1]
@@ -182,7 +235,12 @@ def paired_test(stats: Mapping[str, Mapping[str, np.ndarray]], baseline: str,
             sample_gaps = np.abs(deltas)
             exceed = sample_gaps - sample_gaps.mean(axis=0) > np.abs(observed_delta)
     p_values = (exceed.sum(axis=0) + 1.0) / (len(exceed) + 1.0)
-    if test != "bootstrap":
+    if test == "bootstrap":
+        # degenerate: every resample's difference is the same (one document, identical
+        # systems), so the resamples measure no spread to hold the difference against: p = 1
+        # (the centred count would give 1 / (n_samples + 1) to any non-zero difference)
+        p_values[(deltas == deltas[:1]).all(axis=0)] = 1.0
+    elif test != "randomization":
         # no evidence at all (every resampled difference is 0): p = 1, where the strict
         # count of sacrebleu's two rules would give 1 / (n_samples + 1)
         p_values[~(sample_gaps != 0).any(axis=0)] = 1.0
@@ -214,6 +272,8 @@ def paired_test(stats: Mapping[str, Mapping[str, np.ndarray]], baseline: str,
                                 p_value=p_values[i, t, m], p_value_holm=p_holm[i, t, m])
                 cell = {key: float(value) for key, value in cell.items()}
                 if i != b:
+                    cell["documents_differing"] = int(differing[i, t])
+                    cell["documents_needed"] = needed
                     cell["decision"] = decision(cell, confidence)
                     cell["verdict"] = verdict(cell, system=system, baseline=baseline,
                                               rouge_type=rouge_type, measure=measure,
@@ -230,9 +290,34 @@ def level(confidence: float) -> float:
     return round(1.0 - confidence, 12)
 
 
+def documents_needed(test: str, n: int, confidence: float) -> int:
+    """How many documents whose statistics differ between a system and the baseline the test
+    needs to be able to give p < 1 - confidence (paired_test's "documents_needed"). The
+    randomization tests: the least k that is not fewer than log2(1 / alpha) + 1, alpha =
+    ``level(confidence)``, i.e. the least k with 2 / 2^k <= alpha (exact: alpha 2^(k - 1)
+    is computed without rounding); 6 at 0.95, 8 at 0.99. The bootstraps: 1, and 2 on one
+    document in all (n = 1), more than can differ there: a bootstrap of one document
+    resamples only it."""
+    if test not in TESTS:
+        raise ValueError(f"test must be one of {TESTS}; got {test!r}")
+    if test in RANDOMIZATION_TESTS:
+        alpha = max(level(confidence), math.ulp(0.0))
+        needed = 1
+        while math.ldexp(alpha, needed - 1) < 1.0:
+            needed += 1
+        return needed
+    return 2 if n < 2 else 1
+
+
 def decision(cell: Mapping, confidence: float = 0.95) -> str:
-    """"better", "worse" or "no significant difference": Holm's p below 1 - confidence (the
-    family of all systems compared with the baseline), then the sign of the difference."""
+    """One of ``DECISIONS``. "too few documents" where the cell's test cannot reach p below
+    1 - confidence on its documents: 0 < "documents_differing" < "documents_needed" (a cell
+    without those two keys is never too few); else "better" or "worse" where Holm's p (the
+    family of all systems compared with the baseline) is below 1 - confidence and the
+    difference is not 0, by its sign; else "no significant difference"."""
+    differing = cell.get("documents_differing", 0)
+    if 0 < differing < cell.get("documents_needed", 0):
+        return TOO_FEW
     if cell["p_value_holm"] < level(confidence) and cell["delta"] != 0:
         return "better" if cell["delta"] > 0 else "worse"
     return "no significant difference"
@@ -244,17 +329,29 @@ def verdict(cell: Mapping, *, system: str, baseline: str, rouge_type: str, measu
     points (95% family-wise CI [+0.41, +2.05]; approximate randomization, Holm p = 0.0040
     over 2 comparisons)". The interval is the family-wise one, as the decision is Holm's;
     where it and the decision disagree (Holm is less strict than Bonferroni, and the
-    randomization test's p does not come from the bootstrap's resamples), the line says so."""
+    randomization test's p does not come from the bootstrap's resamples), the line says so.
+    "too few documents" says how many differ and how many the test needs, e.g. "t5: too few
+    documents to compare with bart on rouge1 F-measure: +0.40 points (...); 3 documents
+    differ from bart's, and at 0.05 approximate randomization needs 6"."""
     outcome = decision(cell, confidence)
-    phrase = f"{outcome} than {baseline}" if outcome != "no significant difference" \
-        else f"no significant difference from {baseline}"
+    phrase = {"no significant difference": f"no significant difference from {baseline}",
+              TOO_FEW: f"too few documents to compare with {baseline}"}.get(
+        outcome, f"{outcome} than {baseline}")
     low, high = cell["delta_low_familywise"], cell["delta_high_familywise"]
     line = (f"{system}: {phrase} on {rouge_type} {_MEASURE_NAMES[measure]}: "
             f"{100 * cell['delta']:+.2f} points ({confidence * 100:g}% family-wise CI "
             f"[{100 * low:+.2f}, {100 * high:+.2f}]; {TEST_NAMES[test]}, Holm p = "
             f"{cell['p_value_holm']:.4f} over {comparisons} "
             f"comparison{'s' if comparisons != 1 else ''})")
-    if (outcome != "no significant difference") != (not low <= 0.0 <= high):
+    if outcome == TOO_FEW:
+        differing, needed = cell["documents_differing"], cell["documents_needed"]
+        if test in RANDOMIZATION_TESTS:
+            line += (f"; {differing} document{'s' if differing != 1 else ''} "
+                     f"differ{'' if differing != 1 else 's'} from {baseline}'s, and at "
+                     f"{level(confidence):g} {TEST_NAMES[test].split(' (')[0]} needs {needed}")
+        else:
+            line += "; one document in all, and a bootstrap needs at least 2"
+    elif (outcome != "no significant difference") != (not low <= 0.0 <= high):
         line += "; borderline: the interval and the test disagree"
     return line
 
@@ -395,8 +492,9 @@ def format_comparison(result: Mapping, *, measure: str = "fmeasure",
     """One table per ROUGE type in sacrebleu's grid style, then the verdict of each system:
     each system's score with its interval, its difference from the baseline with the
     difference's per-comparison and family-wise intervals, the raw and the Holm p ('*' below
-    1 - confidence); scores x 100. result: paired_test's output, or compare()'s (entries that
-    are not systems, such as "signature", are printed under the tables)."""
+    1 - confidence; '!' instead where the decision is "too few documents", whatever p is);
+    scores x 100. result: paired_test's output, or compare()'s (entries that are not
+    systems, such as "signature", are printed under the tables)."""
     if measure not in MEASURES:
         raise ValueError(f"measure must be one of {MEASURES}; got {measure!r}")
     systems = [name for name, value in result.items() if isinstance(value, Mapping)]
@@ -406,7 +504,7 @@ def format_comparison(result: Mapping, *, measure: str = "fmeasure",
     header = ["System", f"Score [{percent} CI]", "Delta", "per-comparison CI",
               "family-wise CI", "raw p", "Holm p"]
     compared = len(systems) - 1
-    blocks = []
+    blocks, too_few = [], False
     for rouge_type in result[systems[0]]:
         rows, verdicts = [], []
         for name in systems:
@@ -416,12 +514,14 @@ def format_comparison(result: Mapping, *, measure: str = "fmeasure",
             if "delta" not in cell:
                 rows.append([f"Baseline: {name}", score, "", "", "", "", ""])
                 continue
+            few = cell.get("decision") == TOO_FEW
+            too_few = too_few or few
             rows.append([name, score, f"{100 * cell['delta']:+.2f}",
                          _interval(cell["delta_low"], cell["delta_high"]),
                          _interval(cell["delta_low_familywise"],
                                    cell["delta_high_familywise"]),
-                         _marked(cell["p_value"], confidence),
-                         _marked(cell["p_value_holm"], confidence)])
+                         _marked(cell["p_value"], confidence, few),
+                         _marked(cell["p_value_holm"], confidence, few)])
             verdicts.append(cell["verdict"])
         title = (f"{rouge_type} {_MEASURE_NAMES[measure]} x 100, {percent} percentile "
                  f"intervals; family-wise: Bonferroni over {compared} comparison"
@@ -430,6 +530,9 @@ def format_comparison(result: Mapping, *, measure: str = "fmeasure",
             "\n" + line for line in verdicts))
     notes = [f"{key}: {value}" for key, value in result.items()
              if not isinstance(value, Mapping)]
+    if too_few:
+        notes.insert(0, f"! too few documents for the test to reach p < {level(confidence):g}, "
+                        "whatever they hold: p as computed, no decision (see the verdict)")
     return "\n\n".join(blocks) + f"\n* p < {level(confidence):g}" + "".join(
         "\n" + line for line in notes)
 
@@ -438,8 +541,8 @@ def _interval(low: float, high: float) -> str:
     return f"[{100 * low:+.2f}, {100 * high:+.2f}]"
 
 
-def _marked(p: float, confidence: float) -> str:
-    return f"{p:.4f}" + ("*" if p < level(confidence) else " ")
+def _marked(p: float, confidence: float, too_few: bool = False) -> str:
+    return f"{p:.4f}" + ("!" if too_few else "*" if p < level(confidence) else " ")
 
 
 def _grid(header: list, rows: list) -> str:

@@ -1,8 +1,8 @@
-"""rouge_significance.paired_test: its calibration and power (issue 26), and its time (issue 14).
+"""rouge_significance.paired_test: its calibration and power, and its time.
 
     /work/main/.venv/bin/python benchmarks/significance.py --calibration  # docs/significance.md
-    /work/main/.venv/bin/python benchmarks/significance.py --ties --nulls 500   # few rows differ
-    /work/main/.venv/bin/python benchmarks/significance.py            # the issue's workloads
+    /work/main/.venv/bin/python benchmarks/significance.py --ties --nulls 1000  # few rows differ
+    /work/main/.venv/bin/python benchmarks/significance.py            # timing, the workloads below
     /work/main/.venv/bin/python benchmarks/significance.py --runs 7 --sacrebleu
     /work/main/.venv/bin/python benchmarks/significance.py --rows 1000000 --runs 1 --types 1
 
@@ -13,10 +13,14 @@ then the power at 0.05 against a system's degraded copy 0.5, 1 and 2 points wors
 (degraded_pairs). The per-example statistics are rouge_score 0.1.2's (load_realsumm_stats).
 Seeded: the same command prints the same table.
 
-Workload: 3 systems (realsumm's abs/bart, abs/t5/out_11B, ext/matchsumm) x ROWS pairs made by
-resampling realsumm's 100 documents with replacement (seeded), 4 ROUGE types; the
-per-example statistics come from rouge_score 0.1.2 (macro: P, R, F; micro: hit and unit
-counts), computed before the clock starts. Timed: one paired_test call (all systems and
+--ties: rejection rates at 0.05 of every test under nulls where the two systems differ on k
+of 100 documents only (k = 1, 2, 3, 5, 6, 8, 20; see ties()), macro rouge1 F, each test at
+its default samples; NULLS per k (1,000 in docs/significance.md). Seeded.
+
+Timing (neither flag): 3 systems (realsumm's abs/bart, abs/t5/out_11B, ext/matchsumm) x
+ROWS pairs made by resampling realsumm's 100 documents with replacement (seeded), 4 ROUGE
+types; the per-example statistics come from rouge_score 0.1.2 (macro: P, R, F; micro: hit
+and unit counts), computed before the clock starts. Timed: one paired_test call (all systems and
 types at once), after one untimed call in the same process. Each (test, aggregation) runs in
 RUNS fresh processes; the table gives the median and the range, and the peak RSS.
 
@@ -149,7 +153,8 @@ def main() -> None:
     parser.add_argument("--calibration", action="store_true",
                         help="rejection rates under true nulls, and power (no timing)")
     parser.add_argument("--nulls", type=int, default=2000,
-                        help="--calibration: nulls per aggregation; --ties: per k (default 2,000)")
+                        help="--calibration: nulls per aggregation; --ties: per k "
+                             "(default 2,000)")
     parser.add_argument("--power-pairs", type=int, default=1000,
                         help="--calibration: degraded copies per difference (default 1,000)")
     parser.add_argument("--ties", action="store_true",
@@ -167,9 +172,10 @@ def main() -> None:
         calibration(args.nulls, args.power_pairs)
         return
     contenders = [("ours", "randomization"), ("ours", "bootstrap"),
-                  ("ours", "sacrebleu-bootstrap")]
+                  ("ours", "sacrebleu-bootstrap"), ("ours", "sacrebleu-randomization")]
     if args.sacrebleu:
-        contenders += [("sacrebleu", "sacrebleu-bootstrap"), ("sacrebleu", "randomization")]
+        contenders += [("sacrebleu", "sacrebleu-bootstrap"),
+                       ("sacrebleu", "sacrebleu-randomization")]
     print(f"{len(SYSTEMS)} systems x {args.rows:,} rows x {args.types} types; "
           f"{args.runs} fresh processes each; warm call timed\n")
     print("| code | test (samples) | aggregation | median | min-max | peak RSS |\n"
@@ -192,7 +198,10 @@ def main() -> None:
 
 
 def _samples(test: str) -> str:
-    return "10,000" if test == "randomization" else "1,000"
+    sys.path.insert(0, str(REPO))
+    import rouge_significance as rs
+
+    return f"{rs.DEFAULT_SAMPLES[test]:,}"
 
 
 ALPHAS = (0.01, 0.05, 0.10)
@@ -248,43 +257,82 @@ def calibration(nulls: int, power_pairs: int) -> None:
     print(f"\n({time.perf_counter() - start:.0f} s)")
 
 
-DIFFERING = (1, 2, 3, 5, 8, 20)
+DIFFERING = (1, 2, 3, 5, 6, 8, 20)
 
 
-def ties(count: int) -> None:
-    """Rejections at 0.05 under nulls of two near-identical systems: a real system A, and
-    in its place on k random documents (k in DIFFERING) the outputs of A and of another real
-    system C, swapped with probability 1/2 between the two. Macro rouge1 F, each test at its
-    default samples, `count` nulls per k."""
+def ties(count: int, alpha: float = 0.05) -> None:
+    """Rejections at alpha under nulls of two systems that differ on k documents of 100 only
+    (k in DIFFERING): a real system A, and on k random documents where A's and another real
+    system C's rouge1 F differ, A's row and C's shared out between the two systems at random
+    (each way with probability 1/2); on the other documents both systems are A. Under this
+    null the two systems are exchangeable (which of them got which row is a coin flip), so a
+    valid test rejects at most a share alpha of them. Macro rouge1 F, each test of rs.TESTS
+    at its default samples, `count` nulls per k, seeded. A cell: the rate of p < alpha (the
+    count). Last column: the nulls whose decision is "too few documents" (for the
+    randomization tests; the bootstraps decide it on one document in all only). Then, where
+    every document differs, how many p-values and decisions the two randomization counts
+    give apart on realsumm's systems (micro)."""
     import numpy as np
 
     sys.path[:0] = [str(REPO), str(REPO / "tests")]
     import rouge_significance as rs
     from test_significance import batched_p_values, load_realsumm_stats
 
+    start = time.perf_counter()
     of_type = {system: s["rouge1"] for system, s in load_realsumm_stats()["macro"].items()}
     names = sorted(of_type)
     rng = np.random.default_rng(1)
-    print(f"Rejections at α = 0.05, {count:,} nulls per k (count)\n")
-    print("| documents that differ (k) | " + " | ".join(rs.TESTS) + " |")
-    print("|---|" + "---|" * len(rs.TESTS))
+    too_few = getattr(rs, "TOO_FEW", None)
+    print(f"Rejections (p < {alpha:g}) under {count:,} nulls per k (count)"
+          + (f"; {too_few!r}: the nulls so decided, at {alpha:g}" if too_few else "") + "\n")
+    print("| documents that differ (k) | " + " | ".join(rs.TESTS)
+          + (f" | {too_few!r} |" if too_few else " |"))
+    print("|---|" + "---|" * (len(rs.TESTS) + bool(too_few)))
     for k in DIFFERING:
         firsts, seconds = [], []
         for _ in range(count):
             a, c = rng.choice(len(names), 2, replace=False)
             x, y = of_type[names[a]], of_type[names[c]]
             differs = np.zeros((len(x), 1), dtype=bool)
-            differs[rng.choice(len(x), k, replace=False)] = True
+            # (F values that differ in their last bits only, as 0.2 and 0.19999999999999998
+            # do, are the same to the tests, which drop bits below 2^-52 of the largest)
+            apart = np.flatnonzero(np.abs(x[:, 2] - y[:, 2]) > 1e-9)
+            differs[rng.choice(apart, k, replace=False)] = True
             swap = rng.integers(2, size=(len(x), 1), dtype=bool)
             firsts.append(np.where(differs & swap, y, x))
             seconds.append(np.where(differs & ~swap, y, x))
         first, second = np.stack(firsts), np.stack(seconds)
-        cells = []
+        assert ((first != second).any(axis=2).sum(axis=1) == k).all()
+        cells, decided = [], None
         for test in rs.TESTS:
             p = batched_p_values(first, second, rs.mean_scores, test, rs.DEFAULT_SAMPLES[test],
-                                 seed=28)
-            cells.append(f"{np.mean(p < 0.05):.3f} ({int((p < 0.05).sum())})")
-        print(f"| {k} | " + " | ".join(cells) + " |", flush=True)
+                                 seed=28, confidence=1 - alpha)
+            cells.append(f"{np.mean(p < alpha):.3f} ({int((p < alpha).sum())})")
+            if too_few and test == rs.DEFAULT_TEST:
+                decisions = batched_p_values(first, second, rs.mean_scores, test,
+                                             rs.DEFAULT_SAMPLES[test], seed=28,
+                                             confidence=1 - alpha, field="decision")
+                decided = int((decisions == too_few).sum())
+        print(f"| {k} | " + " | ".join(cells)
+              + (f" | {decided} of {count} |" if too_few else " |"), flush=True)
+    if "sacrebleu-randomization" in rs.TESTS:
+        # where every document differs: the two randomization counts on realsumm's systems
+        micro = load_realsumm_stats()["micro"]
+        first = sorted(micro)[0]
+        cells = {test: rs.paired_test(micro, first, rs.pooled_scores, test=test)
+                 for test in rs.RANDOMIZATION_TESTS}
+        noreen, strict = (cells[test] for test in rs.RANDOMIZATION_TESTS)
+        pairs = [(noreen[s][rouge_type][m], strict[s][rouge_type][m])
+                 for s in micro if s != first for rouge_type in micro[first]
+                 for m in rs.MEASURES]
+        gaps = [a["p_value"] - b["p_value"] for a, b in pairs]
+        print(f"\nrealsumm, {len(micro) - 1} systems against {first}, micro, every type and "
+              f"measure, {rs.DEFAULT_SAMPLES['randomization']:,} trials: "
+              f"{sum(g != 0 for g in gaps)} of {len(gaps)} p-values differ between "
+              f"randomization and sacrebleu-randomization (ties), by at most {max(gaps):.4f} "
+              f"(never the other way: {min(gaps) >= 0}); decisions that differ: "
+              f"{sum(a['decision'] != b['decision'] for a, b in pairs)}")
+    print(f"\n({time.perf_counter() - start:.0f} s)")
 
 
 def _rate(count: int, total: int) -> str:

@@ -83,12 +83,15 @@ arguments named as the metric's (`use_stemmer=True`, `lang="zh"`, …).
 test is one of {", ".join(f"`{t}`" for t in metric.TESTS)} (default `{metric.DEFAULT_TEST}`).
 Approximate randomization and the centred paired bootstrap reject true nulls at the rate they
 claim; `sacrebleu-bootstrap` is sacrebleu's (and Moses') rule, kept exact to reproduce
-published numbers, and calls about twice as many true nulls significant as it claims. For
+published numbers, and calls about twice as many true nulls significant as it claims;
+`sacrebleu-randomization` is sacrebleu's randomization rule (ties not counted), kept only to
+reproduce sacrebleu. For
 each system, type and measure the result gives the difference from the baseline with a
 **per-comparison** interval (this system alone) and a **family-wise** one (Bonferroni over
 the systems compared), a **raw** and a **Holm-adjusted** p-value, and a **verdict**: better,
 worse or no significant difference (Holm's p below 1 − confidence, then the sign of the
-difference). The metric's docs/significance.md gives the calibration tables.
+difference), or too few documents (the test cannot reach p < 1 − confidence on so few
+differing documents). The metric's docs/significance.md gives the calibration tables.
 
 **Corpus files**: JSON Lines (`{{"prediction": "...", "references": "..." or ["...", ...]}}`
 per line), a JSON list of such objects, CSV/TSV with a `prediction` column and `reference`,
@@ -152,7 +155,8 @@ COMPARE_INPUTS = (
     "approximate randomization (`randomization`), the centred paired bootstrap "
     "(`bootstrap`), or sacrebleu's paired bootstrap rule (`sacrebleu-bootstrap`: only to "
     "reproduce sacrebleu-style numbers; it calls about twice as many true nulls significant "
-    f"as it claims). The default is `{metric.DEFAULT_TEST}`. Each system gets a verdict; each "
+    "as it claims), or sacrebleu's randomization rule (`sacrebleu-randomization`, likewise "
+    f"only to reproduce sacrebleu). The default is `{metric.DEFAULT_TEST}`. Each system gets a verdict; each "
     "interval says whether it is per-comparison or family-wise, each p-value whether it is "
     "raw or Holm-adjusted.",
     ('Systems file (.jsonl: {"references": …, "<system>": …, …}; up to '

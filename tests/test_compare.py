@@ -36,7 +36,7 @@ def aligned():
 def test_compare_equals_the_tests_on_rouge_scores_statistics(metric, aligned, realsumm_stats,
                                                              aggregation, test):
     predictions, references = aligned
-    n_samples = 2000 if test == "randomization" else 1000
+    n_samples = 2000 if test in ("randomization", "sacrebleu-randomization") else 1000
     out = metric.compare(predictions=predictions, references=references,
                          rouge_types=list(TYPES), aggregation=aggregation, test=test,
                          n_samples=n_samples, seed=7)

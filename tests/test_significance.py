@@ -125,8 +125,10 @@ def _vector_scores(aggregation: str, sums: np.ndarray, n: int) -> np.ndarray:
 
 def _threshold_margins(aggregation, test, baseline_stats, system_stats, n_samples):
     """For each measure: how close any resampled test statistic comes to the observed one,
-    recomputed here in float64 with numpy's one-shot draws (as sacrebleu draws them), and
-    how far sacrebleu's float32 sums move those statistics (bootstrap; 0 otherwise)."""
+    recomputed here in float64 with numpy's one-shot draws (as sacrebleu draws them), how far
+    sacrebleu's float32 sums move those statistics (bootstrap; 0 otherwise), and how many
+    randomization trials equal the observed one in float64 (exact for counts; 0 for the
+    bootstrap)."""
     n = len(baseline_stats)
     rng = np.random.default_rng(SEED)
     observed = abs(_vector_scores(aggregation, system_stats.sum(0), n)
@@ -144,6 +146,7 @@ def _threshold_margins(aggregation, test, baseline_stats, system_stats, n_sample
         in_float32 = statistic(lambda rows: np.array(
             [sample.sum(0) for sample in rows.astype(np.float32)[idx]], dtype=np.float64))
         moved = np.abs(in_float32 - exact).max(axis=0)
+        ties = np.zeros(3, dtype=int)
     else:
         swap = rng.integers(2, size=(n_samples, n), dtype=bool)
         first = swap @ baseline_stats + ~swap @ system_stats
@@ -151,7 +154,8 @@ def _threshold_margins(aggregation, test, baseline_stats, system_stats, n_sample
         exact = np.abs(_vector_scores(aggregation, first, n)
                        - _vector_scores(aggregation, second, n))
         moved = np.zeros(3)
-    return np.abs(exact - observed).min(axis=0), moved
+        ties = (exact == observed).sum(axis=0)
+    return np.abs(exact - observed).min(axis=0), moved, ties
 
 
 # How far sacrebleu's arithmetic may move a test statistic. Its bootstrap sums float32
@@ -159,18 +163,33 @@ def _threshold_margins(aggregation, test, baseline_stats, system_stats, n_sample
 # 1e-7, which the test checks (the largest seen on realsumm is 4.9e-7); micro counts are
 # integers below 2^24, exact in float32. Its randomization sums float64 values with BLAS:
 # exact for counts, < 1e-13 for macro scores.
-_RESOLUTION = {("macro", "sacrebleu-bootstrap"): 2.0 ** -20, ("macro", "randomization"): 1e-12,
-               ("micro", "sacrebleu-bootstrap"): 0.0, ("micro", "randomization"): 0.0}
+_RESOLUTION = {("macro", "sacrebleu-bootstrap"): 2.0 ** -20,
+               ("macro", "sacrebleu-randomization"): 1e-12, ("macro", "randomization"): 1e-12,
+               ("micro", "sacrebleu-bootstrap"): 0.0, ("micro", "sacrebleu-randomization"): 0.0,
+               ("micro", "randomization"): 0.0}
 # sacrebleu calls its score function once per sample in Python: 1,000 randomization trials
-# (not its default 10,000) keep the 2 x 2 x 34 x 12 comparisons at ~10 s; the code paths
-# are the same for any number.
-_SACREBLEU_SAMPLES = {"sacrebleu-bootstrap": 1000, "randomization": 1000}
+# (not its default 10,000) keep the 2 x 3 x 34 x 12 comparisons at ~10 s each; the code
+# paths are the same for any number.
+_SACREBLEU_SAMPLES = {"sacrebleu-bootstrap": 1000, "sacrebleu-randomization": 1000,
+                      "randomization": 1000}
+# what each of ours is compared with: sacrebleu's own function
+SACREBLEU_FUNCTIONS = {"sacrebleu-bootstrap": significance._paired_bs_test,
+                       "sacrebleu-randomization": significance._paired_ar_test,
+                       "randomization": significance._paired_ar_test}
 
 
 @pytest.mark.parametrize("aggregation", ["macro", "micro"])
-@pytest.mark.parametrize("test", ["sacrebleu-bootstrap", "randomization"])
+@pytest.mark.parametrize("test", ["sacrebleu-bootstrap", "sacrebleu-randomization",
+                                  "randomization"])
 @pytest.mark.slow
 def test_p_values_equal_sacrebleus(realsumm_stats, aggregation, test):
+    """sacrebleu's two rules give sacrebleu's p-values, ties included (micro: exact sums on
+    both sides). The default randomization draws sacrebleu's trials and counts the ties,
+    which sacrebleu leaves out: its p is sacrebleu's where no trial ties the observed
+    difference, and (micro) sacrebleu's count plus the trials that tie where some do (micro
+    recall: both systems share the reference units, so a trial's difference is a signed sum
+    of integer hit differences, which often repeats the observed one). Macro p-values within
+    float resolution of a tie are counted, not compared."""
     stats = realsumm_stats[aggregation]
     systems = list(stats)
     baseline = systems[0]
@@ -179,34 +198,42 @@ def test_p_values_equal_sacrebleus(realsumm_stats, aggregation, test):
     ours = rs.paired_test(stats, baseline, _score_of(aggregation), test=test,
                           n_samples=n_samples, seed=SEED)
     metrics = {(t, m): _ShimMetric(aggregation, m, n) for t in TYPES for m in range(3)}
-    sacrebleu_test = significance._paired_bs_test if test == "sacrebleu-bootstrap" \
-        else significance._paired_ar_test
+    sacrebleu_test = SACREBLEU_FUNCTIONS[test]
     baseline_info = {key: (stats[baseline][key[0]],
                            significance.Result(metric._aggregate_and_compute(
                                stats[baseline][key[0]]).score))
                      for key, metric in metrics.items()}
-    compared = near = 0
+    compared = near = tied = 0
     for system in systems[1:]:
         for t in TYPES:
             # one call per type: sacrebleu's hypotheses are the rows of one statistics matrix
             type_metrics = {key: metric for key, metric in metrics.items() if key[0] == t}
             _, theirs = sacrebleu_test(baseline_info, system, stats[system][t], None,
                                        type_metrics, n_samples=n_samples, seed=SEED)
-            margins, moved = _threshold_margins(aggregation, test, stats[baseline][t],
-                                                stats[system][t], n_samples)
+            margins, moved, ties = _threshold_margins(aggregation, test, stats[baseline][t],
+                                                      stats[system][t], n_samples)
             assert (moved <= _RESOLUTION[(aggregation, test)]).all()
             for m, measure in enumerate(rs.MEASURES):
                 ours_cell = ours[system][t][measure]
                 assert ours_cell["score"] == pytest.approx(theirs[(t, m)].score, abs=1e-12)
                 # exact arithmetic on both sides (resolution 0): ties are compared too
-                if margins[m] < _RESOLUTION[(aggregation, test)]:
+                resolution = _RESOLUTION[(aggregation, test)]
+                if margins[m] < resolution or (test == "randomization" and resolution > 0
+                                               and margins[m] <= resolution):
                     near += 1
                     continue
                 compared += 1
-                assert ours_cell["p_value"] == theirs[(t, m)].p_value, (system, t, measure)
+                expected = theirs[(t, m)].p_value
+                if test == "randomization" and ties[m]:
+                    # micro: sacrebleu's count (c + 1 = its p x (B + 1)) and the trials that
+                    # tie the observed difference, counted above in exact float64 sums
+                    tied += 1
+                    expected = (round(expected * (n_samples + 1)) + ties[m]) / (n_samples + 1)
+                assert ours_cell["p_value"] == expected, (system, t, measure)
     total = (len(systems) - 1) * len(TYPES) * 3
-    print(f"{aggregation} {test}: {compared} of {total} p-values equal sacrebleu's, "
-          f"{near} within float resolution of the threshold")
+    print(f"{aggregation} {test}: {compared} of {total} p-values equal sacrebleu's"
+          + (f" ({tied} of them plus the trials that tie)" if test == "randomization" else "")
+          + f", {near} within float resolution of the threshold")
     assert compared + near == total and near <= total // 20
 
 
@@ -298,7 +325,7 @@ def test_scores_and_intervals_against_numpy(realsumm_stats, aggregation, test):
         realsumm_stats[aggregation])[:4]}
     names = list(stats)
     n = 100
-    bootstraps = test != "randomization"
+    bootstraps = test not in rs.RANDOMIZATION_TESTS
     result = rs.paired_test(stats, names[1], _score_of(aggregation), test=test,
                             n_samples=500 if bootstraps else 300, confidence=0.9)
     rng = np.random.default_rng(SEED)
@@ -323,7 +350,10 @@ def test_scores_and_intervals_against_numpy(realsumm_stats, aggregation, test):
                     assert set(cell) == {"score", "low", "high"}
                     continue
                 assert all(type(v) is float for k, v in cell.items()
-                           if k not in ("decision", "verdict"))
+                           if k not in ("decision", "verdict", "documents_differing",
+                                        "documents_needed"))
+                assert type(cell["documents_differing"]) is int
+                assert type(cell["documents_needed"]) is int
                 assert (cell["delta_low"], cell["delta_high"]) == pytest.approx(
                     (delta_low[m], delta_high[m]), abs=1e-14)
                 assert (cell["delta_low_familywise"], cell["delta_high_familywise"]) == \
@@ -417,23 +447,25 @@ def degraded_pairs(rng, stats_of_type: dict, count: int, points: float, score_of
 
 
 def batched_p_values(first, second, score_of, test: str, n_samples: int, seed: int,
-                     chunk: int = 100) -> np.ndarray:
-    """paired_test's raw p of F, second against first, for each pair; chunk pairs per call,
-    the call's seed = seed + index of its first pair."""
+                     chunk: int = 100, confidence: float = 0.95,
+                     field: str = "p_value") -> np.ndarray:
+    """paired_test's raw p of F (or another field of F's cell: "decision"), second against
+    first, for each pair; chunk pairs per call, the call's seed = seed + index of its first
+    pair."""
     out = []
     for start in range(0, len(first), chunk):
         keys = [str(i) for i in range(start, min(start + chunk, len(first)))]
         stats = {"x": {key: first[int(key)] for key in keys},
                  "y": {key: second[int(key)] for key in keys}}
         result = rs.paired_test(stats, "x", score_of, test=test, n_samples=n_samples,
-                                seed=seed + start)
-        out += [result["y"][key]["fmeasure"]["p_value"] for key in keys]
+                                seed=seed + start, confidence=confidence)
+        out += [result["y"][key]["fmeasure"][field] for key in keys]
     return np.array(out)
 
 
 def _plain_p_values(first, second, aggregation: str, test: str, n_samples: int,
                     seed: int) -> np.ndarray:
-    """The three rules from scratch, in float64 numpy, on the documented one-shot draws
+    """The four rules from scratch, in float64 numpy, on the documented one-shot draws
     (shared by all pairs): F's p of second against first for each pair."""
     pairs, n, _ = first.shape
     rng = np.random.default_rng(seed)
@@ -448,12 +480,14 @@ def _plain_p_values(first, second, aggregation: str, test: str, n_samples: int,
         return (weights @ stats.transpose(1, 0, 2).reshape(n, -1)).reshape(len(weights),
                                                                            pairs, -1)
 
-    if test == "randomization":
+    if test in ("randomization", "sacrebleu-randomization"):
         swap = rng.integers(2, size=(n_samples, n), dtype=bool).astype(float)
         # sacrebleu's pseudo-systems: a takes first's row where swap is 1, b the rest
         a = weighted(swap, first) + weighted(1 - swap, second)
         b = weighted(1 - swap, first) + weighted(swap, second)
-        exceed = np.abs(f(a) - f(b)) > observed
+        gaps = np.abs(f(a) - f(b))
+        # Noreen's count (ties count), or sacrebleu's (they do not)
+        exceed = gaps >= observed if test == "randomization" else gaps > observed
     else:
         idx = rng.choice(n, (n_samples, n))
         counts = np.stack([np.bincount(row, minlength=n) for row in idx]).astype(float)
@@ -492,8 +526,9 @@ SACREBLEU_RULE = (0.075, 0.135)
 @pytest.mark.slow
 def test_calibration_under_the_null(realsumm_stats, aggregation):
     """True nulls from realsumm (rouge1, swapped rows): the default test, the centred
-    bootstrap and randomization reject near 0.05; sacrebleu's rule near 0.105. The same
-    nulls through a plain reimplementation of each rule give the same rejections."""
+    bootstrap and both randomization rules reject near 0.05 (nearly every document differs,
+    so trials do not tie); sacrebleu's bootstrap rule near 0.105. The same nulls through a
+    plain reimplementation of each rule give the same rejections."""
     stats = {name: s["rouge1"] for name, s in realsumm_stats[aggregation].items()}
     first, second = null_pairs(np.random.default_rng(2024), stats, NULLS)
     assert rs.DEFAULT_TEST in ("bootstrap", "randomization")
@@ -510,7 +545,7 @@ def test_calibration_under_the_null(realsumm_stats, aggregation):
                                                              else 0.998)
         rates[test] = float(np.mean(ours < 0.05))
     print(f"{aggregation}: rejection at 0.05 of {NULLS} realsumm nulls: {rates}")
-    for test in ("bootstrap", "randomization", rs.DEFAULT_TEST):
+    for test in ("bootstrap", "randomization", "sacrebleu-randomization", rs.DEFAULT_TEST):
         assert CALIBRATED[0] <= rates[test] <= CALIBRATED[1], test
     assert SACREBLEU_RULE[0] <= rates["sacrebleu-bootstrap"] <= SACREBLEU_RULE[1]
 
@@ -571,6 +606,10 @@ def test_defaults():
     for test in ("bootstrap", "sacrebleu-bootstrap"):
         assert rs.paired_test(stats, "a", test=test) == \
             rs.paired_test(stats, "a", test=test, n_samples=1000, seed=SEED)
+    assert rs.paired_test(stats, "a", test="sacrebleu-randomization") == \
+        rs.paired_test(stats, "a", test="sacrebleu-randomization", n_samples=10000, seed=SEED)
+    assert rs.DECISIONS == ("better", "worse", "no significant difference",
+                            "too few documents") and rs.TOO_FEW == rs.DECISIONS[-1]
     p = rs.paired_test(stats, "a", n_samples=9)["b"]["r"]["fmeasure"]["p_value"]
     assert math.isclose(p * 10, round(p * 10))  # (c + 1) / (9 + 1)
 
@@ -626,6 +665,13 @@ def test_decision_and_verdict():
     assert rs.decision(_cell(p_value_holm=0.05)) == "no significant difference"
     assert rs.decision(_cell(p_value_holm=0.05), confidence=0.9) == "better"
     assert rs.decision(_cell(p_value_holm=0.0, delta=0.0)) == "no significant difference"
+    # too few documents: 0 < differing < needed, whatever p is; none differ: not too few
+    assert rs.decision(_cell(documents_differing=5, documents_needed=6)) == "too few documents"
+    assert rs.decision(_cell(documents_differing=5, documents_needed=6, p_value_holm=0.9)) \
+        == "too few documents"
+    assert rs.decision(_cell(documents_differing=6, documents_needed=6)) == "better"
+    assert rs.decision(_cell(documents_differing=0, documents_needed=6, delta=0.0,
+                             p_value_holm=1.0)) == "no significant difference"
     kwargs = dict(system="t5", baseline="bart", rouge_type="rouge1", measure="fmeasure",
                   test="randomization", confidence=0.95, comparisons=2)
     # Holm significant, but the Bonferroni interval [-3.125, +28.125] holds 0: said so
@@ -644,6 +690,24 @@ def test_decision_and_verdict():
         "t5: worse than bart on rouge1 recall: -12.50 points (95% family-wise CI "
         "[-25.00, -6.25]; sacrebleu's paired bootstrap (not calibrated), Holm p = 0.0400 "
         "over 2 comparisons)")
+    # too few documents: how many differ, how many the test needs; no 'borderline' note
+    few = _cell(documents_differing=3, documents_needed=6)
+    assert rs.verdict(few, **kwargs) == (
+        "t5: too few documents to compare with bart on rouge1 F-measure: +12.50 points (95% "
+        "family-wise CI [-3.12, +28.12]; approximate randomization, Holm p = 0.0400 over 2 "
+        "comparisons); 3 documents differ from bart's, and at 0.05 approximate randomization "
+        "needs 6")
+    assert rs.verdict(_cell(documents_differing=1, documents_needed=8),
+                      **dict(kwargs, test="sacrebleu-randomization", confidence=0.99)) == (
+        "t5: too few documents to compare with bart on rouge1 F-measure: +12.50 points (99% "
+        "family-wise CI [-3.12, +28.12]; sacrebleu's approximate randomization (ties not "
+        "counted), Holm p = 0.0400 over 2 comparisons); 1 document differs from bart's, and "
+        "at 0.01 sacrebleu's approximate randomization needs 8")
+    assert rs.verdict(_cell(documents_differing=1, documents_needed=2),
+                      **dict(kwargs, test="bootstrap", comparisons=1)) == (
+        "t5: too few documents to compare with bart on rouge1 F-measure: +12.50 points (95% "
+        "family-wise CI [-3.12, +28.12]; centred paired bootstrap, Holm p = 0.0400 over 1 "
+        "comparison); one document in all, and a bootstrap needs at least 2")
 
 
 def test_verdicts_in_the_result(realsumm_stats):
@@ -744,3 +808,12 @@ def test_format_comparison_by_hand():
     assert "99% percentile intervals" in at_99 and "Score [99% CI]" in at_99
     with pytest.raises(ValueError, match="^measure"):
         rs.format_comparison(result, measure="f1")
+    # a comparison with too few documents: its p-values are marked '!' (not '*', though the
+    # raw p is below 0.05), and a note says what the mark means
+    result["new"]["rouge1"]["fmeasure"].update(decision="too few documents",
+                                               documents_differing=1, documents_needed=6)
+    few = rs.format_comparison(result)
+    assert "| 0.0100! | 0.5000! |" in few and "*" not in few.split("\n* p < 0.05")[0]
+    assert few.endswith("* p < 0.05\n! too few documents for the test to reach p < 0.05, "
+                        "whatever they hold: p as computed, no decision (see the verdict)\n"
+                        "signature: test:randomization")
