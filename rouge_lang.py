@@ -26,11 +26,16 @@ The segmenters, pyonmttok and TurkishStemmer are optional (requirements-lang.txt
 imported when a language needs them, with an ImportError naming the package otherwise.
 Nothing is downloaded at run time: UniDic is unidic-lite's, the stopword lists and the Bengali
 rules are vendored in rouge_lang_data.
+
+This module holds the punctuation rule (steps 1 and 2) and the tokenizer profile
+(``LanguageTokenizer``, ``language_tokenizer``); the rest lies in its siblings, whose names it
+re-exports: rouge_lang_languages (the language table, ``lang=``'s resolution, the optional
+packages' import), rouge_lang_segmenters (step 3), rouge_lang_stemmers (step 4) and
+rouge_lang_lines (each token's line, for the Space).
 """
 
 from __future__ import annotations
 
-import bisect
 import functools
 import itertools
 import re
@@ -43,141 +48,34 @@ import numpy as np
 
 from .rouge155_lexicon import SMART_STOPWORDS
 from .rouge_text import ForkSafeLock, TokenizerProfile
-from .rouge_lang_data import BENGALI_RULES, STOPWORDS
 from .rouge_text import TokenizedBatch
-
-
-# --------------------------------------------------------------------------------------------
-# The languages
-
-@dataclass(frozen=True)
-class Language:
-    """One language: ``name`` is the language multilingual-rouge selects (after its aliases),
-    ``code`` the ISO code the signature records."""
-
-    code: str
-    name: str
-    # XL-Sum's dataset names and multilingual-rouge's aliases (bangla, turkce, mundo), and
-    # the ISO code with a script (zh-hans, sr-cyrl)
-    other_names: tuple = ()
-    segmenter: Optional[str] = None  # "jieba", "fugashi", "pythainlp", "burmese"
-    stemmer: Optional[str] = None  # "snowball", "hindi", "bengali", "turkish"
-    rtl: bool = False  # written right to left (the Space shows it so)
-
-
-_SNOWBALL = "snowball"
-LANGUAGES = (
-    # XL-Sum's 45 languages (csebuetnlp/xl-sum), in its order
-    Language("am", "amharic"),
-    Language("ar", "arabic", stemmer=_SNOWBALL, rtl=True),
-    Language("az", "azerbaijani"),
-    Language("bn", "bengali", ("bangla",), stemmer="bengali"),
-    Language("my", "burmese", segmenter="burmese"),
-    Language("zh", "chinese", ("chinese_simplified", "chinese_traditional", "zh_cn", "zh_tw",
-                               "zh_hans", "zh_hant"), segmenter="jieba"),
-    Language("en", "english", stemmer=_SNOWBALL),
-    Language("fr", "french", stemmer=_SNOWBALL),
-    Language("gu", "gujarati"),
-    Language("ha", "hausa"),
-    Language("hi", "hindi", stemmer="hindi"),
-    Language("ig", "igbo"),
-    Language("id", "indonesian"),
-    Language("ja", "japanese", segmenter="fugashi"),
-    Language("rn", "kirundi"),
-    Language("ko", "korean"),
-    Language("ky", "kyrgyz"),
-    Language("mr", "marathi"),
-    Language("ne", "nepali"),
-    Language("om", "oromo"),
-    Language("ps", "pashto", rtl=True),
-    Language("fa", "persian", rtl=True),
-    Language("pcm", "pidgin"),
-    Language("pt", "portuguese", stemmer=_SNOWBALL),
-    Language("pa", "punjabi"),
-    Language("ru", "russian", stemmer=_SNOWBALL),
-    Language("gd", "scottish_gaelic"),
-    Language("sr", "serbian_cyrillic", ("sr_cyrl",)),
-    Language("sr-latn", "serbian_latin"),
-    Language("si", "sinhala"),
-    Language("so", "somali"),
-    Language("es", "spanish", ("mundo",), stemmer=_SNOWBALL),
-    Language("sw", "swahili"),
-    Language("ta", "tamil"),
-    Language("te", "telugu"),
-    Language("th", "thai", segmenter="pythainlp"),
-    Language("ti", "tigrinya"),
-    Language("tr", "turkish", ("turkce",), stemmer="turkish"),
-    Language("uk", "ukrainian"),
-    Language("ur", "urdu", rtl=True),
-    Language("uz", "uzbek"),
-    Language("vi", "vietnamese"),
-    Language("cy", "welsh"),
-    Language("yo", "yoruba"),
-    # the other languages multilingual-rouge stems (nltk's Snowball stemmers)
-    *(Language(code, name, stemmer=_SNOWBALL) for code, name in (
-        ("da", "danish"), ("nl", "dutch"), ("fi", "finnish"), ("de", "german"),
-        ("hu", "hungarian"), ("it", "italian"), ("no", "norwegian"), ("ro", "romanian"),
-        ("sv", "swedish"))),
+# The tokenizer's parts, and the names imported from rouge_lang (re-exported: the options, the
+# pipeline, the metric, the Space and the tests import the languages, the stemmers and
+# token_lines from here)
+from .rouge_lang_languages import (
+    LANGUAGE_CODES,
+    LANGUAGES,
+    Language,
+    _require,
+    _version,
+    resolve_language,
+    script_hint,
+    script_of,
 )
-
-
-def _key(name: str) -> str:
-    return name.strip().lower().replace("-", "_").replace(" ", "_")
-
-
-_BY_NAME = {}
-for _language in LANGUAGES:
-    for _name in (_language.code, _language.name, *_language.other_names):
-        assert _key(_name) not in _BY_NAME, _name
-        _BY_NAME[_key(_name)] = _language
-
-LANGUAGE_CODES = tuple(language.code for language in LANGUAGES)
-
-
-def resolve_language(lang) -> Language:
-    """The Language of an ISO code or a name (case, '-' and '_' do not matter); ValueError
-    listing the allowed codes otherwise."""
-    if isinstance(lang, Language):
-        return lang
-    if not isinstance(lang, str):
-        raise TypeError(f"lang: got {lang!r} ({type(lang).__name__}); allowed: None or one of "
-                        f"{', '.join(LANGUAGE_CODES)} (or XL-Sum's language name)")
-    language = _BY_NAME.get(_key(lang))
-    if language is None:
-        raise ValueError(f"lang: got {lang[:60]!r}; allowed: None or one of "
-                         f"{', '.join(LANGUAGE_CODES)}, or XL-Sum's language name (e.g. "
-                         "'chinese_simplified', 'bengali', 'scottish_gaelic')")
-    return language
-
-
-# The languages of each script without ASCII letters (the first word of a letter's Unicode
-# name), for the warning about texts whose letters the default tokenizer drops
-_SCRIPT_LANGUAGES = {
-    "ARABIC": ("ar", "fa", "ps", "ur"), "BENGALI": ("bn",), "CJK": ("zh", "ja"),
-    "CYRILLIC": ("ru", "uk", "sr", "ky", "uz"), "DEVANAGARI": ("hi", "mr", "ne"),
-    "ETHIOPIC": ("am", "ti"), "GUJARATI": ("gu",), "GURMUKHI": ("pa",), "HANGUL": ("ko",),
-    "HIRAGANA": ("ja",), "KATAKANA": ("ja",), "MYANMAR": ("my",), "SINHALA": ("si",),
-    "TAMIL": ("ta",), "TELUGU": ("te",), "THAI": ("th",),
-}
-
-
-def script_of(text: str) -> str:
-    """The script of the first non-ASCII letter of ``text`` ("ARABIC", "CJK", ...), or ""."""
-    for ch in text:
-        if not ch.isascii() and ch.isalpha():
-            return unicodedata.name(ch, "").split(" ")[0]
-    return ""
-
-
-def script_hint(script: str) -> str:
-    """What to pass for texts in ``script``: the lang codes of its languages, as a sentence
-    ("" for a script no language profile covers)."""
-    codes = _SCRIPT_LANGUAGES.get(script)
-    if not codes:
-        return ""
-    more = f" (or {', '.join(codes[1:])})" if len(codes) > 1 else ""
-    name = script if script == "CJK" else script.title()
-    return f"for texts in {name} script pass lang=\"{codes[0]}\"{more}"
+from .rouge_lang_segmenters import (
+    _SEGMENTERS,
+    burmese_segment,
+)
+from .rouge_lang_stemmers import (
+    _HINDI_SUFFIXES,
+    _STEMMERS,
+    BengaliStemmer,
+    hindi_stem,
+    stopword_list,
+)
+from .rouge_lang_lines import (
+    token_lines,
+)
 
 
 # --------------------------------------------------------------------------------------------
@@ -289,218 +187,7 @@ def _split_cjk(tokens: list) -> list:
 
 
 # --------------------------------------------------------------------------------------------
-# Optional packages
-
-_INSTALL = "pip install -r requirements-lang.txt"
-
-
-def _require(module: str, package: str, lang: Language):
-    import importlib
-
-    try:
-        return importlib.import_module(module)
-    except ImportError as error:
-        raise ImportError(f"lang={lang.code!r} ({lang.name}) needs the package {package}: "
-                          f"pip install {package} (or {_INSTALL})") from error
-
-
-def _version(package: str) -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version(package)
-    except PackageNotFoundError:
-        return "unknown"
-
-
-# --------------------------------------------------------------------------------------------
-# Segmenters: str (words joined by spaces) -> list of tokens
-
-def _jieba(lang: Language):
-    jieba = _require("jieba", "jieba", lang)
-    tokenizer = jieba.Tokenizer()  # jieba's own dictionary, not the global one a user may edit
-    tokenizer.initialize()
-    return lambda text: list(tokenizer.cut(text)), f"jieba{_version('jieba')}"
-
-
-def _fugashi(lang: Language):
-    import os
-
-    fugashi = _require("fugashi", "fugashi", lang)
-    unidic_lite = _require("unidic_lite", "unidic-lite", lang)
-    dicdir = unidic_lite.DICDIR
-    # the dictionary named explicitly: fugashi would otherwise prefer the package "unidic",
-    # whose dictionary is a separate download
-    tagger = fugashi.Tagger(f'-r "{os.path.join(dicdir, "mecabrc")}" -d "{dicdir}" '
-                            "-O wakati -b 50000")
-    return (lambda text: tagger.parse(text).split(),
-            f"fugashi{_version('fugashi')}+unidic-lite{_version('unidic-lite')}")
-
-
-def _pythainlp(lang: Language):
-    tokenize = _require("pythainlp.tokenize", "pythainlp", lang)
-    word_tokenize = tokenize.word_tokenize
-    return (lambda text: word_tokenize(text, engine="newmm"),
-            f"pythainlp{_version('pythainlp')}-newmm")
-
-
-_ASAT = "\u103a"  # X
-_DOT_BELOW = "\u1037"  # T
-_VIRAMA = "\u1039"  # STACK
-_MYANMAR_DEPENDENT = frozenset(
-    [chr(0x102B + i) for i in range(8)] + [chr(0x1036 + i) for i in range(3)]
-    + [chr(0x103B + i) for i in range(4)] + [_ASAT])
-
-
-def burmese_segment(text: str) -> list:
-    """XL-Sum's Burmese syllable rules (Ding et al. 2019, TALLIP, doi 10.1145/3325885):
-    a unit is a character with the dependent signs after it; a short unit with an asat joins
-    the unit before it (unless that one was joined itself); a lone virama glues its neighbours.
-    Whitespace does not separate."""
-    text = text.replace("\u200c", " ").replace(_DOT_BELOW + _ASAT, _ASAT + _DOT_BELOW)
-    units = []
-    for ch in "".join(text.lower().strip().split()):
-        if ch in _MYANMAR_DEPENDENT and units:
-            units[-1] += ch
-        else:
-            units.append(ch)
-    for i in range(1, len(units)):
-        if _ASAT in units[i] and len(units[i]) < 4:
-            units[i - 1] += units[i]
-            units[i] = ""
-    joined = " ".join(" ".join(units).split())
-    return joined.replace(" " + _VIRAMA + " ", _VIRAMA).split()
-
-
-def _burmese(lang: Language):
-    return burmese_segment, "burmese-rules"
-
-
-_SEGMENTERS = {"jieba": _jieba, "fugashi": _fugashi, "pythainlp": _pythainlp,
-               "burmese": _burmese}
-
-
-# --------------------------------------------------------------------------------------------
-# Stemmers: token -> stem
-
-_HINDI_SUFFIXES = {
-    1: ["ो", "े", "ू", "ु", "ी", "ि", "ा"],
-    2: ["कर", "ाओ", "िए", "ाई", "ाए", "ने", "नी", "ना", "ते", "ीं", "ती", "ता", "ाँ", "ां", "ों",
-        "ें"],
-    3: ["ाकर", "ाइए", "ाईं", "ाया", "ेगी", "ेगा", "ोगी", "ोगे", "ाने", "ाना", "ाते", "ाती",
-        "ाता", "तीं", "ाओं", "ाएं", "ुओं", "ुएं", "ुआं"],
-    4: ["ाएगी", "ाएगा", "ाओगी", "ाओगे", "एंगी", "ेंगी", "एंगे", "ेंगे", "ूंगी", "ूंगा", "ातीं",
-        "नाओं", "नाएं", "ताओं", "ताएं", "ियाँ", "ियों", "ियां"],
-    5: ["ाएंगी", "ाएंगे", "ाऊंगी", "ाऊंगा", "ाइयाँ", "ाइयों", "ाइयां"],
-}
-
-
-# per class (longest first): its suffixes grouped by their length, as sets
-_HINDI_CLASSES = tuple(
-    (size, tuple((length, frozenset(s for s in _HINDI_SUFFIXES[size] if len(s) == length))
-                 for length in sorted({len(s) for s in _HINDI_SUFFIXES[size]})))
-    for size in (5, 4, 3, 2, 1))
-
-
-def hindi_stem(token: str) -> str:
-    """Ramanathan & Rao (2003)'s light suffix stripper, as XL-Sum: a suffix of the longest
-    class that leaves more than one character; a class-L suffix removes L characters (which
-    suffix of the class matched does not matter: one set look-up per suffix length)."""
-    for size, by_length in _HINDI_CLASSES:
-        if len(token) > size + 1:
-            for length, suffixes in by_length:
-                if token[-length:] in suffixes:
-                    return token[:-size]
-    return token
-
-
-_BENGALI_VOWEL_SIGNS = frozenset("ািীেুূো")
-
-
-class BengaliStemmer:
-    """Rafi Kamal's (2014) rule-based Bengali stemmer, as XL-Sum runs it: groups of suffixes
-    tried in order; in each group the first suffix the word ends with is removed (if something
-    other than vowel signs is left) or rewritten by its '->' rule ('.' keeps a character)."""
-
-    def __init__(self, rules: str = BENGALI_RULES):
-        lines, self.replace = [], {}
-        for line in rules.splitlines():
-            line = re.sub(r"#.*", "", re.sub(r"\s*", "", line.strip()))
-            if not line:
-                continue
-            rule = None
-            if re.fullmatch(r".*->.*", line):
-                parts = line.split("->")
-                if len(parts) != 2:  # the original parser skips such a line
-                    continue
-                rule = parts[1]
-            line = re.sub(r"->.*", "", line)
-            if line:
-                lines.append(line)
-            if rule:
-                self.replace[line] = rule
-        self.groups, group = [], None
-        for line in lines:
-            if line == "{":
-                group = []
-                self.groups.append(group)
-            elif line == "}":
-                group = None
-            elif group is not None:
-                group.append(line)
-
-    def _rewrite(self, index: int, suffix: str, word: str) -> str:
-        rule = self.replace[suffix]
-        chars = list(word)
-        for k, ch in enumerate(rule):
-            if ch != ".":
-                chars[index + k] = ch
-        return "".join(chars[:index + len(rule)])
-
-    def __call__(self, word: str) -> str:
-        for group in self.groups:
-            for suffix in group:
-                if not word.endswith(suffix):
-                    continue
-                index = len(word) - len(suffix)
-                if suffix in self.replace:
-                    word = self._rewrite(index, suffix, word)
-                elif any(ch not in _BENGALI_VOWEL_SIGNS for ch in word[:index]):
-                    word = word[:index]
-                break
-        return word
-
-
-def stopword_list(language: str) -> list:
-    """NLTK's stopword list of a language, read as nltk's corpus reader reads it."""
-    text = STOPWORDS[language][1]
-    return [line for line in text.splitlines() if line.rstrip()]
-
-
-def _snowball(lang: Language):
-    import nltk
-    from nltk.stem.snowball import SnowballStemmer
-
-    stemmer = SnowballStemmer(lang.name).stemmer  # ignore_stopwords=False: reads no corpus
-    stemmer.stopwords = set(stopword_list(lang.name))  # what ignore_stopwords=True would read
-    return stemmer.stem, (f"snowball-{lang.name}-nltk{nltk.__version__}"
-                          "+stopwords-nltk_data@4d5ecb6")
-
-
-def _hindi(lang: Language):
-    return hindi_stem, "hindi-xlsum"
-
-
-def _bengali(lang: Language):
-    return BengaliStemmer(), "bengali-rafikamal2014"
-
-
-def _turkish(lang: Language):
-    module = _require("TurkishStemmer", "TurkishStemmer", lang)
-    return module.TurkishStemmer().stem, f"turkishstemmer{_version('TurkishStemmer')}"
-
-
-_STEMMERS = {_SNOWBALL: _snowball, "hindi": _hindi, "bengali": _bengali, "turkish": _turkish}
+# The tokenizer profile
 
 _STEM_MIN_LENGTH = 3  # multilingual-rouge stems tokens longer than this
 # distinct words a memo (stems, pre-tokenizer pieces) holds before it is cleared, and the
@@ -510,109 +197,6 @@ _STEM_MIN_LENGTH = 3  # multilingual-rouge stems tokens longer than this
 _MEMO_MAX = 200_000
 _MEMO_MAX_CHARS = 8_000_000
 
-
-# --------------------------------------------------------------------------------------------
-# Tokens by line (the Space's highlights)
-
-# What the pre-tokenizer (pyonmttok's aggressive mode; OpenNMT/Tokenizer's src/Tokenizer.cc,
-# checked with pyonmttok 1.38.1) writes in its tokens that is not the text, so that tokens()
-# can find them in the text:
-# - a separator (Unicode Zs, Zl, Zp) that combining marks follow is kept, with the marks, as a
-#   token of its own, written "％" (U+FF05) and its code point in 4 lowercase hex digits. The
-#   pre-tokenizer sees words joined by single spaces (clean_text makes every Zs a space and
-#   str.split splits on Zl and Zp), so the escape it gives here is "％0020"; "％" is
-#   punctuation (Po), never left in a clean text, so in a token it always starts an escape;
-# - six reserved characters are substituted, one character for one: ▁ → _, ￭ → ■, ￨ → │
-#   (category So: a clean text keeps them) and ％ → %, ＃ → #, ： → : (Po: never in a clean
-#   text). The placeholder marks ｟ ｠ (Ps, Pe) never reach it.
-_ONMT_ESCAPE = re.compile("\uff05([0-9a-f]{4})")
-_ONMT_SUBSTITUTES = str.maketrans({"\u2581": "_", "\uffed": "\u25a0", "\uffe8": "\u2502",
-                                   "\uff05": "%", "\uff03": "#", "\uff1a": ":"})
-
-
-def _unescape(token: str) -> str:
-    """A pre-tokenizer token with its escapes undone ("％0020" -> " ")."""
-    if "\uff05" not in token:
-        return token
-    return _ONMT_ESCAPE.sub(lambda match: chr(int(match.group(1), 16)), token)
-
-
-@functools.lru_cache(maxsize=4096)
-def _spaced(key: str):
-    """A pattern of a token whose characters may lie apart by spaces in the text (the Burmese
-    rules join units across whitespace)."""
-    return re.compile(" *".join(map(re.escape, key)))
-
-
-def token_lines(tokens: list, cleaned: str, swap_burmese: bool = False) -> list:
-    """The line (of ``cleaned.split("\\n")``) of each token of a text, from its clean_text:
-    the line of the first character of the token that is not a space, and for a token of
-    spaces only (jieba and newmm keep a space as a token) the line of the word before it.
-
-    The tokens are looked for, in order, in the text's words joined by spaces (what the
-    segmenter and the pre-tokenizer saw), each after the one before: the pre-tokenizer's
-    escapes undone and its substitutions made on both sides (_ONMT_SUBSTITUTES: one
-    character for one, so positions hold); with ``swap_burmese`` (burmese_segment's tokens)
-    the text's dot below and asat swapped as burmese_segment swaps them, and a token's
-    characters may lie apart by spaces. A token not found there (none of the tokenizers here
-    gives one) goes to the line of the text's next character after the token before it, and
-    the token after it may be found anywhere further on: the search moves on."""
-    lines = cleaned.split("\n")
-    word_lines, starts, at = [], [], 0  # starts: of the words in text
-    for number, line in enumerate(lines):
-        for word in line.split():
-            word_lines.append(number)
-            starts.append(at)
-            at += len(word) + 1
-    text = " ".join(cleaned.split())  # the words joined by spaces, as the tokenizer saw them
-    if swap_burmese:
-        text = text.replace(_DOT_BELOW + _ASAT, _ASAT + _DOT_BELOW)
-    substituted = text.translate(_ONMT_SUBSTITUTES)
-    substitute = substituted != text  # a token holds a reserved character only if text does
-    text, size = substituted, len(substituted)
-
-    def line_at(index: int) -> int:
-        return word_lines[bisect.bisect_right(starts, index) - 1]
-
-    out, number, position, lost = [], 0, 0, False
-    for token in tokens:
-        key = _unescape(token)
-        if substitute:
-            key = key.translate(_ONMT_SUBSTITUTES)
-        body = key.lstrip(" ")
-        start = position
-        if body is key:  # the spaces before the token are not its own
-            while start < size and text[start] == " ":
-                start += 1
-        end = start + len(key) if key and text.startswith(key, start) else -1
-        if end < 0 and key and swap_burmese:  # its characters may lie apart by spaces
-            pattern = _spaced(key)
-            match = pattern.match(text, start)
-            if match is None and lost:  # after a token not found: anywhere further on
-                match = pattern.search(text, position)
-            if match is not None:
-                start, end = match.span()
-        elif end < 0 and key and lost:  # after a token not found: anywhere further on
-            found = text.find(key, position)
-            if found >= 0:
-                start, end = found, found + len(key)
-        if end < 0:
-            lost = True
-            if body and start < size:
-                number = line_at(start)
-        else:
-            lost = False
-            position = end
-            first = start
-            while first < end and text[first] == " ":
-                first += 1
-            number = line_at(start if first == end else first)
-        out.append(number)
-    return out
-
-
-# --------------------------------------------------------------------------------------------
-# The tokenizer profile
 
 @dataclass(frozen=True)
 class LanguageBatch(TokenizedBatch):

@@ -35,6 +35,10 @@ from .rouge_profiles import __name__ as _staged_rouge_profiles
 from .rouge_text import __name__ as _staged_rouge_text
 from .rouge_lang import __name__ as _staged_rouge_lang
 from .rouge_lang_data import __name__ as _staged_rouge_lang_data
+from .rouge_lang_languages import __name__ as _staged_rouge_lang_languages
+from .rouge_lang_segmenters import __name__ as _staged_rouge_lang_segmenters
+from .rouge_lang_stemmers import __name__ as _staged_rouge_lang_stemmers
+from .rouge_lang_lines import __name__ as _staged_rouge_lang_lines
 from .rouge_kernels import __name__ as _staged_rouge_kernels
 from .rouge_vectorized import __name__ as _staged_rouge_vectorized
 from .rouge_backend import __name__ as _staged_rouge_backend
@@ -47,10 +51,11 @@ from .rouge_api import __name__ as _staged_rouge_api
 
 HELPER_MODULES = (
     _staged_rouge155_lexicon, _staged_rouge_options, _staged_rouge_profiles, _staged_rouge_text,
-    _staged_rouge_lang, _staged_rouge_lang_data, _staged_rouge_kernels, _staged_rouge_vectorized,
-    _staged_rouge_backend, _staged_rouge_registry, _staged_rouge_pipeline,
-    _staged_rouge_aggregate, _staged_rouge_significance, _staged_rouge_engines,
-    _staged_rouge_api)
+    _staged_rouge_lang, _staged_rouge_lang_data, _staged_rouge_lang_languages,
+    _staged_rouge_lang_segmenters, _staged_rouge_lang_stemmers, _staged_rouge_lang_lines,
+    _staged_rouge_kernels, _staged_rouge_vectorized, _staged_rouge_backend,
+    _staged_rouge_registry, _staged_rouge_pipeline, _staged_rouge_aggregate,
+    _staged_rouge_significance, _staged_rouge_engines, _staged_rouge_api)
 
 # -- What this adapter uses.
 from .rouge_api import (

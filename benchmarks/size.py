@@ -4,6 +4,7 @@ evaluate stages), of the front ends (CLI, its file reader, the Space) and of the
     python benchmarks/size.py            # this checkout
     python benchmarks/size.py 54fc956    # a commit (git show), e.g. before issue 25
 Vendored data (rouge155_lexicon.py, rouge_lang_data.py) is counted apart."""
+import os
 import re
 import subprocess
 import sys
@@ -12,9 +13,11 @@ DATA = {"rouge155_lexicon.py", "rouge_lang_data.py"}
 
 
 def files(rev):
-    names = subprocess.run(["git", "ls-tree", "-r", "--name-only", rev or "HEAD"], check=True,
-                           capture_output=True, text=True).stdout.split()
-    return [n for n in names if n.endswith(".py")]
+    """The .py files of a commit, or of this checkout (new files git does not ignore included)."""
+    command = ["git", "ls-tree", "-r", "--name-only", rev] if rev else \
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard"]
+    names = subprocess.run(command, check=True, capture_output=True, text=True).stdout.split()
+    return [n for n in names if n.endswith(".py") and (rev or os.path.exists(n))]
 
 
 def lines(rev, name):
