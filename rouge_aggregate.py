@@ -299,8 +299,8 @@ def _check_samples(aggregate: "Aggregate", sums: np.ndarray, weights: np.ndarray
     if np.any(weights < 0) or np.any(weights > _MAX_DRAWS * count):
         raise ValueError(f"data: corrupted state (sample_weights: allowed: 0 to "
                          f"{_MAX_DRAWS} * count = {_MAX_DRAWS * count})")
-    # micro ROUGE-W's counts are weighted floats; every other sum is of integers
-    floats = aggregate._micro and any(t.kind == "W" for t in aggregate.options.rouge_types)
+    # a weighted kind's (micro ROUGE-W's) counts are floats; every other sum is of integers
+    floats = aggregate._micro and any(t.spec.weighted for t in aggregate.options.rouge_types)
     if not np.all(np.isfinite(sums)) or np.any(sums < 0) or \
             not floats and np.any(sums != np.floor(sums)) or np.any(sums[weights == 0]):
         raise ValueError("data: corrupted state (sample_sums: allowed: finite non-negative "

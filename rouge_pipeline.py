@@ -7,14 +7,15 @@ output; ``warnings()`` says what is true of everything added. ``compute()``, ``a
 ``add_batch``, the CLI, the Space and the engines all go through it.
 
 * tokens: the options' ``TokenizerProfile`` (rouge_text) gives a ``TokenizedBatch``;
-* kernels (rouge_kernels) give integer statistics per (prediction, reference) pair;
+* kernels (rouge_kernels) give integer statistics per (prediction, reference) pair; which
+  kernel, and whatever else varies by ROUGE kind, is the type's ``Kind`` (rouge_registry);
 * ``example_statistics`` combines the references of each example per the profile (max F,
   pooled counts or ROUGE-1.5.5's best) into per-example (P, R, F) and counts;
 * ``Aggregate`` (rouge_aggregate) sums them, with the bootstrap interval.
 
 For the Space: ``reference_scores`` (each reference's own P/R/F and the one the multi_ref
-mode picks, ``chosen_references``) and ``pair_marks`` (the tokens behind a number, from the
-union-LCS kernel's own traceback for L/Lsum/W).
+mode picks, ``chosen_references``) and ``pair_marks`` (the tokens behind a number, as the
+kind marks them: for L/Lsum/W the union-LCS kernel's own traceback).
 """
 
 from __future__ import annotations
@@ -43,7 +44,6 @@ from .rouge_aggregate import (
     wants_poisson_bootstrap,
 )
 from .rouge_backend import (
-    helper,
     kernel,
     mode,
     pool_worker,
@@ -53,8 +53,11 @@ from .rouge_profiles import (
     no_rounding,
 )
 from .rouge_registry import (
+    KIND_MEMOS,
     KINDS,
     kind_of,
+    skip_bigram_matches,  # (re-exported: the metric's name for the Space)
+    text_ids,
 )
 from .rouge_lang import (
     fallback_warning,
@@ -152,19 +155,21 @@ class _Plan:
         types = options.rouge_types
         self.names = tuple(t.name for t in types)
         self.kinds = tuple(kind_of(options, t) for t in types)  # what each type runs as
+        # ROUGE-N's orders are scored in one kernel call
         orders = sorted({t.n for t in types if t.kind == "n"})
         self.ngram_orders = np.array(orders, dtype=np.int64)  # only these orders are built
         self.ngram_column = {n: q for q, n in enumerate(orders)}
         # the sentence view of a language tokenizer (rougeLsum, rougeW: XL-Sum's lines)
-        self.sentence_view = any(KINDS[t.kind].sentences for t in types)
+        self.sentence_view = any(t.spec.sentences for t in types)
         self.reads_sentences = any(kind.sentences for kind in self.kinds)
-        self.w_types = tuple((j, t.weight) for j, t in enumerate(types) if t.kind == "W")
+        self.w_types = tuple((j, t.weight) for j, t in enumerate(types) if t.spec.weighted)
 
 
 # id(options) -> (weak reference to the options, plan). Options built from plain values are
 # reused, so their plan is found again; the cache keeps no options (nor a user's tokenizer
 # function in them) alive, and a dead entry's id, reused by new options, is told apart.
 _PLANS: dict = {}
+KIND_MEMOS.append(_PLANS)
 
 
 def _plan(options: RougeOptions) -> _Plan:
@@ -335,10 +340,11 @@ def _sequential_sums(x: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> np
 
 
 def _precision_recall(options: RougeOptions, rouge_type: RougeType, hit, pred_len, ref_den):
-    """(P, R) from the counts, unrounded: ROUGE-1.5.5 weights ROUGE-W's reference base a
-    second time and the prediction length once, then applies f^-1(x) = x ** (1 / weight)."""
+    """(P, R) from the counts, unrounded: for a weighted kind (ROUGE-W), ROUGE-1.5.5 weights
+    the reference base a second time and the prediction length once, then applies f^-1(x) =
+    x ** (1 / weight)."""
     power, weight = options.profile.power, rouge_type.weight
-    if rouge_type.kind != "W":
+    if not rouge_type.spec.weighted:
         return safe_div(hit, pred_len), safe_div(hit, ref_den)
     p = safe_div(hit, power(pred_len, weight))
     r = safe_div(hit, power(ref_den, weight))
@@ -352,15 +358,16 @@ def example_statistics(options: RougeOptions, rouge_types: Sequence[RougeType],
     from the pairs' values float64[pairs, types, 3] (types in ``rouge_types``' order).
 
     All types at once: a small call's cost is numpy's per-operation overhead, not the
-    arithmetic, which is elementwise (IEEE, the same numbers whatever the shape). ROUGE-W's
-    powers are taken per type, on strided columns as before (numpy's SIMD power differs from
-    libm in the last bit; on the pinned numpy strided and contiguous input give the same)."""
+    arithmetic, which is elementwise (IEEE, the same numbers whatever the shape). A weighted
+    kind's (ROUGE-W's) powers are taken per type, on strided columns as before (numpy's SIMD
+    power differs from libm in the last bit; on the pinned numpy strided and contiguous input
+    give the same)."""
     profile = options.profile
-    w_types = [(j, t.weight) for j, t in enumerate(rouge_types) if t.kind == "W"]
+    w_types = [(j, t.weight) for j, t in enumerate(rouge_types) if t.spec.weighted]
     counts = values  # (hit, den_p, den_r) of each pair (not written to: the caller's)
     if w_types:
         counts = values.copy()
-    for j, weight in w_types:  # ROUGE-W's counts hold f(len) = len ** weight
+    for j, weight in w_types:  # a weighted kind's counts hold f(len) = len ** weight
         counts[:, j, 1] = profile.power(values[:, j, 1], weight)
         counts[:, j, 2] = profile.power(values[:, j, 2], weight)
     if len(ref_counts) == len(values):  # (every example has a reference or more)
@@ -421,21 +428,14 @@ def chosen_references(options: RougeOptions, rouge_type: RougeType, values: np.n
     """The pair (row of ``values``) that each example's score comes from, int64[N], or None
     where the multi_ref mode pools the references' counts (average; one reference each
     outside max mode) or takes its P and R apart (max_pr)."""
-    profile, kind = options.profile, rouge_type.kind
     if options.multi_ref in ("average", "max_pr") or \
             (ref_counts == 1).all() and options.multi_ref != "max":
         return None
     hit, ref_den = values[:, 0], values[:, 2]
     if options.multi_ref == "max":  # rouge_score's score_multi: the best F
         key = options.fscore(*_precision_recall(options, rouge_type, hit, values[:, 1], ref_den))
-    elif kind == "W":
-        # ROUGE-1.5.5 -f B: the reference with the strictly highest single-reference
-        # score (recall; N and S rounded as the profile rounds; W as f^-1(hit / base))
-        key = profile.power(safe_div(hit, ref_den), 1.0 / rouge_type.weight)
-    else:
-        key = safe_div(hit, ref_den)
-        if kind in ("n", "S", "SU"):
-            key = profile.rounding(key)
+    else:  # ROUGE-1.5.5 -f B: the reference with the strictly highest key, the kind's
+        key = rouge_type.spec.best_key(options.profile, rouge_type, hit, ref_den)
     starts = np.concatenate(([0], np.cumsum(ref_counts)[:-1]))
     return _first_max_per_group(key, starts, ref_counts)
 
@@ -922,94 +922,22 @@ def reference_scores(options: RougeOptions, prediction: str, references: Sequenc
     return out
 
 
-def _clipped_ngram_marks(a, b, n: int) -> list:
-    """Positions of ``a`` inside its clipped-matched n-grams: each n-gram of ``a`` matches
-    while ``b`` has copies of it left, first come first served (sum min(count_a, count_b)
-    n-grams in all, ROUGE-N's hit)."""
-    left: dict = {}
-    for i in range(len(b) - n + 1):
-        gram = tuple(b[i:i + n])
-        left[gram] = left.get(gram, 0) + 1
-    marks = np.zeros(len(a), dtype=np.bool_)
-    for i in range(len(a) - n + 1):
-        gram = tuple(a[i:i + n])
-        if left.get(gram, 0) > 0:
-            left[gram] -= 1
-            marks[i:i + n] = True
-    return marks
-
-
-def skip_bigram_matches(a, b, max_skip: int) -> list:
-    """[((first, second), clipped count)] of the skip-bigrams two id lists share (at most
-    ``max_skip`` tokens between the words; -1: any), most frequent first. Quadratic in the
-    lengths: for the Space's display of short texts."""
-    def counts(ids):
-        out: dict = {}
-        for i in range(len(ids) - 1):
-            last = len(ids) - 1 if max_skip < 0 else min(len(ids) - 1, i + max_skip + 1)
-            for j in range(i + 1, last + 1):
-                out[ids[i], ids[j]] = out.get((ids[i], ids[j]), 0) + 1
-        return out
-
-    in_a, in_b = counts(a), counts(b)
-    shared = [(key, min(c, in_b[key])) for key, c in in_a.items() if key in in_b]
-    return sorted(shared, key=lambda item: -item[1])
-
-
 def pair_marks(options: RougeOptions, prediction: str, reference: str, rouge_type: RougeType):
     """The tokens behind one pair's number, for display: (marks on the prediction's tokens,
     marks on the reference's tokens, tokens of each), tokens as ``tokens_of`` gives them
-    (flattened over sentences), marks bool arrays.
-
-    N: the tokens of the clipped-matched n-grams. L, Lsum, W: the positions the scoring
-    kernel's traceback counts (the union LCS per reference sentence, clipped; one sentence
-    per text for rouge_score's ROUGE-L), on the reference; the prediction's marks are the
-    same traceback with the texts' roles swapped. S/SU: the tokens of shared skip-bigrams
-    (see ``skip_bigram_matches`` for the pairs)."""
-    union_pair = helper("_union_pair")
+    (flattened over sentences), marks bool arrays: what the kind's ``marks`` says
+    (rouge_registry: for L, Lsum and W the union-LCS kernel's own traceback)."""
     texts = [prediction, reference]
     if options.split_sentences:
         texts = [split_sentences_rule_based(t) for t in texts]
     token_options = dict(stemmer=options.stemmer, stopwords=options.remove_stopwords)
     tokenizer = options.tokenizer
     flat = tokenizer.batch(texts, **token_options)
-    kind = rouge_type.kind
-    by_sentence = kind in ("Lsum", "W") or kind == "L" and options.profile.rouge_l == "union"
-    view = (tokenizer.sentence_batch(texts, **token_options) or flat) if by_sentence else flat
+    kind = kind_of(options, rouge_type)
+    view = (tokenizer.sentence_batch(texts, **token_options) or flat) if kind.sentences \
+        else flat
     words = [[w for s in tokenizer.tokens(t, **token_options) for w in s] for t in texts]
-    offsets = view.text_offsets
-    ids = [view.tokens[offsets[k]:offsets[k + 1]] for k in (0, 1)]
-    if [len(x) for x in ids] != [len(w) for w in words]:
+    if [len(x) for x in text_ids(view)] != [len(w) for w in words]:
         raise ValueError("the tokenizer's views of the texts differ; no marks to show")
-    if kind == "n":
-        marks = [_clipped_ngram_marks(ids[0].tolist(), ids[1].tolist(), rouge_type.n),
-                 _clipped_ngram_marks(ids[1].tolist(), ids[0].tolist(), rouge_type.n)]
-    elif kind in ("S", "SU"):
-        shared = {pair for pair, _ in skip_bigram_matches(ids[0].tolist(), ids[1].tolist(),
-                                                          rouge_type.max_skip)}
-        tokens = {t for pair in shared for t in pair}
-        marks = [np.isin(x, list(tokens)) for x in ids]
-    else:
-        if by_sentence:
-            sentences = [view.sent_offsets[view.text_sent_offsets[k]:
-                                           view.text_sent_offsets[k + 1] + 1] for k in (0, 1)]
-            clip = _clip_view(options, flat, view)
-            clip_ids = [clip[0][clip[1][k]:clip[1][k + 1]] for k in (0, 1)]
-        else:  # one sentence per text: the union LCS of one pair of sentences is an LCS
-            sentences = [np.array([offsets[k], offsets[k + 1]]) for k in (0, 1)]
-            clip_ids = ids
-        weight = float(rouge_type.weight) if kind == "W" else None
-        marks = []
-        for y, x in ((1, 0), (0, 1)):  # marks on text y, traced against text x
-            tokens = np.concatenate([ids[x], ids[y]])
-            sent = np.concatenate([sentences[x] - sentences[x][0],
-                                   sentences[y][1:] - sentences[y][0] + len(ids[x])])
-            clip_tokens = np.concatenate([clip_ids[x], clip_ids[y]])
-            mask = np.zeros(len(ids[y]), dtype=np.bool_)
-            n_x = len(sentences[x]) - 1
-            union_pair(tokens.astype(np.int64), sent.astype(np.int64), 0, n_x, n_x,
-                        len(sent) - 1, clip_tokens.astype(np.int64), 0, len(clip_ids[x]),
-                        len(clip_ids[x]), len(clip_tokens), weight, mask)
-            marks.append(mask)
-        marks.reverse()
+    marks = kind.marks(rouge_type, flat, view, _clip_view(options, flat, view))
     return marks[0], marks[1], words[0], words[1]

@@ -1,9 +1,21 @@
-"""The ROUGE kinds, declared once: for each kind, the kernel that scores it and its cost.
+"""The ROUGE kinds, declared once: one ``Kind`` per kind holds everything that varies by kind.
 
-The kernels themselves are in ``rouge_kernels`` (each with its example call, which compiles it),
-their numpy twins of the same names in ``rouge_vectorized``; ``rouge_backend`` chooses between
-the two. This module says which kernel a kind runs and what it costs, so that a front end (the
-Space) can refuse, before any scoring, a request over its budget.
+A kind (ROUGE-N, L, Lsum, W, S, SU) is one entry of ``KINDS``, whose ``Kind`` says:
+
+* its names: ``parse`` (a name of this kind -> its ``RougeType``, or None), ``grammar`` (the
+  names in words, for errors and the options schema) and ``examples`` (for menus);
+* how it is scored: the ``kernel`` (in ``rouge_kernels``, with its numpy twin of the same name
+  in ``rouge_vectorized``; ``rouge_backend`` chooses between the two), its ``arguments``,
+  whether it reads ``sentences``, and its ``cost`` (which the Space checks before scoring);
+* how its counts become P, R and F (``weighted``: ROUGE-W's f(k) = k^w) and which reference
+  ROUGE-1.5.5's -f B takes (``best_key``);
+* what the Space marks behind a number (``marks``) and its caption (``explanation``); its
+  place among the Space's rows (its order in KINDS);
+* its row of the README's kinds table (``kinds_table``: ``label``, ``grammar``, ``unit``);
+* the profiles that score it (``profiles``; None: all of them).
+
+A new kind is a Kind here, its kernel and its twin (docs/design.md, "Adding a ROUGE kind");
+``registered`` adds one for the length of a block (tests/test_new_kind.py).
 
 The cost model: seconds and bytes of rouge_kernels' work for the pairs of one request,
 calibrated on a 2-core machine (ns per DP cell, per sentence pair, per bit row; see
@@ -12,21 +24,110 @@ docs/performance.md). It errs on the high side.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import math
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Iterator, Optional
 
 import numpy as np
 
+from . import rouge_kernels as _kernels
+from . import rouge_vectorized as _twins
 from .rouge_backend import (
     THREADS,
+    helper,
 )
 from .rouge_text import (
     split_sentences as split_sentences_rule_based,
 )
+from .rouge_vectorized import (
+    safe_div,
+)
+
+# Bounds of the names (each checked before any work; see the README's option table)
+MAX_NGRAM = 1000  # N of rouge<N>
+MAX_SKIP = 2 ** 40  # d of rougeS<d>/rougeSU<d> at or above this is the unlimited count
+# ROUGE-W's w. ROUGE-1.5.5 weights the reference twice: its recall divides by (sum of
+# len^w)^w, up to n^(w^2) for n tokens (summed over examples under micro aggregation, still at
+# most total^(w^2)). With w <= 5 and at most 2^40 tokens that is <= 2^1000: finite, and the
+# ratio hit / den >= 2^-1000 a normal float, so f and f^-1 stay accurate. (w = 10 overflowed
+# to inf, a silent recall of 0, from 1,250 tokens on.)
+MAX_W_WEIGHT = 5.0
+DEFAULT_W_WEIGHT = 1.2
 
 BIT_ROW_TOKENS = 64  # sentences up to this long run bit-parallel (one machine word per row)
 DP_WHOLE_CELLS = 1 << 22  # (weighted) LCS tables up to this many cells are kept whole
+
+
+@dataclass(frozen=True)
+class RougeType:
+    """One requested type, parsed: ``kind`` is its key in KINDS ('n', 'L', 'Lsum', 'W', 'S',
+    'SU', or a registered kind's)."""
+
+    name: str
+    kind: str
+    n: int = 0
+    weight: float = 0.0
+    max_skip: int = -1  # S/SU: tokens allowed between the two words; -1 means no limit
+
+    @property
+    def spec(self) -> "Kind":
+        """The Kind that declares this type (looked up, so a type never outlives its kind's
+        registration unnoticed)."""
+        return KINDS[self.kind]
+
+
+# --------------------------------------------------------------------------------------------
+# Names
+
+
+def _digits(text: str) -> bool:
+    return text.isdigit() and text.isascii()
+
+
+def _parse_ngram(name: str) -> Optional[RougeType]:
+    rest = name[5:] if name.startswith("rouge") else ""
+    if not _digits(rest) or rest.startswith("0") or len(rest) > len(str(MAX_NGRAM)) \
+            or int(rest) > MAX_NGRAM:
+        return None
+    return RougeType(name, "n", n=int(rest))
+
+
+def _parse_exact(key: str, name: str) -> Optional[RougeType]:
+    return RougeType(name, key) if name == "rouge" + key else None
+
+
+def _parse_wlcs(name: str) -> Optional[RougeType]:
+    if name == "rougeW":
+        return RougeType(name, "W", weight=DEFAULT_W_WEIGHT)
+    if not name.startswith("rougeW-"):
+        return None
+    try:
+        weight = float(name[7:])
+    except ValueError:
+        return None
+    if not (1.0 < weight <= MAX_W_WEIGHT):  # also rejects NaN and inf
+        return None
+    return RougeType(name, "W", weight=weight)
+
+
+def _parse_skip(key: str, name: str) -> Optional[RougeType]:
+    if not name.startswith("rouge" + key):
+        return None
+    distance = name[5 + len(key):]
+    if distance == "":
+        return RougeType(name, key, max_skip=-1)
+    if not _digits(distance):
+        return None
+    # a distance at or above any text's length counts every skip-bigram: stored bounded, so
+    # that no kernel index can overflow (int() of a long string, too)
+    far = len(distance) > len(str(MAX_SKIP)) or int(distance) >= MAX_SKIP
+    return RougeType(name, key, max_skip=MAX_SKIP if far else int(distance))
+
+
+# --------------------------------------------------------------------------------------------
+# Costs
 
 
 def _cell_seconds(longest: np.ndarray) -> np.ndarray:
@@ -74,8 +175,7 @@ def _lcs_cost(t, p: Pairs, repeats: int, traceback: bool) -> tuple:
     return seconds, peak
 
 
-def _union_cost(t, p: Pairs, repeats: int, traceback: bool) -> tuple:
-    weighted = t.kind == "W"
+def _union_cost(t, p: Pairs, repeats: int, traceback: bool, weighted: bool = False) -> tuple:
     dp_cells = p.sent_p * p.sent_r if weighted else p.long_p * p.sent_r
     bit_work = 0.0 if weighted else p.sr * (p.sent_p - p.long_p) + p.short_p * p.sent_r
     seconds = repeats * float((_cell_seconds(np.maximum(p.max_p, p.max_r)) * dp_cells
@@ -94,39 +194,279 @@ def _skip_cost(t, p: Pairs, repeats: int, traceback: bool) -> tuple:
     return 2e-8 * float(keys.sum()), 48.0 * float(keys.max())
 
 
+# --------------------------------------------------------------------------------------------
+# Kernel arguments: (rouge_type, flat batch, sentence batch, clip view) -> (before the pairs,
+# after the pairs)
+
+
 def _flat(t, flat, sent, clip) -> tuple:
     return (flat.tokens, flat.text_offsets), ()
 
 
-def _by_sentence(t, flat, sent, clip) -> tuple:
+def _by_sentence(t, flat, sent, clip, weighted: bool = False) -> tuple:
     return (sent.tokens, sent.sent_offsets, sent.text_sent_offsets, *clip), (
-        (t.weight,) if t.kind == "W" else ())
+        (t.weight,) if weighted else ())
 
 
-def _skip(t, flat, sent, clip) -> tuple:
-    return (flat.tokens, flat.text_offsets), (t.max_skip, t.kind == "SU")
+def _skip(t, flat, sent, clip, unigrams: bool = False) -> tuple:
+    return (flat.tokens, flat.text_offsets), (t.max_skip, unigrams)
+
+
+# --------------------------------------------------------------------------------------------
+# Best reference under ROUGE-1.5.5's -f B: the one with the strictly highest single-reference
+# score, (profile, rouge_type, hit, reference count) -> the key each reference is ranked by
+
+
+def recall_key(profile, t, hit: np.ndarray, ref_den: np.ndarray) -> np.ndarray:
+    """The recall, as computed."""
+    return safe_div(hit, ref_den)
+
+
+def rounded_recall_key(profile, t, hit: np.ndarray, ref_den: np.ndarray) -> np.ndarray:
+    """The recall rounded as the profile rounds scores (ROUGE-1.5.5 ranks N and S by it)."""
+    return profile.rounding(safe_div(hit, ref_den))
+
+
+def _weighted_recall_key(profile, t, hit: np.ndarray, ref_den: np.ndarray) -> np.ndarray:
+    return profile.power(safe_div(hit, ref_den), 1.0 / t.weight)  # f^-1(hit / base)
+
+
+# --------------------------------------------------------------------------------------------
+# The Space's highlights: (rouge_type, flat batch, view, clip view) of the two texts
+# (prediction, reference) -> [marks on the prediction's tokens, marks on the reference's],
+# bool arrays over the view's tokens (the sentence view for a kind that reads sentences)
+
+
+def text_ids(batch) -> list:
+    """The token ids of each text of a batch of two."""
+    offsets = batch.text_offsets
+    return [batch.tokens[offsets[k]:offsets[k + 1]] for k in (0, 1)]
+
+
+def _clipped_ngram_marks(a, b, n: int) -> np.ndarray:
+    """Positions of ``a`` inside its clipped-matched n-grams: each n-gram of ``a`` matches
+    while ``b`` has copies of it left, first come first served (sum min(count_a, count_b)
+    n-grams in all, ROUGE-N's hit)."""
+    left: dict = {}
+    for i in range(len(b) - n + 1):
+        gram = tuple(b[i:i + n])
+        left[gram] = left.get(gram, 0) + 1
+    marks = np.zeros(len(a), dtype=np.bool_)
+    for i in range(len(a) - n + 1):
+        gram = tuple(a[i:i + n])
+        if left.get(gram, 0) > 0:
+            left[gram] -= 1
+            marks[i:i + n] = True
+    return marks
+
+
+def skip_bigram_matches(a, b, max_skip: int) -> list:
+    """[((first, second), clipped count)] of the skip-bigrams two id lists share (at most
+    ``max_skip`` tokens between the words; -1: any), most frequent first. Quadratic in the
+    lengths: for the Space's display of short texts."""
+    def counts(ids):
+        out: dict = {}
+        for i in range(len(ids) - 1):
+            last = len(ids) - 1 if max_skip < 0 else min(len(ids) - 1, i + max_skip + 1)
+            for j in range(i + 1, last + 1):
+                out[ids[i], ids[j]] = out.get((ids[i], ids[j]), 0) + 1
+        return out
+
+    in_a, in_b = counts(a), counts(b)
+    shared = [(key, min(c, in_b[key])) for key, c in in_a.items() if key in in_b]
+    return sorted(shared, key=lambda item: -item[1])
+
+
+def _ngram_marks(t, flat, view, clip) -> list:
+    """The tokens of the clipped-matched n-grams."""
+    a, b = (ids.tolist() for ids in text_ids(view))
+    return [_clipped_ngram_marks(a, b, t.n), _clipped_ngram_marks(b, a, t.n)]
+
+
+def _skip_marks(t, flat, view, clip) -> list:
+    """The tokens of shared skip-bigrams (skip_bigram_matches lists the pairs)."""
+    ids = text_ids(view)
+    shared = skip_bigram_matches(ids[0].tolist(), ids[1].tolist(), t.max_skip)
+    tokens = list({token for pair, _ in shared for token in pair})
+    return [np.isin(x, tokens) for x in ids]
+
+
+def _traced_marks(t, flat, view, clip, by_sentence: bool, weighted: bool = False) -> list:
+    """The positions the scoring kernel's traceback counts (the union LCS per reference
+    sentence, clipped; one sentence per text for a whole-text LCS), on the reference; the
+    prediction's marks are the same traceback with the texts' roles swapped."""
+    union_pair = helper("_union_pair")
+    ids = text_ids(view)
+    if by_sentence:
+        sentences = [view.sent_offsets[view.text_sent_offsets[k]:
+                                       view.text_sent_offsets[k + 1] + 1] for k in (0, 1)]
+        clip_ids = [clip[0][clip[1][k]:clip[1][k + 1]] for k in (0, 1)]
+    else:  # one sentence per text: the union LCS of one pair of sentences is an LCS
+        offsets = view.text_offsets
+        sentences = [np.array([offsets[k], offsets[k + 1]]) for k in (0, 1)]
+        clip_ids = ids
+    weight = float(t.weight) if weighted else None
+    marks = []
+    for y, x in ((1, 0), (0, 1)):  # marks on text y, traced against text x
+        tokens = np.concatenate([ids[x], ids[y]])
+        sent = np.concatenate([sentences[x] - sentences[x][0],
+                               sentences[y][1:] - sentences[y][0] + len(ids[x])])
+        clip_tokens = np.concatenate([clip_ids[x], clip_ids[y]])
+        mask = np.zeros(len(ids[y]), dtype=np.bool_)
+        n_x = len(sentences[x]) - 1
+        union_pair(tokens.astype(np.int64), sent.astype(np.int64), 0, n_x, n_x,
+                   len(sent) - 1, clip_tokens.astype(np.int64), 0, len(clip_ids[x]),
+                   len(clip_ids[x]), len(clip_tokens), weight, mask)
+        marks.append(mask)
+    marks.reverse()
+    return marks
+
+
+# --------------------------------------------------------------------------------------------
+# The kinds
 
 
 @dataclass(frozen=True)
 class Kind:
-    """One ROUGE kind: the rouge_kernels kernel that scores it; its arguments (rouge_type,
-    flat batch, sentence batch, clip view) -> (before the pairs, after the pairs); whether it
-    reads sentences; and its cost (rouge_type, Pairs, repeats, traceback) -> (seconds, peak
-    bytes). ROUGE-N's orders are scored in one call (the pipeline batches them)."""
+    """Everything that varies by ROUGE kind (see the module docstring).
+
+    parse: name -> its RougeType, or None when the name is not one of this kind (or out of
+    its bounds); the kinds are tried in KINDS' order. kernel: the name of its rouge_kernels
+    kernel and of that kernel's numpy twin in rouge_vectorized. arguments: (rouge_type, flat
+    batch, sentence batch, clip view) -> (the kernel's arguments before the pairs, after
+    them). cost: (rouge_type, Pairs, repeats, traceback) -> (seconds, peak bytes).
+    weighted: the kernel's counts are lengths to weight by f(k) = k^weight, and P and R are
+    f^-1(hit / f(count)) (ROUGE-W); otherwise P = hit / prediction count, R = hit / reference
+    count. best_key: (profile, rouge_type, hit, reference count) -> the key that -f B ranks
+    references by. marks: the Space's highlights (see _traced_marks). explanation: what the
+    highlights mark, formatted with the type's n, weight and max_skip. profiles: the names of
+    the profiles that score it; None: every profile."""
+
+    key: str
+    label: str
+    grammar: str
+    unit: str
+    examples: tuple
+    parse: Callable[[str], Optional[RougeType]]
     kernel: str
     arguments: Callable
     sentences: bool
     cost: Callable
+    best_key: Callable
+    marks: Callable
+    explanation: str
+    weighted: bool = False
+    profiles: Optional[tuple] = None
 
+    def explain(self, rouge_type: RougeType) -> str:
+        """What the Space's highlights of rouge_type mark, in words."""
+        return self.explanation.format(n=rouge_type.n, weight=rouge_type.weight,
+                                       max_skip=rouge_type.max_skip)
+
+    def scored_by(self, profile_name: str) -> bool:
+        return self.profiles is None or profile_name in self.profiles
+
+    @property
+    def order(self) -> int:
+        """Its place among the kinds (the Space lists types by it)."""
+        return list(KINDS).index(self.key)
+
+
+_LCS_MARKED = "tokens on a longest common subsequence, as the scoring kernel traces it"
 
 KINDS = {
-    "n": Kind("ngram_stats", _flat, False, _ngram_cost),
-    "L": Kind("lcs_stats", _flat, False, _lcs_cost),  # rouge155's ROUGE-L: Lsum's (kind_of)
-    "Lsum": Kind("union_lcs_stats", _by_sentence, True, _union_cost),
-    "W": Kind("wlcs_stats", _by_sentence, True, _union_cost),
-    "S": Kind("skip_bigram_stats", _skip, False, _skip_cost),
-    "SU": Kind("skip_bigram_stats", _skip, False, _skip_cost),
+    "n": Kind(
+        key="n", label="ROUGE-N", grammar=f"rouge<N> (1 <= N <= {MAX_NGRAM})",
+        unit="n-grams of N tokens", examples=("rouge1", "rouge2", "rouge3", "rouge4"),
+        parse=_parse_ngram, kernel="ngram_stats", arguments=_flat, sentences=False,
+        cost=_ngram_cost, best_key=rounded_recall_key, marks=_ngram_marks,
+        explanation="tokens of the {n}-grams the two texts share (each counted at most as "
+                    "often as the other text has it)"),
+    # rouge155's ROUGE-L is summary-level: it runs as Lsum (kind_of)
+    "L": Kind(
+        key="L", label="ROUGE-L", grammar="rougeL",
+        unit="the longest common subsequence (LCS) of the two texts", examples=("rougeL",),
+        parse=functools.partial(_parse_exact, "L"), kernel="lcs_stats", arguments=_flat,
+        sentences=False, cost=_lcs_cost, best_key=recall_key,
+        marks=functools.partial(_traced_marks, by_sentence=False), explanation=_LCS_MARKED),
+    "Lsum": Kind(
+        key="Lsum", label="ROUGE-Lsum", grammar="rougeLsum",
+        unit="the union LCS over the sentences (the lines of the text)",
+        examples=("rougeLsum",), parse=functools.partial(_parse_exact, "Lsum"),
+        kernel="union_lcs_stats", arguments=_by_sentence, sentences=True, cost=_union_cost,
+        best_key=recall_key, marks=functools.partial(_traced_marks, by_sentence=True),
+        explanation="tokens on the union of each reference sentence's LCS with the "
+                    "prediction's sentences, as the scoring kernel traces it"),
+    "W": Kind(
+        key="W", label="ROUGE-W",
+        grammar=f"rougeW or rougeW-<weight> (1 < weight <= {MAX_W_WEIGHT:g}, e.g. rougeW-1.5)",
+        unit=f"the weighted LCS, which favours consecutive matches (w = {DEFAULT_W_WEIGHT:g} by "
+             "default)", examples=("rougeW",), parse=_parse_wlcs,
+        kernel="wlcs_stats", arguments=functools.partial(_by_sentence, weighted=True),
+        sentences=True, cost=functools.partial(_union_cost, weighted=True),
+        best_key=_weighted_recall_key,
+        marks=functools.partial(_traced_marks, by_sentence=True, weighted=True),
+        explanation="tokens on the weighted LCS, underlined by consecutive run (longer runs "
+                    "weigh more: f(k) = k^w)", weighted=True),
+    "S": Kind(
+        key="S", label="ROUGE-S",
+        grammar="rougeS<d> or rougeS (d >= 0 tokens may lie between the two words; rougeS: "
+                "any number)",
+        unit="skip-bigrams: ordered pairs of words with at most d tokens between them",
+        examples=("rougeS4", "rougeS"), parse=functools.partial(_parse_skip, "S"),
+        kernel="skip_bigram_stats", arguments=_skip, sentences=False, cost=_skip_cost,
+        best_key=rounded_recall_key, marks=_skip_marks,
+        explanation="tokens of the skip-bigrams (ordered word pairs) the texts share"),
+    "SU": Kind(
+        key="SU", label="ROUGE-SU", grammar="rougeSU<d> or rougeSU (d as in rougeS<d>)",
+        unit="skip-bigrams plus unigrams", examples=("rougeSU4", "rougeSU"),
+        parse=functools.partial(_parse_skip, "SU"), kernel="skip_bigram_stats",
+        arguments=functools.partial(_skip, unigrams=True), sentences=False, cost=_skip_cost,
+        best_key=rounded_recall_key, marks=_skip_marks,
+        explanation="tokens of the skip-bigrams and unigrams the texts share"),
 }
+
+# memos of things made from parsed types (rouge_options' checked options, rouge_pipeline's
+# plans): emptied whenever KINDS changes, so that none outlives its kind
+KIND_MEMOS: list = []
+
+
+def _forget_memos() -> None:
+    for memo in KIND_MEMOS:
+        memo.clear()
+
+
+@contextlib.contextmanager
+def registered(kind: Kind, twin: Optional[Callable] = None) -> Iterator[Kind]:
+    """KINDS with ``kind`` added, last in the order, for the length of the block (then as it
+    was). Every surface scores it: compute(), the CLI, the evaluate metric, the Space.
+
+    twin: the numpy twin of its kernel, for a kind whose kernel is not in this package.
+    rouge_backend finds a kernel's twin by its name in rouge_vectorized: the twin is put there
+    under ``kind.kernel`` for the block, and serves every call (no compiled kernel of that
+    name ever arrives; ROUGE_METRIC_BACKEND=numba, which waits for one, cannot score it).
+    Without a twin the kernel must be rouge_kernels' own. Registration changes module state:
+    do it before scoring, not while other threads score (a test, a plugin at import)."""
+    if kind.key in KINDS:
+        raise ValueError(f"kind: got {kind.key!r}, already a kind; allowed: a key not in "
+                         f"{', '.join(KINDS)}")
+    if twin is not None and hasattr(_twins, kind.kernel):
+        raise ValueError(f"twin: rouge_vectorized has a {kind.kernel} already; allowed: a "
+                         "twin for a kernel of a new name")
+    if twin is None and not hasattr(_kernels, kind.kernel):
+        raise ValueError(f"twin: got None for {kind.kernel}, which rouge_kernels does not "
+                         "have; allowed: its numpy twin")
+    KINDS[kind.key] = kind
+    if twin is not None:
+        setattr(_twins, kind.kernel, twin)
+    _forget_memos()
+    try:
+        yield kind
+    finally:
+        del KINDS[kind.key]
+        if twin is not None:
+            delattr(_twins, kind.kernel)
+        _forget_memos()
 
 
 def kind_of(options, rouge_type) -> Kind:

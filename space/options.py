@@ -73,10 +73,10 @@ LANGUAGE_CHOICES = control("lang")["choices"]
 
 
 def type_order(rouge_type) -> tuple:
-    """Rows in type order: N by N, L, Lsum, W by weight, S and SU by distance."""
-    rank = {"n": 0, "L": 1, "Lsum": 2, "W": 3, "S": 4, "SU": 5}[rouge_type.kind]
+    """Rows in type order: by kind, in the metric's order of its kinds (N, L, Lsum, W, S,
+    SU, ...), then N by N, W by weight, S and SU by distance."""
     distance = math.inf if rouge_type.max_skip < 0 else rouge_type.max_skip
-    return rank, rouge_type.n, rouge_type.weight, distance, rouge_type.name
+    return rouge_type.spec.order, rouge_type.n, rouge_type.weight, distance, rouge_type.name
 
 
 def parse_types(selected, extra: str = "") -> list:
@@ -92,10 +92,12 @@ def parse_types(selected, extra: str = "") -> list:
         except (TypeError, ValueError) as problem:
             raise user_error(f"Options → More types: {problem}",
                              title="Invalid type") from None
-        if t.kind == "n" and t.n > MAX_NGRAM:
+        # the Space's bounds on the types' parameters, whatever their kind: N, and the
+        # distance of a skip-bigram (-1 where a kind has none)
+        if t.n > MAX_NGRAM:
             raise refused("rouge_types", name, f"rouge1 … rouge{MAX_NGRAM}",
                           f"{CLI} --rouge-types {name} PREDICTIONS REFERENCES")
-        if t.kind in ("S", "SU") and t.max_skip > MAX_SKIP:
+        if t.max_skip > MAX_SKIP:
             raise refused("rouge_types", name, f"rouge{t.kind}0 … rouge{t.kind}{MAX_SKIP}, "
                           f"or rouge{t.kind} (any distance)",
                           f"{CLI} --rouge-types {name} PREDICTIONS REFERENCES")

@@ -277,15 +277,7 @@ def highlight_html(label: str, text: str, words: list, marks, opts, drawn: int,
 
 
 def explain_html(rouge_type, n_refs: int, best: int) -> str:
-    what = {"n": f"tokens of the {rouge_type.n}-grams the two texts share (each counted at "
-                 "most as often as the other text has it)",
-            "L": "tokens on a longest common subsequence, as the scoring kernel traces it",
-            "Lsum": "tokens on the union of each reference sentence's LCS with the prediction's"
-                    " sentences, as the scoring kernel traces it",
-            "W": "tokens on the weighted LCS, underlined by consecutive run (longer runs "
-                 "weigh more: f(k) = k^w)",
-            "S": "tokens of the skip-bigrams (ordered word pairs) the texts share",
-            "SU": "tokens of the skip-bigrams and unigrams the texts share"}[rouge_type.kind]
+    what = rouge_type.spec.explain(rouge_type)  # the metric's kind says what is marked
     against = f"reference {best + 1} (the one its score uses)" if n_refs > 1 else \
         "the reference"
     return (f'<p class="caption"><b>{html.escape(rouge_type.name)}</b>: marked are the {what}.'

@@ -8,6 +8,7 @@ After a change to the schema, rewrite the README's table with ``python tests/tes
 """
 import inspect
 import math
+import re
 import sys
 
 import pytest
@@ -232,5 +233,63 @@ def write_readme_table():
                                    TABLE_START + table + TABLE_END), encoding="utf-8")
 
 
+
+# The README's kinds table: one row per ROUGE kind, made from rouge_registry.KINDS
+
+KINDS_START = "<!-- kinds table: made by rouge_options.kinds_table(); " \
+              "python tests/test_schema.py rewrites it -->\n"
+KINDS_END = "<!-- end of the kinds table -->\n"
+
+
+def readme_kinds_table(text):
+    assert text.count(KINDS_START) == 1 and text.count(KINDS_END) == 1, \
+        "the README's kinds table lost its marker comments"
+    return text[text.index(KINDS_START) + len(KINDS_START):text.index(KINDS_END)]
+
+
+def test_readme_kinds_table_is_made_from_the_kinds():
+    table = readme_kinds_table(README.read_text(encoding="utf-8"))
+    assert table == schema().kinds_table(), "run: python tests/test_schema.py"
+
+
+def test_kinds_table_has_a_row_per_kind():
+    kinds = staged("rouge_registry").KINDS
+    rows = schema().kinds_table().splitlines()[2:]
+    assert [row.split(" | ")[0].lstrip("| ") for row in rows] == \
+        [kind.label for kind in kinds.values()]
+
+
+def test_grammar_and_examples_are_made_from_the_kinds():
+    """The schema's rule for rouge_types and its examples are the kinds' own; each kind's
+    examples parse as that kind, and an unknown name's error gives the grammar."""
+    options, kinds = schema(), staged("rouge_registry").KINDS
+    assert options.ROUGE_TYPE_GRAMMAR == ", ".join(k.grammar for k in kinds.values())
+    assert options.OPTION["rouge_types"].rule == f"a list of {options.ROUGE_TYPE_GRAMMAR}"
+    assert options.OPTION["rouge_types"].examples == \
+        tuple(name for k in kinds.values() for name in k.examples)
+    for key, kind in kinds.items():
+        assert [options.parse_rouge_type(name).kind for name in kind.examples] == \
+            [key] * len(kind.examples)
+    with pytest.raises(ValueError, match="rouge_types: invalid type 'rougeQ'; allowed: "
+                                         + re.escape(options.ROUGE_TYPE_GRAMMAR) + "$"):
+        options.parse_rouge_type("rougeQ")
+
+
+def write_kinds_table():
+    """Put kinds_table() between the README's markers."""
+    import importlib
+    import types
+
+    package = types.ModuleType("_rouge_schema_files")
+    package.__path__ = [str(REPO)]
+    sys.modules[package.__name__] = package
+    table = importlib.import_module(package.__name__ + ".rouge_options").kinds_table()
+    text = README.read_text(encoding="utf-8")
+    old = readme_kinds_table(text)
+    README.write_text(text.replace(KINDS_START + old + KINDS_END,
+                                   KINDS_START + table + KINDS_END), encoding="utf-8")
+
+
 if __name__ == "__main__":
     write_readme_table()
+    write_kinds_table()
