@@ -33,10 +33,11 @@ from typing import Callable, Iterator, Optional
 import numpy as np
 
 from . import rouge_kernels as _kernels
-from . import rouge_vectorized as _twins
 from .rouge_backend import (
     THREADS,
     helper,
+    register_kernel,
+    unregister_kernel,
 )
 from .rouge_text import (
     split_sentences as split_sentences_rule_based,
@@ -357,6 +358,7 @@ class Kind:
     explanation: str
     weighted: bool = False
     profiles: Optional[tuple] = None
+    skip_pairs: bool = False  # the Space lists the shared skip-bigrams under the highlights
 
     def explain(self, rouge_type: RougeType) -> str:
         """What the Space's highlights of rouge_type mark, in words."""
@@ -416,14 +418,16 @@ KINDS = {
         examples=("rougeS4", "rougeS"), parse=functools.partial(_parse_skip, "S"),
         kernel="skip_bigram_stats", arguments=_skip, sentences=False, cost=_skip_cost,
         best_key=rounded_recall_key, marks=_skip_marks,
-        explanation="tokens of the skip-bigrams (ordered word pairs) the texts share"),
+        explanation="tokens of the skip-bigrams (ordered word pairs) the texts share",
+        skip_pairs=True),
     "SU": Kind(
         key="SU", label="ROUGE-SU", grammar="rougeSU<d> or rougeSU (d as in rougeS<d>)",
         unit="skip-bigrams plus unigrams", examples=("rougeSU4", "rougeSU"),
         parse=functools.partial(_parse_skip, "SU"), kernel="skip_bigram_stats",
         arguments=functools.partial(_skip, unigrams=True), sentences=False, cost=_skip_cost,
         best_key=rounded_recall_key, marks=_skip_marks,
-        explanation="tokens of the skip-bigrams and unigrams the texts share"),
+        explanation="tokens of the skip-bigrams and unigrams the texts share",
+        skip_pairs=True),
 }
 
 # memos of things made from parsed types (rouge_options' checked options, rouge_pipeline's
@@ -441,31 +445,27 @@ def registered(kind: Kind, twin: Optional[Callable] = None) -> Iterator[Kind]:
     """KINDS with ``kind`` added, last in the order, for the length of the block (then as it
     was). Every surface scores it: compute(), the CLI, the evaluate metric, the Space.
 
-    twin: the numpy twin of its kernel, for a kind whose kernel is not in this package.
-    rouge_backend finds a kernel's twin by its name in rouge_vectorized: the twin is put there
-    under ``kind.kernel`` for the block, and serves every call (no compiled kernel of that
-    name ever arrives; ROUGE_METRIC_BACKEND=numba, which waits for one, cannot score it).
-    Without a twin the kernel must be rouge_kernels' own. Registration changes module state:
-    do it before scoring, not while other threads score (a test, a plugin at import)."""
+    twin: the numpy twin of its kernel, for a kind whose kernel is not in this package:
+    rouge_backend serves it as the kernel ``kind.kernel`` for the block, in every backend
+    (rouge_backend.register_kernel). Without a twin the kernel must be rouge_kernels' own.
+    Registration changes module state: do it before scoring, not while other threads score
+    (a test, a plugin at import)."""
     if kind.key in KINDS:
         raise ValueError(f"kind: got {kind.key!r}, already a kind; allowed: a key not in "
                          f"{', '.join(KINDS)}")
-    if twin is not None and hasattr(_twins, kind.kernel):
-        raise ValueError(f"twin: rouge_vectorized has a {kind.kernel} already; allowed: a "
-                         "twin for a kernel of a new name")
     if twin is None and not hasattr(_kernels, kind.kernel):
         raise ValueError(f"twin: got None for {kind.kernel}, which rouge_kernels does not "
                          "have; allowed: its numpy twin")
-    KINDS[kind.key] = kind
     if twin is not None:
-        setattr(_twins, kind.kernel, twin)
+        register_kernel(kind.kernel, twin)  # (refuses a kernel name that exists)
+    KINDS[kind.key] = kind
     _forget_memos()
     try:
         yield kind
     finally:
         del KINDS[kind.key]
         if twin is not None:
-            delattr(_twins, kind.kernel)
+            unregister_kernel(kind.kernel)
         _forget_memos()
 
 

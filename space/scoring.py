@@ -88,7 +88,7 @@ def highlight_plan(opts, options: dict, texts: list, sizes: dict, rouge_type) ->
     estimated within HIGHLIGHT_SECONDS (and its skip-bigrams short enough to list), else
     rouge1's, else none (None)."""
     notes = []
-    if rouge_type.kind in ("S", "SU"):  # the shared pairs are listed in Python
+    if rouge_type.spec.skip_pairs:  # the shared pairs are listed in Python
         longest = int(sizes["tokens"].max())
         if longest > SKIP_LIST_TOKENS:
             notes.append(f"The shared skip-bigrams are listed for texts of up to "
@@ -142,9 +142,9 @@ def highlight_panels(prediction: str, references: list, options: dict, kind: str
         chosen = scored[rouge_type.name][1]
         best = best if chosen is None else chosen
     marks_p, _, words_p, _ = results[best]
-    with_runs = rouge_type.kind == "W"
+    with_runs = rouge_type.spec.weighted  # ROUGE-W's consecutive runs are underlined
     caption = [explain_html(rouge_type, len(references), best)]
-    if rouge_type.kind in ("S", "SU"):
+    if rouge_type.spec.skip_pairs:
         caption.append(skip_pairs_html(results[best], rouge_type))
     caption += [f'<p class="note">{html.escape(n)}</p>' for n in notes]
     shown = [("Prediction", prediction, words_p, marks_p, "hl-pred")]
