@@ -5,8 +5,14 @@
     rouge --jsonl PAIRS.jsonl
     rouge --compile
 
-``rouge`` is the installed command (``rouge_exact.rouge_cli:main``); from a checkout without
+``rouge`` is the installed command (``rouge_exact.rouge_cli:console``); from a checkout without
 installing, ``python rouge_cli.py`` runs the same code on the files beside it.
+
+The command is this file (the entry: ``main``, ``console``; the runs: the input read in
+chunks and scored, ``--compare``, ``--compile``) and the modules beside it that
+``sibling`` imports: ``rouge_cli_parser`` (the arguments), ``rouge_cli_output`` (the table,
+the per-example lines and file, the progress bar) and ``rouge_cli_errors`` (``CliError``,
+Ctrl-C).
 
 Every file is read by ``rouge_io.py`` (the reader the Space uses too; its docstring defines the
 formats): text files hold one text per line, aligned line by line, several reference files
@@ -57,177 +63,18 @@ if __name__ == "__main__":  # python rouge_cli.py: a Ctrl-C while the imports be
     _EARLY_INTERRUPTS: list = []
     signal.signal(signal.SIGINT, lambda signum, frame: _EARLY_INTERRUPTS.append(signum))
 
-import argparse
 import collections
 import importlib
 import json
 import os
 import re
-import secrets
-import stat
 import sys
-import textwrap
-import threading
 import types
 import warnings
 from itertools import chain, islice
 from pathlib import Path
 
-PROG = "rouge" if __package__ else "rouge_cli"
-DEFAULT_CHUNK_SIZE = 10_000
 METRIC_SCRIPT = Path(__file__).resolve().with_name("rouge_metric.py")
-INPUT_FORMATS = ("jsonl", "json", "csv", "tsv")  # --input's; text pairs are positional
-
-
-class CliError(Exception):
-    """A problem with the user's files or options: one line on stderr, exit status 2."""
-
-
-# --------------------------------------------------------------------------------------------
-# Ctrl-C
-
-
-class Interrupts:
-    """Ctrl-C in the ``rouge`` process. ``console()`` installs ``on_signal`` as the SIGINT
-    handler for its run; ``main()`` alone (in-process) leaves SIGINT to the caller, and then
-    nothing here changes anything.
-
-    - Ctrl-C raises KeyboardInterrupt, as Python's own handler does, and is remembered
-      (``seen``): a KeyboardInterrupt raised inside a finalizer (``__del__``, a weakref or
-      ctypes callback) is swallowed by CPython, which only prints it (evaluate's ``__del__``
-      once turned a Ctrl-C into exit 0). ``unraisable`` silences that print; the run stops
-      at its next ``checkpoint()`` (each chunk), and the output is not renamed into place
-      once ``seen`` is set (``committing``).
-    - Inside ``held()`` (creating, renaming or removing the temporary output) a Ctrl-C waits
-      until the section ends, so that no temporary file is left and no rename is half done.
-    - ``quiet()``: once the interrupt is being reported, or the run is over, later Ctrl-Cs
-      only count (the exit is 130 or 0 already decided, and a KeyboardInterrupt during the
-      interpreter's exit would kill it without its line)."""
-
-    def __init__(self):
-        self.installed = False
-        self.seen = False  # a Ctrl-C came (only ever set while installed)
-        self.pending = False  # one came inside held(): raised when the section ends
-        self.depth = 0  # held() sections open
-        self.raising = True
-
-    def on_signal(self, signum, frame):
-        self.seen = True
-        if not self.raising:
-            return
-        if self.depth:
-            self.pending = True
-            return
-        raise KeyboardInterrupt
-
-    def unraisable(self, hook, unraisable) -> None:
-        """sys.unraisablehook while installed: a KeyboardInterrupt swallowed in a finalizer is
-        not printed (the one line is main()'s; ``seen`` is set). (Raising it again from here
-        cannot work: the handler would run inside this hook, which swallows it too.)"""
-        if issubclass(unraisable.exc_type, KeyboardInterrupt) and self.installed:
-            return
-        hook(unraisable)
-
-    def checkpoint(self) -> None:
-        """KeyboardInterrupt if a Ctrl-C came that something swallowed (ordinary code, where
-        raising it stops the run)."""
-        if self.seen and self.raising and not self.depth:
-            raise KeyboardInterrupt
-
-    def install(self, early: bool = False) -> None:
-        """console(): the SIGINT handler and the unraisable hook of this process (not undone:
-        the process ends with console()). early: a Ctrl-C came before (the imports)."""
-        if threading.current_thread() is not threading.main_thread():
-            return
-        self.__init__()
-        self.seen = early
-        signal.signal(signal.SIGINT, self.on_signal)
-        hook = sys.unraisablehook
-        sys.unraisablehook = lambda unraisable: self.unraisable(hook, unraisable)
-        self.installed = True
-
-    def held(self):
-        return _Held(self)
-
-    def quiet(self) -> None:
-        self.raising = False
-
-    def committing(self) -> bool:
-        """Whether an output may replace the old one now: not after a Ctrl-C."""
-        return not self.seen
-
-
-class _Held:
-    def __init__(self, interrupts: Interrupts):
-        self.interrupts = interrupts
-
-    def __enter__(self):
-        self.interrupts.depth += 1
-
-    def __exit__(self, *exc_info):
-        interrupts = self.interrupts
-        interrupts.depth -= 1
-        if interrupts.depth == 0 and interrupts.pending and interrupts.raising:
-            interrupts.pending = False
-            raise KeyboardInterrupt
-        return False
-
-
-INTERRUPTS = Interrupts()
-
-
-def interrupted_by(error: BaseException) -> bool:
-    """Whether a KeyboardInterrupt is in the exception's chain (its ``__cause__`` and
-    ``__context__``, and theirs): numba's compiled dispatchers, for one, report a Ctrl-C that
-    arrives while they call back into Python as ``SystemError: CPUDispatcher(...) returned a
-    result with an exception set``, raised from the KeyboardInterrupt."""
-    stack, seen = [error], set()
-    while stack:
-        error = stack.pop()
-        if error is None or id(error) in seen:
-            continue
-        if isinstance(error, KeyboardInterrupt):
-            return True
-        seen.add(id(error))
-        stack += [error.__cause__, error.__context__]
-    return False
-
-
-# --------------------------------------------------------------------------------------------
-# Arguments
-
-
-_ROUGE_TYPE_LIKE = re.compile(r"rouge\w+(-[\d.]+)?")
-_TYPES_HINT = " (several --rouge-types are separated by commas: --rouge-types rouge1,rouge2)"
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # argparse prints the usage too; we print one line
-        if message.startswith("unrecognized arguments") and any(
-                _ROUGE_TYPE_LIKE.fullmatch(word) for word in message.split()[2:]):
-            message += _TYPES_HINT
-        raise CliError(message)
-
-
-def _number(text: str):
-    """int when the text is one, else float: the metric's own checks then name the option
-    and what it allows (e.g. "n_samples: got 1.5 (float); allowed: an integer >= 1")."""
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    raise argparse.ArgumentTypeError(f"expected a number, got {text!r}")
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}")
-    return value
 
 
 def _module_name(name: str) -> str:
@@ -251,144 +98,22 @@ def sibling(name: str):
     return importlib.import_module(_module_name(name))
 
 
-_io = sibling("rouge_io")  # no third-party imports: --help and a bad flag stay fast
-DEFAULT_MAX_RECORD_BYTES, RowError = _io.DEFAULT_MAX_RECORD_BYTES, _io.RowError
-Rows, read_system_rows = _io.Rows, _io.read_system_rows
-
-
-def schema():
-    """rouge_options, the module of the options schema."""
-    return sibling("rouge_options")
-
-
-# What each of the metric's significance tests is, for --test's help; the names, the default
-# and the sample counts are the metric's (rouge_significance), so the help cannot drift.
-_TEST_HELP = {
-    "randomization": "approximate randomization ({default}{n:,} trials)",
-    "bootstrap": "the centred paired bootstrap ({default}{n:,})",
-    "sacrebleu-bootstrap": "sacrebleu-bootstrap (sacrebleu's rule, {default}{n:,}; not "
-                           "calibrated: ~12% false positives at 0.05)",
-}
-
-
-def test_help(significance) -> str:
-    """--test's help, e.g. "approximate randomization (default; 10,000 trials), ..."."""
-    parts = [_TEST_HELP.get(name, name + " ({default}{n:,})").format(
-        default="default; " if name == significance.DEFAULT_TEST else "",
-        n=significance.DEFAULT_SAMPLES[name]) for name in significance.TESTS]
-    return ", ".join(parts[:-1]) + ", or " + parts[-1] + "; --n-samples sets the count"
-
-
-def metric_options() -> tuple:
-    """The schema's options that are flags: all but use_aggregator and detailed (the CLI always
-    aggregates, in detail)."""
-    return tuple(option for option in schema().OPTIONS if option.cli)
-
-
-def flag_spec(option) -> dict:
-    """argparse's keywords for one option of the schema. The default stays None, so that an
-    option not given keeps the metric's default, some of which depend on others (multi_ref on
-    profile; compare()'s n_samples on its test); the help shows the schema's default."""
-    if option.type is bool:
-        spec = dict(action="store_true")
-    elif option.type in (int, float):
-        # _number, not the option's type: the metric's own check then names the option and
-        # what it allows (e.g. "n_samples: got 2.5 (float); allowed: an integer ...")
-        spec = dict(type=_number, metavar="N" if option.type is int else "X")
-    elif option.choices:
-        spec = dict(choices=option.choices)
-    else:
-        spec = dict(metavar=option.name.upper())
-    text = option.help
-    if option.type is list:
-        text += ", separated by commas"
-    if option.type is not bool and not option.choices:
-        text += f"; allowed: {option.allowed}"
-    if option.type is not bool:
-        text += f" (default {option.none if option.default is None else option.default})"
-    spec["help"] = "\n".join(textwrap.wrap(text, 56))
-    return spec
-
-
-def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(
-        prog="rouge" if __package__ else "rouge_cli.py", allow_abbrev=False,
-        formatter_class=argparse.RawTextHelpFormatter,
-        description="ROUGE scores of predictions against references, read from files.",
-        epilog="examples:\n"
-               "  python rouge_cli.py preds.txt refs.txt\n"
-               "  python rouge_cli.py preds.txt refs_a.txt refs_b.txt --use-stemmer\n"
-               "  python rouge_cli.py --input pairs.csv --rouge-types rouge1,rougeLsum\n"
-               "  python rouge_cli.py --jsonl pairs.jsonl --json --per-example scores.jsonl\n"
-               "  python rouge_cli.py --compile\n"
-               "exit status: 0; 2 with one line 'rouge_cli: error: ...' on bad files or "
-               "options;\n2 with this help when called without arguments; 130 on Ctrl-C")
-    p.add_argument("files", nargs="*", metavar="PREDICTIONS REFERENCES",
-                   help="text files, one text per line, aligned; several REFERENCES files\n"
-                        "give several references per prediction (a line has no sentence\n"
-                        "breaks: for rougeLsum use --input or --split-sentences)")
-    p.add_argument("--input", metavar="PATH",
-                   help="one file of rows: .jsonl, .json, .csv or .tsv (or --format):\n"
-                        'JSONL: {"prediction": str, "references": [str, ...] or str}\n'
-                        "  per line;\n"
-                        'JSON: a list of those objects, or {"predictions": [...],\n'
-                        '  "references": [...]};\n'
-                        "CSV/TSV (RFC 4180, first row the header): a column prediction\n"
-                        "  and reference, or reference_1, reference_2, ..., or references\n"
-                        "  (JSON arrays of strings)")
-    p.add_argument("--format", choices=INPUT_FORMATS,
-                   help="the format of --input (default: from its suffix)")
-    p.add_argument("--jsonl", metavar="PAIRS.jsonl", help="the same as --input PAIRS.jsonl "
-                   "--format jsonl")
-    p.add_argument("--compile", action="store_true",
-                   help="compile every kernel into the kernel cache and exit (for a\n"
-                        "Dockerfile or a Space's build step); takes no input")
-    p.add_argument("--max-record-bytes", type=_positive_int, default=DEFAULT_MAX_RECORD_BYTES,
-                   metavar="N", help="refuse a record (a line of JSONL or text, a CSV record,\n"
-                                     "a whole JSON file) over N bytes (default "
-                                     f"{DEFAULT_MAX_RECORD_BYTES:,})")
-    c = p.add_argument_group("comparing systems (paired significance tests)")
-    c.add_argument("--compare", nargs="+", metavar="SYSTEM",
-                   help="one predictions file per system (text, one per line, with\n"
-                        "--references), each named by its base name (out.txt: out),\n"
-                        "by its path when base names are the same or one is signature\n"
-                        "or count (the result's own fields); or one JSONL file with a\n"
-                        'key per system: {"references": [...] or str, "bart": str,\n'
-                        '  "t5": str}; "doc" and "id" are ids (a number or a string),\n'
-                        '  not systems; "signature" and "count" are refused')
-    c.add_argument("--references", nargs="+", metavar="REFERENCES",
-                   help="the reference text files of --compare's text files")
-    c.add_argument("--baseline", metavar="NAME", help="the system the others are compared with\n"
-                                                      "(default: the first)")
-    significance = sibling("rouge_significance")
-    test_text = "\n".join(textwrap.wrap(test_help(significance), 60))
-    c.add_argument("--test", choices=significance.TESTS, default=significance.DEFAULT_TEST,
-                   help=test_text.replace("%", "%%"))  # argparse formats help with %
-    m = p.add_argument_group("metric options (rouge_metric.py's, with dashes)")
-    for option in metric_options():
-        m.add_argument("--" + option.name.replace("_", "-"), dest=option.name, default=None,
-                       **flag_spec(option))
-    o = p.add_argument_group("output")
-    o.add_argument("--json", action="store_true",
-                   help="print the detailed result dict as one line of JSON")
-    o.add_argument("--per-example", metavar="PATH",
-                   help="write each example's precision, recall and F per type\n"
-                        "as JSON lines to PATH ('-': stdout, before the summary)")
-    o.add_argument("--progress", action="store_true",
-                   help="show the progress bar on stderr even when it is not a terminal")
-    o.add_argument("--chunk-size", type=_positive_int, default=DEFAULT_CHUNK_SIZE, metavar="N",
-                   help=f"rows read and scored at a time (default {DEFAULT_CHUNK_SIZE:,})")
-    return p
-
-
-def metric_kwargs(args) -> dict:
-    """The options the user gave, as the metric's keyword arguments (the rest keep the
-    metric's defaults, some of which depend on others, e.g. multi_ref on profile)."""
-    kwargs = {option.name: getattr(args, option.name) for option in metric_options()
-              if getattr(args, option.name) is not None}
-    if "rouge_types" in kwargs:
-        kwargs["rouge_types"] = [t for t in re.split(r"[,\s]+", kwargs["rouge_types"]) if t]
-    return kwargs
+# The command's modules, and the reader: no third-party imports, so that --help and a bad
+# flag stay fast. The names this file uses (and those callers and tests take from it: the
+# parser's metric_options and _number)
+_errors = sibling("rouge_cli_errors")
+CliError, INTERRUPTS, PROG = _errors.CliError, _errors.INTERRUPTS, _errors.PROG
+interrupted_by = _errors.interrupted_by
+_parser = sibling("rouge_cli_parser")
+build_parser, metric_kwargs = _parser.build_parser, _parser.metric_kwargs
+metric_options, _number = _parser.metric_options, _parser._number
+_ROUGE_TYPE_LIKE, _TYPES_HINT = _parser._ROUGE_TYPE_LIKE, _parser._TYPES_HINT
+_output = sibling("rouge_cli_output")
+OutputFile, format_table = _output.OutputFile, _output.format_table
+progress_bar, write_per_example = _output.progress_bar, _output.write_per_example
+refuse_overwriting_inputs = _output.refuse_overwriting_inputs
+_io = sibling("rouge_io")
+RowError, Rows, read_system_rows = _io.RowError, _io.Rows, _io.read_system_rows
 
 
 # --------------------------------------------------------------------------------------------
@@ -469,167 +194,6 @@ def _located(message: str, path: str, lines: list) -> str:
     if found and int(found.group(1)) < len(lines):
         return f"{path}:{lines[int(found.group(1))]}: {message}"
     return f"{path}:{lines[0]}-{lines[-1]}: {message}"
-
-
-# --------------------------------------------------------------------------------------------
-# Output
-
-
-def _signature_fields(signature: str) -> dict:
-    """{"agg": "macro", "bs": "1000", "ci": "0.95", "seed": "12345", ...} of a signature."""
-    return dict(part.split(":", 1) for part in signature.split("|") if ":" in part)
-
-
-def describe_numbers(result: dict) -> str:
-    """What mid and (low-high) are, e.g. "P/R/F: mid = mean over 3,500 examples,
-    (low-high) = 95% bootstrap interval (1,000 samples, seed 12345)"."""
-    sig = _signature_fields(result["signature"])
-    n = result["count"]
-    examples = f"{n:,} example{'s' * (n != 1)}"
-    mid = (f"computed from the counts summed over {examples} (micro)"
-           if sig.get("agg") == "micro" else f"mean over {examples}")
-    if "bs" not in sig:
-        return f"P/R/F: mid = {mid}"
-    ci = f"{100 * float(sig['ci']):g}%"
-    return (f"P/R/F: mid = {mid}, (low-high) = {ci} bootstrap interval "
-            f"({int(sig['bs']):,} samples, seed {sig.get('seed', '?')})")
-
-
-def format_table(result: dict) -> str:
-    names = [k for k in result if k not in ("signature", "count")]
-    width = max(len("type"), *(len(n) for n in names))
-    header = f"{'type':<{width}}"
-    for key in ("precision", "recall", "fmeasure"):
-        header += f"  {key + ' mid (low-high)':<25}"
-    lines = [describe_numbers(result), header.rstrip()]
-    for name in names:
-        row = f"{name:<{width}}"
-        for key in ("precision", "recall", "fmeasure"):
-            v = result[name][key]
-            row += f"  {v['mid']:.5f} ({v['low']:.5f}-{v['high']:.5f})"
-        lines.append(row)
-    lines.append(f"signature: {result['signature']}")
-    lines.append(f"count: {result['count']}")
-    return "\n".join(lines) + "\n"
-
-
-def write_per_example(stream, scores: dict) -> None:
-    names = list(scores)
-    columns = [scores[name].tolist() for name in names]
-    for row in zip(*columns):
-        stream.write(json.dumps({
-            name: {"precision": p, "recall": r, "fmeasure": f}
-            for name, (p, r, f) in zip(names, row)}) + "\n")
-
-
-class _NoBar:
-    n = 0
-
-    def update(self, n):
-        pass
-
-    def set_postfix_str(self, text, refresh=True):
-        pass
-
-    def close(self):
-        pass
-
-
-def progress_bar(args, total_bytes):
-    if not (args.progress or sys.stderr.isatty()):
-        return _NoBar()
-    try:
-        from tqdm import tqdm  # optional: pip install "rouge-exact[progress]"
-    except ImportError:
-        if args.progress:
-            raise CliError("--progress needs tqdm: pip install tqdm") from None
-        return _NoBar()
-
-    return tqdm(total=total_bytes, unit="B", unit_scale=True, unit_divisor=1024, file=sys.stderr,
-                desc=PROG, delay=0 if args.progress else 1.0, dynamic_ncols=True)
-
-
-def refuse_overwriting_inputs(args) -> None:
-    """CliError if --per-example names one of the input files (the same file: through a
-    symlink or a hard link too), checked before anything is opened for writing: the input
-    would be overwritten while it is read."""
-    if args.per_example in (None, "-"):
-        return
-    inputs = [args.input, args.jsonl, *(args.files or ())]
-    for path in filter(None, inputs):
-        try:
-            same = os.path.samefile(args.per_example, path)
-        except OSError:  # one of them does not exist (yet): not the same file
-            continue
-        if same:
-            raise CliError(f"--per-example {args.per_example}: the same file as the input "
-                           f"{path}; allowed: an output path that is not an input (it would "
-                           "be overwritten while it is read)")
-
-
-class OutputFile:
-    """A text output written to a temporary file beside it, renamed into place by
-    ``close(keep=True)``: a failed run leaves no half file, and an existing file stays whole
-    until the new one is. A path that is not a regular file (a FIFO, /dev/stdout) is written
-    directly: renaming onto it would replace it. Errors are CliErrors naming the path."""
-
-    def __init__(self, path: str):
-        self.path, self.temporary = path, None
-        target = os.path.realpath(path)  # through a symlink: replace the file, not the link
-        try:
-            try:
-                mode = stat.S_IMODE(os.stat(target).st_mode)
-            except FileNotFoundError:
-                mode = None
-            if mode is not None and not os.path.isfile(target):
-                self.file = open(path, "w", encoding="utf-8")
-                return
-            folder, name = os.path.split(target)
-            temporary = os.path.join(folder, f".{name}.{secrets.token_hex(4)}.tmp")
-            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-            self.temporary = temporary
-            if mode is not None:  # the existing file's permissions (new ones: the umask's)
-                os.fchmod(fd, mode)
-            self.file, self.target = os.fdopen(fd, "w", encoding="utf-8"), target
-        except OSError as error:
-            if self.temporary is not None:  # made, but not usable: not left behind
-                try:
-                    os.close(fd)
-                except OSError:
-                    pass
-                self._remove()
-            raise self.error(error) from None
-
-    def error(self, error: OSError) -> CliError:
-        return CliError(f"{self.path}: {error.strerror or error}")
-
-    def write(self, text: str) -> None:
-        try:
-            self.file.write(text)
-        except OSError as error:  # e.g. a full disk
-            raise self.error(error) from None
-
-    def close(self, keep: bool) -> None:
-        """Close; with a temporary file, rename it into place if ``keep``, else remove it.
-        (Called inside ``INTERRUPTS.held()``: a Ctrl-C waits until the rename or removal is
-        done.)"""
-        try:
-            self.file.close()
-            if self.temporary is not None and keep:
-                os.replace(self.temporary, self.target)
-                self.temporary = None
-        except OSError as error:
-            raise self.error(error) from None
-        finally:
-            self._remove()
-
-    def _remove(self) -> None:
-        if self.temporary is not None:
-            try:
-                os.unlink(self.temporary)
-            except OSError:
-                pass
-            self.temporary = None
 
 
 # --------------------------------------------------------------------------------------------
@@ -873,8 +437,10 @@ def report_interrupt() -> int:
 
 def raised_by_library(error: BaseException) -> bool:
     """Whether the error comes from a module of the library (rouge_api, rouge_pipeline, ...):
-    the innermost frame of this package in its traceback is not this file's."""
+    the innermost frame of this package in its traceback is not the command's own (this
+    file's, or one of its modules': rouge_cli_errors, rouge_cli_parser, rouge_cli_output)."""
     here = os.path.realpath(__file__)
+    own = {here, *(os.path.realpath(module.__file__) for module in (_errors, _parser, _output))}
     innermost = None
     tb = error.__traceback__
     while tb is not None:
@@ -882,7 +448,7 @@ def raised_by_library(error: BaseException) -> bool:
         if os.path.dirname(filename) == os.path.dirname(here):
             innermost = filename
         tb = tb.tb_next
-    return innermost not in (None, here)
+    return innermost not in (None, *own)
 
 
 def console() -> None:

@@ -34,7 +34,7 @@ _STAGED = {}  # source digest -> the rouge_pipeline module that serves it, per w
 INSTALLED = "rouge_exact"  # the package's import name, looked for on the workers
 # the evaluate face, the command, the Space and the package's own __init__ (a private copy is
 # a namespace of the modules): never imported on a worker
-_NOT_SHIPPED = ("rouge_metric.py", "rouge_cli.py", "app.py", "__init__.py")
+_NOT_SHIPPED = ("rouge_metric.py", "app.py", "__init__.py")  # and the CLI's rouge_cli*.py
 
 
 def metric_sources(folder=None) -> dict:
@@ -42,7 +42,7 @@ def metric_sources(folder=None) -> dict:
     file's): everything a worker imports, not the evaluate face or the CLI."""
     here = Path(folder or Path(__file__).resolve().parent)
     return {p.name: p.read_text(encoding="utf-8") for p in sorted(here.glob("*.py"))
-            if p.name not in _NOT_SHIPPED}
+            if p.name not in _NOT_SHIPPED and not p.name.startswith("rouge_cli")}
 
 
 def _digest(sources: dict) -> str:

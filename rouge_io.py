@@ -1,6 +1,11 @@
 """Read (prediction, references) rows from files: one reader for the CLI and the Space.
 
-Standard library only, no relative imports (a flat sibling module: docs/design.md, the loader's rules).
+Standard library only, and a flat module (docs/design.md): the Space imports it as a
+top-level module (``from rouge_io import ...``, beside app.py), the package and the command
+as ``rouge_exact.rouge_io``. Its parts, beside it, are imported the same way (relatively in
+the package, by their top-level names otherwise) and import no other module of the package:
+``rouge_io_values`` (``RowError``, a row's values and their checks), ``rouge_io_json`` (the
+json format) and ``rouge_io_delimited`` (csv and tsv).
 
 API::
 
@@ -68,67 +73,63 @@ UTF-8 text can hold it.
 
 For the Space: an uploaded file keeps its suffix, so ``read_rows(path)`` picks the format;
 ``RowError``'s message is meant to be shown as it is.
-
-CSV is parsed by ``_csv_records``, not by the csv module: csv refuses fields longer than
-``csv.field_size_limit()`` (128 KiB by default), a process-wide setting that a reader may not
-change. ``_csv_records`` reads every record exactly as ``csv.reader(lines, delimiter=...,
-strict=True)`` would with a large enough limit, errors and their messages included
-(tests/test_io.py holds them equal), and leaves the limit to ``max_record_bytes``.
 """
 
 import codecs
 import itertools
 import json
 import os
-import re
 from pathlib import Path
+
+# (_CSV_STRAY_CR, _csv_records and _CsvError: for tests/test_io.py, which compares the CSV
+# parser with the csv module's)
+if __package__:  # rouge_exact.rouge_io and its parts: the package, the command
+    from .rouge_io_delimited import (
+        _CSV_STRAY_CR,
+        _csv_records,
+        _CsvError,
+        _CsvReader,
+    )
+    from .rouge_io_json import MAX_JSON_DEPTH, _JsonDocument
+    from .rouge_io_values import (
+        _SHOWN_NAMES,
+        ROW_SHAPE,
+        RowError,
+        _is_text,
+        _json_kind,
+        _loads,
+        _references,
+        _row_of_object,
+        _shown,
+        _shown_list,
+        _text_error,
+    )
+else:  # rouge_io as a top-level module: the Space's (beside app.py), the tests'
+    from rouge_io_delimited import _CSV_STRAY_CR, _csv_records, _CsvError, _CsvReader  # noqa: F401
+    from rouge_io_json import MAX_JSON_DEPTH, _JsonDocument
+    from rouge_io_values import (
+        _SHOWN_NAMES,
+        ROW_SHAPE,
+        RowError,
+        _is_text,
+        _json_kind,
+        _loads,
+        _references,
+        _row_of_object,
+        _shown,
+        _shown_list,
+        _text_error,
+    )
 
 __all__ = ["DEFAULT_MAX_RECORD_BYTES", "FORMATS", "ID_KEYS", "MAX_JSON_DEPTH", "RowError",
            "Rows", "detect_format", "read_rows", "read_system_rows"]
 
 DEFAULT_MAX_RECORD_BYTES = 16 * 2 ** 20
-# A corpus needs 3 levels (list > object > references list); deeper is never one, and
-# json.loads would recurse once per level.
-MAX_JSON_DEPTH = 32
 FORMATS = ("jsonl", "json", "csv", "tsv", "text")
 SUFFIXES = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json", ".csv": "csv",
             ".tsv": "tsv", ".txt": "text"}
 _DELIMITERS = {"csv": ",", "tsv": "\t"}
 _READ_PIECE = 1 << 20  # bytes per read
-
-ROW_SHAPE = '{"prediction": str, "references": [str, ...] or str}'
-CSV_COLUMNS = ("a header naming the columns prediction and one of: reference; reference_1, "
-               "reference_2, ...; references (JSON arrays of strings)")
-
-
-class RowError(ValueError):
-    """A problem with an input file; the message is one line, ``PATH:LINE: ...``."""
-
-
-_NUMBERED = re.compile(r"reference_[1-9][0-9]*")
-_SHOWN_NAMES = 20  # header cells a message lists (a header may have 400,000)
-_SHOWN_CHARS = 60  # characters of one name a message shows
-
-
-def _shown(name: str, quote: bool = True) -> str:
-    """A name for a one-line message: its repr (or, not quoted, itself when it is all
-    printable), cut in the middle past _SHOWN_CHARS characters with its full length said."""
-    cut = name if len(name) <= _SHOWN_CHARS else \
-        f"{name[:_SHOWN_CHARS // 2]}...{name[-(_SHOWN_CHARS // 2):]}"
-    cut = cut if not quote and cut.isprintable() else repr(cut)
-    return cut if len(name) <= _SHOWN_CHARS else f"{cut} ({len(name):,} characters)"
-
-
-def _shown_list(names, brackets: bool = False) -> str:
-    """The first _SHOWN_NAMES names (their reprs), and how many there are in all when that
-    is more; in [] with brackets."""
-    names = list(names)
-    if not names and not brackets:
-        return "none"
-    shown = ", ".join(_shown(n) for n in names[:_SHOWN_NAMES])
-    if len(names) > _SHOWN_NAMES:
-        shown += f", ... ({len(names):,} in all)"
-    return f"[{shown}]" if brackets else shown
 
 
 def detect_format(path) -> str:
@@ -210,121 +211,6 @@ def _systems_differ(found, first) -> str:
     return (f"the systems differ from the first line's ({len(found):,} systems here, "
             f"{len(first):,} there): new here {_shown_list(new, brackets=True)}, missing "
             f"here {_shown_list(missing, brackets=True)}")
-
-
-def _json_kind(value) -> str:
-    for kind, name in ((dict, "an object"), (list, "an array"), (str, "a string"),
-                       (bool, "a boolean"), ((int, float), "a number")):
-        if isinstance(value, kind):
-            return name
-    return "null"
-
-
-# json.loads turns a "\ud800" escape without its pair into a lone surrogate, which no UTF-8
-# text can hold: such strings are refused, with their line (an ASCII string holds none).
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _is_text(value) -> bool:
-    return type(value) is str and (value.isascii() or not _SURROGATE.search(value))
-
-
-def _text_error(value, where: str, name: str) -> RowError:
-    if isinstance(value, str):
-        found = _SURROGATE.search(value).group()
-        return RowError(f"{where}: {name} holds a lone surrogate \\u{ord(found):04x} (a JSON "
-                        "escape that is half of a pair); allowed: Unicode text, which UTF-8 "
-                        "can encode")
-    return RowError(f"{where}: {name} must be a string, got {_json_kind(value)}")
-
-
-def _references(value, where: str, name: str = '"references"') -> list:
-    """A references value (str or non-empty list of str) as a list; RowError otherwise."""
-    if type(value) is list and value and all(map(_is_text, value)):
-        return value
-    if isinstance(value, str):
-        value = [value]
-    if not isinstance(value, list) or not value:
-        empty = " (empty)" if value == [] else ""
-        raise RowError(f"{where}: {name} must be a string or a non-empty array of strings, got "
-                       f"{_json_kind(value)}{empty}")
-    for j, item in enumerate(value):
-        if not _is_text(item):
-            raise _text_error(item, where, f"{name}[{j}]")
-    return value
-
-
-def _row_of_object(obj, path: str, line: int):
-    """(prediction, references) of one JSON row object; RowError naming path:line."""
-    if type(obj) is dict:  # the common case, checked quickly
-        prediction, references = obj.get("prediction"), obj.get("references")
-        if _is_text(prediction) and type(references) is list and references and \
-                all(map(_is_text, references)):
-            return prediction, references
-    where = f"{path}:{line}"
-    if not isinstance(obj, dict):
-        raise RowError(f"{where}: expected an object {ROW_SHAPE}, got {_json_kind(obj)}")
-    for key in ("prediction", "references"):
-        if key not in obj:
-            keys = sorted(obj)
-            found = ", ".join(_shown(k, quote=False) for k in keys[:10]) + \
-                (f", ... ({len(keys):,} keys)" if len(keys) > 10 else "") or "none"
-            raise RowError(f"{where}: missing key {key!r} (keys found: {found}); each row is "
-                           f"{ROW_SHAPE}")
-    if not _is_text(obj["prediction"]):
-        raise _text_error(obj["prediction"], where, '"prediction"')
-    return obj["prediction"], _references(obj["references"], where)
-
-
-# A JSON string (with its escapes) or a bracket: strings are skipped when measuring depth.
-_JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]', re.S)
-_JSON_SPACE = re.compile(r"[ \t\n\r]*")
-
-
-def _too_deep(text: str):
-    """The position where brackets nest deeper than MAX_JSON_DEPTH, or None (a linear scan
-    before json parses anything: json.loads recurses once per level)."""
-    depth = 0
-    for match in _JSON_TOKEN.finditer(text):
-        char = text[match.start()]
-        if char in "[{":
-            depth += 1
-            if depth > MAX_JSON_DEPTH:
-                return match.start()
-        elif char in "]}":
-            depth -= 1
-    return None
-
-
-def _depth_error(where: str) -> RowError:
-    return RowError(f"{where}: JSON nested deeper than {MAX_JSON_DEPTH} levels; allowed: a "
-                    f"corpus needs 3 (a list of {ROW_SHAPE})")
-
-
-_DECODER = json.JSONDecoder()
-
-
-def _loads(text: str, where, shape: str):
-    """json.loads for one record (a JSONL line, a CSV cell); RowError naming ``where`` (a
-    str, or a callable giving it) and the expected shape. Depth is checked while parsing:
-    json's decoder raises RecursionError a thousand levels down, in C, whatever the depth
-    of the text, and that is reported as too deep."""
-    try:  # the common case, fast: an object from the first character to the last
-        value, end = _DECODER.raw_decode(text)
-        if end == len(text):
-            return value
-    except (ValueError, RecursionError):
-        pass
-    try:  # spaces around the value, or an error to report
-        return _DECODER.decode(text)
-    except RecursionError:
-        where = where if isinstance(where, str) else where()
-        raise RowError(f"{where}: JSON nested too deep to parse; allowed: {shape}") from None
-    except ValueError as error:  # JSONDecodeError, or e.g. an integer of 5,000 digits
-        problem = (f"{error.msg} (column {error.colno})"
-                   if isinstance(error, json.JSONDecodeError) else " ".join(str(error).split()))
-        where = where if isinstance(where, str) else where()
-        raise RowError(f"{where}: invalid JSON: {problem}; allowed: {shape}") from None
 
 
 class _LineFile:
@@ -573,131 +459,6 @@ class Rows:
         yield from _CsvReader(self.files[0], _DELIMITERS["tsv"], self).rows()
 
 
-class _JsonDocument:
-    """A whole JSON corpus: its top level is walked by hand (json's raw_decode per item) so
-    that each row's message names its line."""
-
-    def __init__(self, text: str, path: str):
-        self.text, self.path = text, path
-
-    def line(self, pos: int) -> int:
-        return self.text.count("\n", 0, pos) + 1
-
-    def lines_at(self, positions: list) -> list:
-        """The line of each position (ascending): one pass over the text."""
-        out, line, last = [], 1, 0
-        for pos in positions:
-            line += self.text.count("\n", last, pos)
-            last = pos
-            out.append(line)
-        return out
-
-    def where(self, pos: int) -> str:
-        return f"{self.path}:{self.line(pos)}"
-
-    def fail(self, pos: int, problem: str) -> RowError:
-        return RowError(f"{self.where(pos)}: invalid JSON: {problem} (column "
-                        f"{pos - self.text.rfind(chr(10), 0, pos)}); allowed: a list of "
-                        f"{ROW_SHAPE}, or {{\"predictions\": [...], \"references\": [...]}}")
-
-    def space(self, pos: int) -> int:
-        return _JSON_SPACE.match(self.text, pos).end()
-
-    def value(self, pos: int):
-        """(value, end) of the JSON value at pos."""
-        try:
-            return json.JSONDecoder().raw_decode(self.text, pos)
-        except json.JSONDecodeError as error:
-            raise self.fail(error.pos, error.msg) from None
-        except (ValueError, RecursionError) as error:
-            raise self.fail(pos, " ".join(str(error).split())) from None
-
-    def members(self, pos: int, close: str, read) -> int:
-        """Walk the array or object opening at pos: ``read(position)`` reads one member and
-        returns where it ends; returns the position after the closing bracket."""
-        pos = self.space(pos + 1)
-        if self.text.startswith(close, pos):
-            return pos + 1
-        while True:
-            pos = self.space(read(pos))
-            if self.text.startswith(close, pos):
-                return pos + 1
-            if not self.text.startswith(",", pos):
-                raise self.fail(pos, f"expected ',' or '{close}'")
-            pos = self.space(pos + 1)
-
-    def array(self, pos: int):
-        """([(position, item), ...], end) of the array at pos."""
-        out = []
-
-        def read(at):
-            item, end = self.value(at)
-            out.append((at, item))
-            return end
-
-        return out, self.members(pos, "]", read)
-
-    def rows(self):
-        if (deep := _too_deep(self.text)) is not None:
-            raise _depth_error(self.where(deep))
-        start = self.space(0)
-        if self.text.startswith("[", start):
-            items, end = self.array(start)
-            self.check_end(end)
-            lines = self.lines_at([pos for pos, _ in items])
-            for line, (_, item) in zip(lines, items):
-                yield line, *_row_of_object(item, self.path, line), item
-        elif self.text.startswith("{", start):
-            yield from self.parallel_lists(start)
-        else:
-            kind = "nothing" if start == len(self.text) else "neither a list nor an object"
-            raise self.fail(start, f"found {kind}")
-
-    def check_end(self, end: int):
-        end = self.space(end)
-        if end != len(self.text):
-            raise self.fail(end, "extra data after the corpus (one JSON value per file; JSON "
-                                 "Lines need the jsonl format)")
-
-    def parallel_lists(self, start: int):
-        found = {}
-
-        def read(at):
-            key, pos = self.value(at)
-            if not isinstance(key, str):
-                raise self.fail(at, "expected a key")
-            pos = self.space(pos)
-            if not self.text.startswith(":", pos):
-                raise self.fail(pos, "expected ':'")
-            pos = self.space(pos + 1)
-            if key not in ("predictions", "references"):
-                return self.value(pos)[1]
-            if not self.text.startswith("[", pos):
-                raise RowError(f"{self.where(pos)}: \"{key}\" must be an array")
-            found[key], end = self.array(pos)
-            return end
-
-        self.check_end(self.members(start, "}", read))
-        for key in ("predictions", "references"):
-            if key not in found:
-                raise RowError(f"{self.where(start)}: missing key {key!r}; allowed: a list of "
-                               f"{ROW_SHAPE}, or {{\"predictions\": [str, ...], "
-                               "\"references\": [[str, ...] or str, ...]}")
-        predictions, references = found["predictions"], found["references"]
-        if len(predictions) != len(references):
-            raise RowError(f"{self.where(start)}: \"predictions\" has {len(predictions):,} "
-                           f"items and \"references\" has {len(references):,}; allowed: one "
-                           "reference entry per prediction")
-        p_lines = self.lines_at([pos for pos, _ in predictions])
-        r_lines = self.lines_at([pos for pos, _ in references])
-        for k, (p_line, r_line) in enumerate(zip(p_lines, r_lines)):
-            prediction, refs = predictions[k][1], references[k][1]
-            if not _is_text(prediction):
-                raise _text_error(prediction, f"{self.path}:{p_line}", f'"predictions"[{k}]')
-            yield p_line, prediction, _references(refs, f"{self.path}:{r_line}",
-                                                  f'"references"[{k}]'), None
-
-
 _JSON_CONSTANTS = {None: "null", True: "true", False: "false", "nan": "NaN",
                    "inf": "Infinity", "-inf": "-Infinity"}
 # json.dumps(value, ensure_ascii=..., separators=(",", ":")), its encoder made once (json.dumps
@@ -721,201 +482,3 @@ def _extra_text(value) -> str:
     if _is_text(text):
         return text
     return _COMPACT_ASCII(value)  # lone surrogates as \u escapes
-
-
-def _extra_columns(header: list, used: set) -> tuple:
-    """(keep, names): a list of len(header) booleans, True for the columns not in ``used``,
-    and the names of those columns in order: the cell without its surrounding spaces, or
-    column_N (N from 1, with "_" added until no other column has the name) for an unnamed
-    one. Linear in the header's characters: a "_" is added only past a column named so."""
-    names = list(map(str.strip, header))
-    keep = [True] * len(names)
-    for k in used:
-        keep[k] = False
-    if "" in names:
-        taken = set(names)
-        for k, name in enumerate(names):
-            if not name:
-                name = f"column_{k + 1}"
-                while name in taken:
-                    name += "_"
-                taken.add(name)
-                names[k] = name
-    return keep, list(itertools.compress(names, keep))
-
-
-class _CsvError(Exception):
-    """A record that csv.reader(strict=True) refuses; the message is csv's, but for
-    _CSV_STRAY_CR (csv's advice there, to open the file in another newline mode, is not the
-    user's to follow, and its wording differs between Python versions)."""
-
-
-_CSV_STRAY_CR = 'a "\\r" (carriage return) outside quotes with more text after it on its line'
-
-
-def _csv_after_field(line: str, pos: int, delimiter: str) -> bool:
-    """After a field, at line[pos]: True if another field follows (a delimiter, skipped by the
-    caller), False if the record ends here (the line's end, or "\r"/"\n" and nothing but
-    them to the line's end, as csv's state after a line end allows)."""
-    c = line[pos:pos + 1]
-    if c == delimiter:
-        return True
-    if c and line[pos:].strip("\r\n"):
-        raise _CsvError(_CSV_STRAY_CR)
-    return False
-
-
-def _csv_records(lines, delimiter: str):
-    """The records of ``lines`` (physical lines, each ending with "\n" but perhaps the last),
-    as csv.reader(lines, delimiter=delimiter, strict=True) gives them with no field size
-    limit: lists of cells, [] for a blank line; _CsvError where csv raises.
-    Its rules (_csv.c): a cell starting with '"' is quoted, ends at a '"' not doubled, may
-    span lines, and must be followed by the delimiter or the line's end; any other cell runs
-    to the delimiter, "\r" or "\n" ('"' inside it is kept); after "\r" or "\n" outside
-    quotes only line ends may follow; a quote open at the end of the input is an error."""
-    lines = iter(lines)
-    unquoted = re.compile(f"[^{re.escape(delimiter)}\r\n]*")
-    for line in lines:
-        if '"' not in line:  # the common case: split at once
-            body = line.rstrip("\r\n")
-            if "\r" not in body and "\n" not in body:
-                yield body.split(delimiter) if body else []
-                continue
-        if line[0] in "\r\n":  # a blank line, or "\r" then more: an error
-            _csv_after_field(line, 0, delimiter)
-            yield []
-            continue
-        record, pos = [], 0
-        while True:  # at the start of a cell
-            if line.startswith('"', pos):
-                parts, pos = [], pos + 1
-                while (quote := line.find('"', pos)) < 0 or line.startswith('"', quote + 1):
-                    if quote < 0:  # the cell goes on on the next line
-                        parts.append(line[pos:])
-                        line, pos = next(lines, None), 0
-                        if line is None:
-                            raise _CsvError("unexpected end of data")
-                    else:  # "" is a quote
-                        parts.append(line[pos:quote + 1])
-                        pos = quote + 2
-                parts.append(line[pos:quote])
-                record.append("".join(parts))
-                pos = quote + 1
-                if line[pos:pos + 1] not in ("", delimiter, "\r", "\n"):
-                    raise _CsvError(f"'{delimiter}' expected after '\"'")
-            else:
-                end = unquoted.match(line, pos).end()
-                record.append(line[pos:end])
-                pos = end
-            if not _csv_after_field(line, pos, delimiter):
-                break
-            pos += 1
-        yield record
-
-
-class _CsvReader:
-    """RFC 4180 records (strict, delimiter fixed) from physical lines with a byte budget per
-    record, parsed by _csv_records (the csv module's field size limit is process-wide)."""
-
-    def __init__(self, file: _LineFile, delimiter: str, rows=None):
-        self.file, self.delimiter = file, delimiter
-        self.owner = rows  # the Rows whose _extra_columns are set from the header
-        self.record_start = 1  # line of the record being read
-        self.record_bytes = 0
-
-    def physical_lines(self):
-        """The lines with their ends, as csv needs them; RowError when a record's lines add
-        up to more than the limit (so at most twice the limit is held)."""
-        f = self.file
-        for lineno, text in f.lines(keep_end=True):
-            if not self.record_bytes:
-                self.record_start = lineno
-            self.record_bytes += len(text) if text.isascii() else len(text.encode("utf-8"))
-            if self.record_bytes > f.limit:
-                raise f.too_long(self.record_start, f"the record (lines {self.record_start}-"
-                                                    f"{lineno})")
-            yield text
-
-    def records(self):
-        """(line, cells) of each non-blank record."""
-        reader = _csv_records(self.physical_lines(), self.delimiter)
-        while True:
-            try:
-                cells = next(reader)
-            except StopIteration:
-                return
-            except _CsvError as error:
-                raise RowError(f"{self.file.path}:{self.record_start}: not valid CSV: {error}; "
-                               "allowed: RFC 4180 (a cell holding a quote, delimiter or "
-                               'newline is quoted with ", and a quote inside it doubled: "")') \
-                    from None
-            self.record_bytes = 0
-            if cells:
-                yield self.record_start, cells
-
-    def columns(self, header: list, where: str):
-        """(prediction column, how references are read, their columns) from the header.
-        Linear in the header: a set finds a name said twice, a scan each of the few names
-        looked for, and messages show at most _SHOWN_NAMES names."""
-        names = list(map(str.lower, map(str.strip, header)))
-        if len(set(names)) < len(names):  # a name said twice, or several unnamed columns
-            first = {}
-            for k, name in enumerate(names):
-                if name not in first:
-                    first[name] = k
-                elif name:
-                    raise RowError(f"{where}: the header names the column {_shown(name)} "
-                                   f"twice (columns {first[name] + 1:,} and {k + 1:,}); allowed: "
-                                   f"{CSV_COLUMNS}")
-        present = {w for w in ("prediction", "reference", "references") if w in names}
-        # reference_N as (digits, column), ordered by N without int(): the digits have no
-        # leading zero, so the shorter is the smaller (and int() of 5,000 digits is an error)
-        numbered = sorted(((name[10:], k) for k, name in enumerate(names)
-                           if name[:10] == "reference_" and _NUMBERED.fullmatch(name)),
-                          key=lambda d: (len(d[0]), d[0]))
-        ways = [w for w in ("reference", "references") if w in present] + \
-            ["reference_1, ..."] * bool(numbered)
-        if "prediction" not in present or len(ways) != 1:
-            problem = (f"it names {' and '.join(ways)}" if len(ways) > 1
-                       else "it has no prediction column" if "prediction" not in present
-                       else "it has no reference column")
-            raise RowError(f"{where}: the first record is the header and {problem} (found: "
-                           f"{_shown_list(header)}); allowed: {CSV_COLUMNS}")
-        if numbered:
-            if numbered[0][0] != "1":
-                raise RowError(f"{where}: the reference columns start at "
-                               f"{_shown('reference_' + numbered[0][0], quote=False)}; "
-                               "allowed: reference_1, reference_2, ...")
-            return names.index("prediction"), "numbered", [k for _, k in numbered]
-        way = ways[0]
-        return names.index("prediction"), way, [names.index(way)]
-
-    def rows(self):
-        records = self.records()
-        header_line, header = next(records, (1, None))
-        path = self.file.path
-        if header is None:
-            return
-        prediction_at, way, reference_at = self.columns(header, f"{path}:{header_line}")
-        if self.owner is not None:
-            self.owner._extra_columns = _extra_columns(header, {prediction_at, *reference_at})
-        for line, cells in records:
-            where = f"{path}:{line}"
-            if len(cells) != len(header):
-                raise RowError(f"{where}: {len(cells)} cells, the header has {len(header)}; "
-                               "allowed: as many cells as the header (quote a cell that holds "
-                               f"{'a comma' if self.delimiter == ',' else 'a tab'})")
-            if way == "references":
-                value = _loads(cells[reference_at[0]], where,
-                               'a JSON array of strings such as ["a b", "c"] in the column '
-                               '"references" (name the column "reference" for one plain-text '
-                               "reference per row)")
-                if not isinstance(value, list):
-                    raise RowError(f'{where}: column "references" must hold a JSON array of '
-                                   f"strings such as [\"a b\", \"c\"]; for one plain-text "
-                                   'reference per row name the column "reference"')
-                references = _references(value, where, 'column "references"')
-            else:
-                first, *rest = reference_at
-                references = [cells[first]] + [cells[k] for k in rest if cells[k] != ""]
-            yield line, cells[prediction_at], references, cells

@@ -54,7 +54,8 @@ def snapshot(tmp_path_factory):
     d = tmp_path_factory.mktemp("rouge_cli_snapshot")
     script = (ROOT / "rouge_metric.py").read_text(encoding="utf-8")
     helpers = re.findall(r"^from \.(\w+) import", script, flags=re.M)
-    for name in ["rouge_cli", "rouge_io", "rouge_metric", *helpers]:
+    front = [p.stem for pattern in ("rouge_cli*.py", "rouge_io*.py") for p in ROOT.glob(pattern)]
+    for name in [*front, "rouge_metric", *helpers]:
         shutil.copy2(ROOT / f"{name}.py", d / f"{name}.py")
     return d
 
@@ -882,11 +883,13 @@ def test_test_option_is_the_metrics(metric):
     assert tuple(test.choices) == tuple(metric.TESTS)
     assert test.default == metric.DEFAULT_TEST == "randomization"
     assert {n: metric.DEFAULT_SAMPLES[n] for n in metric.TESTS} == {
-        "randomization": 10_000, "bootstrap": 1_000, "sacrebleu-bootstrap": 1_000}
+        "randomization": 10_000, "bootstrap": 1_000, "sacrebleu-bootstrap": 1_000,
+        "sacrebleu-randomization": 10_000}
     assert " ".join(test.help.split()).replace("%%", "%") == (
         "approximate randomization (default; 10,000 trials), the centred paired bootstrap "
-        "(1,000), or sacrebleu-bootstrap (sacrebleu's rule, 1,000; not calibrated: ~12% false "
-        "positives at 0.05); --n-samples sets the count")
+        "(1,000), sacrebleu-bootstrap (sacrebleu's rule, 1,000; not calibrated: ~12% false "
+        "positives at 0.05), or sacrebleu-randomization (sacrebleu's rule, 10,000 trials; ties "
+        "not counted: not calibrated where few documents differ); --n-samples sets the count")
 
 
 # --------------------------------------------------------------------------------------------
