@@ -14,7 +14,6 @@ order and chunking; ``Aggregate.result`` formats compute()'s output.
 from __future__ import annotations
 
 import math
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import NamedTuple, Optional
 
@@ -26,6 +25,9 @@ from .rouge_backend import (
 )
 from .rouge_options import (
     RougeOptions,
+)
+from .rouge_pool import (
+    run_parts,
 )
 from .rouge_vectorized import (  # (re-exported: rouge_pipeline and the tests use them here)
     fscore,
@@ -112,10 +114,9 @@ def _perl_aggregate(options: RougeOptions, scores: dict, counts: dict) -> dict:
     # -t 0 divides each sample by N, -t 1 keeps the sums
     bootstrap = kernel("perl_bootstrap_means")
     bounds = np.linspace(0, options.n_samples, THREADS + 1).astype(np.int64)
-    with ThreadPoolExecutor(THREADS) as pool:
-        samples = np.concatenate(list(pool.map(
-            lambda lo_hi: bootstrap(matrix, int(lo_hi[1] - lo_hi[0]), not micro,
-                                               int(lo_hi[0])), zip(bounds[:-1], bounds[1:]))))
+    samples = np.concatenate(run_parts(
+        lambda lo_hi: bootstrap(matrix, int(lo_hi[1] - lo_hi[0]), not micro, int(lo_hi[0])),
+        list(zip(bounds[:-1], bounds[1:]))))
     out = {}
     for t_index, name in enumerate(names):
         block = samples[:, 3 * t_index:3 * t_index + 3]
@@ -337,8 +338,7 @@ def _poisson_sums(fixed: np.ndarray, keys: np.ndarray, occurrences: np.ndarray, 
     spans = list(zip(bounds[:-1].tolist(), bounds[1:].tolist()))
     if parts == 1:
         return run(spans[0])
-    with ThreadPoolExecutor(parts) as pool:
-        results = list(pool.map(run, spans))
+    results = run_parts(run, spans)
     return sum(r[0] for r in results), sum(r[1] for r in results)
 
 

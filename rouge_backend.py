@@ -59,15 +59,19 @@ class KernelCacheWarning(RuntimeWarning):
     their numpy twins give the same numbers."""
 
 
+THREADS_ENV = "ROUGE_METRIC_THREADS"  # the documented cap on the kept pool's threads
+
+
 def thread_count() -> int:
     """Threads the kernels run on (they release the GIL): the CPUs this process may use
     (os.sched_getaffinity, so taskset and container CPU sets count), and at most
-    NUMBA_NUM_THREADS or OMP_NUM_THREADS when either is a positive integer."""
+    ROUGE_METRIC_THREADS, NUMBA_NUM_THREADS or OMP_NUM_THREADS when one is a positive
+    integer (ROUGE_METRIC_THREADS=1: every call on the caller's thread)."""
     try:
         usable = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):  # not on Linux
         usable = os.cpu_count() or 1
-    for name in ("NUMBA_NUM_THREADS", "OMP_NUM_THREADS"):
+    for name in (THREADS_ENV, "NUMBA_NUM_THREADS", "OMP_NUM_THREADS"):
         value = os.environ.get(name, "").strip()
         if value.isdigit() and int(value) > 0:
             usable = min(usable, int(value))
@@ -92,8 +96,19 @@ def threads_here() -> int:
     return _budget.threads or THREADS
 
 
-def pool_worker() -> None:  # called first in a worker thread of the scorer's pool
+def pool_worker() -> None:  # called first in a worker thread of the kept pool
     _budget.threads = 1
+
+
+@contextlib.contextmanager
+def one_thread():
+    """The caller's share of a pool's work: kernels called inside stay on this thread."""
+    before = _budget.threads
+    _budget.threads = 1
+    try:
+        yield
+    finally:
+        _budget.threads = before
 
 
 def mode() -> str:

@@ -42,6 +42,7 @@ from .rouge_lang_lines import __name__ as _staged_rouge_lang_lines
 from .rouge_kernels import __name__ as _staged_rouge_kernels
 from .rouge_vectorized import __name__ as _staged_rouge_vectorized
 from .rouge_backend import __name__ as _staged_rouge_backend
+from .rouge_pool import __name__ as _staged_rouge_pool
 from .rouge_registry import __name__ as _staged_rouge_registry
 from .rouge_pipeline import __name__ as _staged_rouge_pipeline
 from .rouge_aggregate import __name__ as _staged_rouge_aggregate
@@ -53,7 +54,7 @@ HELPER_MODULES = (
     _staged_rouge155_lexicon, _staged_rouge_options, _staged_rouge_profiles, _staged_rouge_text,
     _staged_rouge_lang, _staged_rouge_lang_data, _staged_rouge_lang_languages,
     _staged_rouge_lang_segmenters, _staged_rouge_lang_stemmers, _staged_rouge_lang_lines,
-    _staged_rouge_kernels, _staged_rouge_vectorized, _staged_rouge_backend,
+    _staged_rouge_kernels, _staged_rouge_vectorized, _staged_rouge_backend, _staged_rouge_pool,
     _staged_rouge_registry, _staged_rouge_pipeline, _staged_rouge_aggregate,
     _staged_rouge_significance, _staged_rouge_engines, _staged_rouge_api)
 

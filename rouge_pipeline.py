@@ -29,7 +29,6 @@ import struct
 import types
 import weakref
 import zlib
-from concurrent.futures import ThreadPoolExecutor
 from typing import Optional, Sequence
 
 import numpy as np
@@ -46,8 +45,10 @@ from .rouge_aggregate import (
 from .rouge_backend import (
     kernel,
     mode,
-    pool_worker,
     threads_here,
+)
+from .rouge_pool import (
+    run_parts,
 )
 from .rouge_profiles import (
     no_rounding,
@@ -81,10 +82,11 @@ from .rouge_text import (
     split_sentences as split_sentences_rule_based,
 )
 
-_PARALLEL_MIN_PAIRS = 256  # below this many pairs and tokens, threads cost more than they save
+_PARALLEL_MIN_PAIRS = 32  # below this many pairs and tokens, the pool costs more than it saves
 _PARALLEL_MIN_TOKENS = 50_000
+_PAIRS_PER_CHUNK = 8  # the fewest pairs a chunk of kernel calls on the pool gets
 _CHUNK_EXAMPLES = 50_000  # examples tokenized and scored at a time: bounds the token arrays
-_THREAD_CHUNK_MIN = 256  # examples per chunk below which one thread does it all
+_THREAD_CHUNK_MIN = 32  # examples per chunk below which one thread does it all
 
 
 # --------------------------------------------------------------------------------------------
@@ -296,13 +298,14 @@ def _over_pairs(kernel, head: tuple, pair_pred, pair_ref, tail: tuple = ()):
     few = n < _PARALLEL_MIN_PAIRS and len(head[0]) < _PARALLEL_MIN_TOKENS  # head[0]: tokens
     if n < 2 or few or threads == 1:
         return kernel(*head, pair_pred, pair_ref, *tail)
-    # more chunks than threads, so one chunk of long documents does not hold up the rest
-    bounds = np.linspace(0, n, 4 * threads + 1).astype(np.int64)
+    # more chunks than threads, so one chunk of long documents does not hold up the rest; at
+    # least _PAIRS_PER_CHUNK pairs each, so that a small call's chunks are worth a hand-off
+    parts = max(2, min(4 * threads, n // _PAIRS_PER_CHUNK))
+    bounds = np.linspace(0, n, parts + 1).astype(np.int64)
     chunks = [(lo, hi) for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]
-    with ThreadPoolExecutor(threads) as pool:
-        parts = list(pool.map(
-            lambda span: kernel(*head, pair_pred[span[0]:span[1]], pair_ref[span[0]:span[1]],
-                                *tail), chunks))
+    parts = run_parts(
+        lambda span: kernel(*head, pair_pred[span[0]:span[1]], pair_ref[span[0]:span[1]],
+                            *tail), chunks)
     return np.concatenate(parts)
 
 
@@ -751,9 +754,13 @@ class Scorer:
         size = _CHUNK_EXAMPLES
         threads = threads_here()
         if threads > 1 and n >= 2 * _THREAD_CHUNK_MIN:
-            # two chunks per thread (at least), so that a thread slowed by the others' GIL-held
-            # parts (text to bytes) does not hold up the call; tokenization overlaps too
-            size = min(size, max(_THREAD_CHUNK_MIN, -(-n // (2 * threads))))
+            # two chunks per thread, so that a thread slowed by the others' GIL-held parts
+            # (text to bytes) does not hold up the call, and tokenization overlaps too; but a
+            # small call in at most 8 chunks (a chunk's own GIL-held steps, ~0.1 ms, would
+            # queue behind each other on many threads: 512 pairs in 16 chunks of 32 took
+            # longer on 16 emulated cores than in 8 of 64, benchmarks/scaling.py --parts emulate)
+            chunks = min(2 * threads, max(8, n // 256))
+            size = min(size, max(_THREAD_CHUNK_MIN, -(-n // chunks)))
         spans = [(i, min(i + size, n)) for i in range(0, n, size)]
         if not spans:  # nothing to add
             if not rows:
@@ -773,9 +780,7 @@ class Scorer:
                 batch, notes = example_scores(self.options, predictions, references)
                 chunks = [(batch, notes, None)]
             else:  # each chunk on one thread, kernels included (rouge_backend.threads_here)
-                with ThreadPoolExecutor(min(threads, len(spans)),
-                                        initializer=pool_worker) as pool:
-                    chunks = list(pool.map(score, spans))
+                chunks = run_parts(score, spans)
         except NotText as error:  # a chunk's: name the batch's first, on any thread count
             raise (not_text(predictions, references) or error) from None
         with self._lock:  # all chunks or none: an error above added nothing

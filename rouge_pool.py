@@ -1,0 +1,147 @@
+"""The kept pool: worker threads that run the kernels of one call side by side (the kernels
+release the GIL), made once and kept, as numba's, OpenMP's and rayon's runtimes keep theirs.
+
+A call's work is a list of items; ``run_parts(function, items)`` gives their results in order.
+The calling thread works too, so a pool of k threads is k - 1 workers plus the caller, and a
+call that finds every worker busy (another thread's call) does all of its items itself rather
+than wait. The pool:
+
+* is made by the first call that spreads work, never at import;
+* idles without CPU: its threads block on a queue;
+* is per process: a forked child, which has none of its parent's threads, makes its own on its
+  first call (the pool remembers the pid that made it; no fork hook is installed, so nothing
+  runs, let alone blocks, at a fork);
+* never holds up the interpreter's exit: its threads are daemons, and an idle one holds no
+  lock and runs no Python;
+* has ``rouge_backend.THREADS`` threads: the CPUs this process may use (its affinity), at
+  most ROUGE_METRIC_THREADS (the documented cap: 1 keeps every call on the caller's thread),
+  NUMBA_NUM_THREADS or OMP_NUM_THREADS.
+
+One level only: the items of a call run with one thread each (rouge_backend.threads_here() is
+1 in the workers and in the caller while it works), so work inside them does not spread again.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import queue
+import threading
+from typing import Any, Callable, Optional, Sequence
+
+from .rouge_backend import THREADS, one_thread, pool_worker, threads_here
+from .rouge_text import ForkSafeLock
+
+
+class _Call:
+    """One run_parts call: its items, handed out one index at a time to whoever asks (the
+    caller and the workers that join), and the results. ``closed`` once the caller has seen
+    every index handed out: a worker that dequeues it later does nothing."""
+
+    def __init__(self, function: Callable, items: Sequence):
+        self.function = function
+        self.items = items
+        self.results: list = [None] * len(items)
+        self.error: Optional[BaseException] = None
+        self.indices = itertools.count()  # (next() on a count is atomic under the GIL)
+        self.lock = threading.Lock()
+        self.active = 0  # workers inside work()
+        self.closed = False
+        self.idle = threading.Condition(self.lock)  # notified when active drops to 0
+
+    def work(self) -> None:
+        """Run items until none is left (or one has failed: the rest are skipped)."""
+        n = len(self.items)
+        for i in self.indices:
+            if i >= n or self.error is not None:
+                return
+            try:
+                self.results[i] = self.function(self.items[i])
+            except BaseException as error:  # noqa: BLE001 - re-raised in the caller
+                with self.lock:
+                    if self.error is None:
+                        self.error = error
+
+    def join_as_worker(self) -> None:
+        with self.lock:
+            if self.closed:
+                return
+            self.active += 1
+        try:
+            self.work()
+        finally:
+            with self.lock:
+                self.active -= 1
+                if self.active == 0:
+                    self.idle.notify_all()
+
+    def finish(self) -> list:
+        """The caller's side, after its own work(): wait for the workers that joined."""
+        with self.lock:
+            self.closed = True
+            while self.active:
+                self.idle.wait()
+        if self.error is not None:
+            raise self.error
+        return self.results
+
+
+class KeptPool:
+    """size - 1 daemon worker threads, started on demand, fed through one queue."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.pid = os.getpid()
+        self._queue: queue.SimpleQueue = queue.SimpleQueue()
+        self._started = 0
+        self._lock = threading.Lock()
+
+    def _ensure_workers(self, wanted: int) -> None:
+        with self._lock:
+            while self._started < min(wanted, self.size - 1):
+                thread = threading.Thread(target=self._serve, daemon=True,
+                                          name=f"rouge-pool-{self._started}")
+                thread.start()
+                self._started += 1
+
+    def _serve(self) -> None:
+        pool_worker()  # kernels called here stay on this thread (no pool inside the pool)
+        while True:
+            call = self._queue.get()
+            call.join_as_worker()
+            del call  # an idle worker keeps no call's items or results alive
+
+    def run_parts(self, function: Callable, items: Sequence) -> list:
+        call = _Call(function, items)
+        helpers = min(len(items), self.size) - 1
+        if helpers > 0:
+            self._ensure_workers(helpers)
+            for _ in range(helpers):
+                self._queue.put(call)
+        with one_thread():
+            call.work()
+        return call.finish()
+
+
+_POOL: Optional[KeptPool] = None
+_POOL_LOCK = ForkSafeLock()
+
+
+def kept_pool() -> KeptPool:
+    """This process's pool (made on first use; made again in a forked child)."""
+    global _POOL
+    pool = _POOL
+    if pool is not None and pool.pid == os.getpid():
+        return pool
+    with _POOL_LOCK:
+        if _POOL is None or _POOL.pid != os.getpid():
+            _POOL = KeptPool(THREADS)
+        return _POOL
+
+
+def run_parts(function: Callable[[Any], Any], items: Sequence) -> list:
+    """[function(item) for item in items], the items spread over the kept pool. One item, one
+    thread allowed, or a call from inside a pool's work runs in the calling thread."""
+    if len(items) < 2 or threads_here() == 1:
+        return [function(item) for item in items]
+    return kept_pool().run_parts(function, items)
