@@ -218,20 +218,21 @@ def test_space_controls_are_made_from_the_schema():
     assert test.value == significance.DEFAULT_TEST
 
 
-def write_readme_table():
-    """Put options_table() between the README's markers."""
+def write_readme_tables():
+    """Put options_table() and kinds_table() between their README markers."""
     import importlib
     import types
 
     package = types.ModuleType("_rouge_schema_files")
     package.__path__ = [str(REPO)]
     sys.modules[package.__name__] = package
-    table = importlib.import_module(package.__name__ + ".rouge_options").options_table()
+    options = importlib.import_module(package.__name__ + ".rouge_options")
     text = README.read_text(encoding="utf-8")
-    old = readme_table(text)
-    README.write_text(text.replace(TABLE_START + old + TABLE_END,
-                                   TABLE_START + table + TABLE_END), encoding="utf-8")
-
+    for start, end, read, table in ((TABLE_START, TABLE_END, readme_table, options.options_table()),
+                                    (KINDS_START, KINDS_END, readme_kinds_table,
+                                     options.kinds_table())):
+        text = text.replace(start + read(text) + end, start + table + end)
+    README.write_text(text, encoding="utf-8")
 
 
 # The README's kinds table: one row per ROUGE kind, made from rouge_registry.KINDS
@@ -275,21 +276,5 @@ def test_grammar_and_examples_are_made_from_the_kinds():
         options.parse_rouge_type("rougeQ")
 
 
-def write_kinds_table():
-    """Put kinds_table() between the README's markers."""
-    import importlib
-    import types
-
-    package = types.ModuleType("_rouge_schema_files")
-    package.__path__ = [str(REPO)]
-    sys.modules[package.__name__] = package
-    table = importlib.import_module(package.__name__ + ".rouge_options").kinds_table()
-    text = README.read_text(encoding="utf-8")
-    old = readme_kinds_table(text)
-    README.write_text(text.replace(KINDS_START + old + KINDS_END,
-                                   KINDS_START + table + KINDS_END), encoding="utf-8")
-
-
 if __name__ == "__main__":
-    write_readme_table()
-    write_kinds_table()
+    write_readme_tables()
