@@ -44,7 +44,11 @@ from .rouge_vectorized import __name__ as _staged_rouge_vectorized
 from .rouge_backend import __name__ as _staged_rouge_backend
 from .rouge_pool import __name__ as _staged_rouge_pool
 from .rouge_registry import __name__ as _staged_rouge_registry
+from .rouge_limits import __name__ as _staged_rouge_limits
+from .rouge_notes import __name__ as _staged_rouge_notes
+from .rouge_state import __name__ as _staged_rouge_state
 from .rouge_pipeline import __name__ as _staged_rouge_pipeline
+from .rouge_display import __name__ as _staged_rouge_display
 from .rouge_aggregate import __name__ as _staged_rouge_aggregate
 from .rouge_significance import __name__ as _staged_rouge_significance
 from .rouge_engines import __name__ as _staged_rouge_engines
@@ -55,7 +59,8 @@ HELPER_MODULES = (
     _staged_rouge_lang, _staged_rouge_lang_data, _staged_rouge_lang_languages,
     _staged_rouge_lang_segmenters, _staged_rouge_lang_stemmers, _staged_rouge_lang_lines,
     _staged_rouge_kernels, _staged_rouge_vectorized, _staged_rouge_backend, _staged_rouge_pool,
-    _staged_rouge_registry, _staged_rouge_pipeline, _staged_rouge_aggregate,
+    _staged_rouge_registry, _staged_rouge_limits, _staged_rouge_notes, _staged_rouge_state,
+    _staged_rouge_pipeline, _staged_rouge_display, _staged_rouge_aggregate,
     _staged_rouge_significance, _staged_rouge_engines, _staged_rouge_api)
 
 # -- What this adapter uses.
@@ -74,6 +79,12 @@ from .rouge_api import (
 from .rouge_backend import (
     start,
 )
+from .rouge_display import (
+    pair_marks,
+    reference_scores,
+    skip_bigram_matches,
+    tokens_of,
+)
 from .rouge_lang import (
     LANGUAGES,
     language_tokenizer,
@@ -90,10 +101,6 @@ from .rouge_options import (
 from .rouge_pipeline import (
     Scorer,
     example_scores,
-    pair_marks,
-    reference_scores,
-    skip_bigram_matches,
-    tokens_of,
 )
 from .rouge_profiles import (
     PROFILES,

@@ -6,27 +6,24 @@ batch (in chunks, on threads) and adds it to an ``Aggregate``; ``result()`` form
 output; ``warnings()`` says what is true of everything added. ``compute()``, ``add``/
 ``add_batch``, the CLI, the Space and the engines all go through it.
 
-* tokens: the options' ``TokenizerProfile`` (rouge_text) gives a ``TokenizedBatch``;
+* tokens: the options' ``TokenizerProfile`` (rouge_text) gives a ``TokenizedBatch``, of the
+  texts cut to ROUGE-1.5.5's length limits first (rouge_limits);
 * kernels (rouge_kernels) give integer statistics per (prediction, reference) pair; which
   kernel, and whatever else varies by ROUGE kind, is the type's ``Kind`` (rouge_registry);
 * ``example_statistics`` combines the references of each example per the profile (max F,
   pooled counts or ROUGE-1.5.5's best) into per-example (P, R, F) and counts;
-* ``Aggregate`` (rouge_aggregate) sums them, with the bootstrap interval.
+* ``Aggregate`` (rouge_aggregate) sums them, with the bootstrap interval; the input notes
+  behind ``warnings()`` are rouge_notes', the state's bytes (``to_bytes``/``from_bytes``)
+  rouge_state's.
 
-For the Space: ``reference_scores`` (each reference's own P/R/F and the one the multi_ref
-mode picks, ``chosen_references``) and ``pair_marks`` (the tokens behind a number, as the
-kind marks them: for L/Lsum/W the union-LCS kernel's own traceback).
+What the Space shows (``reference_scores``, ``pair_marks``, ``tokens_of``) is rouge_display's,
+built on this module.
 """
 
 from __future__ import annotations
 
-import hashlib
 import itertools
-import json
 import operator
-import re
-import struct
-import types
 import weakref
 import zlib
 from typing import Optional, Sequence
@@ -47,6 +44,14 @@ from .rouge_backend import (
     mode,
     threads_here,
 )
+from .rouge_limits import (
+    _truncate_bytes,
+    _truncate_words,
+)
+from .rouge_notes import (
+    _input_notes,
+    input_warnings,
+)
 from .rouge_pool import (
     run_parts,
 )
@@ -57,26 +62,24 @@ from .rouge_registry import (
     KIND_MEMOS,
     KINDS,
     kind_of,
-    skip_bigram_matches,  # (re-exported: the metric's name for the Space)
-    text_ids,
-)
-from .rouge_lang import (
-    fallback_warning,
-    no_stemmer_warning,
-    script_hint,
-    script_of,
 )
 from .rouge_options import (
-    MAX_SAMPLES,
     RougeOptions,
-    __version__,
+    __version__,  # (re-exported: the tests read the version here)
     RougeType,
+)
+from .rouge_state import (
+    _STATE_MAGIC,  # (re-exported: the tests read it here)
+    _same_callables,
+    _state_options,
+    _tokenizer_callables,
+    decode_state,
+    encode_state,
 )
 from .rouge_text import (
     ByteTokenizer,
     ForkSafeLock,
     NotText,
-    StringTokenizer,
     TokenizedBatch,
     first_not_text,
     split_sentences as split_sentences_rule_based,
@@ -87,62 +90,6 @@ _PARALLEL_MIN_TOKENS = 50_000
 _PAIRS_PER_CHUNK = 8  # the fewest pairs a chunk of kernel calls on the pool gets
 _CHUNK_EXAMPLES = 50_000  # examples tokenized and scored at a time: bounds the token arrays
 _THREAD_CHUNK_MIN = 32  # examples per chunk below which one thread does it all
-
-
-# --------------------------------------------------------------------------------------------
-# ROUGE-1.5.5's length limits (-l, -b)
-
-def _truncate_words(text: str, limit: int) -> str:
-    """ROUGE-1.5.5 -l: keep the first `limit` whitespace chunks (Perl split /\\s+/, which
-    yields a leading empty chunk when a line starts with whitespace), line by line."""
-    kept = []
-    count = 0
-    for line in _rouge155_lines(text):
-        words = _perl_split(line)
-        if count + len(words) < limit:
-            kept.append(line)
-            count += len(words)
-            continue
-        kept.append(" ".join(words[:limit - count]))
-        break
-    return "\n".join(kept)
-
-
-_PERL_SPACE = re.compile(r"[ \t\n\r\f\v]+")  # Perl's \s on bytes: ASCII whitespace only
-
-
-def _perl_split(line: str) -> list:
-    r"""Perl's split /\s+/ of the raw bytes: only ASCII whitespace separates (not NBSP, the
-    em space or \x1c-\x1f, which Python's \s matches); UTF-8 multi-byte sequences never
-    contain an ASCII byte, so splitting the str is the same."""
-    parts = _PERL_SPACE.split(line)
-    while parts and parts[-1] == "":  # Perl drops trailing empty fields
-        parts.pop()
-    return parts
-
-
-def _truncate_bytes(text: str, limit: int, count_bytes: bool) -> str:
-    """ROUGE-1.5.5 -b: readText keeps sentences while the running byte count stays below the
-    limit and cuts the first that does not fit; readText_LCS never increases its count
-    (count_bytes=False), so it keeps every short sentence and cuts the first long one."""
-    kept = []
-    used = 0
-    for line in _rouge155_lines(text):
-        raw = line.encode("utf-8", "surrogatepass")
-        if used + len(raw) < limit:
-            kept.append(line)
-            if count_bytes:
-                used += len(raw)
-            continue
-        kept.append(raw[:limit - used].decode("utf-8", "replace"))
-        break
-    return "\n".join(kept)
-
-
-def _rouge155_lines(text: str) -> list:
-    """ROUGE-1.5.5's sentences: the non-empty lines (whitespace-only lines are kept)."""
-    return [line for line in text.split("\n") if line]
-
 
 
 # --------------------------------------------------------------------------------------------
@@ -485,86 +432,6 @@ def _row_keys(predictions, references) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------------------------
-# What the input looked like, and the warnings that are true of it
-
-_MAY_END_SENTENCE = re.compile(r"[.!?。！？]")
-
-
-def _input_notes(options: RougeOptions, texts, flat: TokenizedBatch, stats) -> InputNotes:
-    notes = InputNotes(texts=len(texts))
-    offsets = flat.text_offsets
-    for k in (offsets[1:] == offsets[:-1]).nonzero()[0].tolist():
-        text = texts[k]
-        if any(ch.isalnum() for ch in text):
-            notes.tokenless_letters += 1
-            notes.tokenless_script = notes.tokenless_script or script_of(text)
-        elif not text.isspace() and text:
-            notes.tokenless_symbols += 1
-    if len(texts) > 256 and options.tokenizer.line_sentences \
-            and options.length_limit_bytes is None:
-        # flat holds a sentence per line of these very texts: no second pass over their
-        # characters (~0.8 ms a 3,000-example chunk, holding the GIL; for a few texts the
-        # pass costs less than the numpy calls)
-        sentences = np.diff(flat.text_sent_offsets)
-        notes.texts_with_newline = int(np.count_nonzero(sentences > 1))
-    else:
-        notes.texts_with_newline = sum(map(operator.contains, texts, itertools.repeat("\n")))
-    notes.segmenter_fallbacks = getattr(flat, "segmenter_fallbacks", 0)
-    plan = _plan(options)
-    if plan.reads_sentences and not options.split_sentences and not notes.texts_with_newline:
-        # one text the rule-based splitter would split is enough for the warning: stop there
-        notes.multi_sentence_texts = int(any(
-            _MAY_END_SENTENCE.search(t) and "\n" in split_sentences_rule_based(t)
-            for t in texts))
-    if plan.w_types:
-        notes.tokenless_w_references = int((stats[:, plan.w_types[0][0], 2] == 0).sum())
-    return notes
-
-
-def input_warnings(options: RougeOptions, notes: InputNotes) -> list:
-    """The warnings that are true of everything added, as sentences."""
-    out = []
-    if notes.tokenless_letters:
-        hint = ""
-        if options.profile.tokenizer is None and options.tokenizer.name == "default":
-            script = script_hint(notes.tokenless_script)
-            hint = (" The default tokenizer keeps only a-z and 0-9 (as rouge_score); "
-                    + (f"{script}, or tokenizer=\"unicode\"." if script else
-                       "for other scripts use tokenizer=\"unicode\"."))
-        out.append(f"{notes.tokenless_letters} of {notes.texts} texts have letters but no "
-                   f"tokens; they score 0.{hint}")
-    if notes.tokenless_symbols:
-        out.append(f"{notes.tokenless_symbols} of {notes.texts} texts hold only punctuation or "
-                   "symbols, which are not tokens; they score 0.")
-    if notes.multi_sentence_texts and not notes.texts_with_newline:
-        out.append("rougeLsum/rougeW compare sentence by sentence, and sentences are the lines "
-                   "of a text: no text contains a newline, but some hold several sentences. "
-                   "Put each sentence on its own line, or pass split_sentences=True.")
-    if notes.tokenless_w_references:
-        out.append(f"rougeW: {notes.tokenless_w_references} reference(s) have no tokens; they "
-                   "score 0 (the ROUGE-1.5.5 script dies on them with a division by zero).")
-    if notes.segmenter_fallbacks:
-        out.append(fallback_warning(notes.segmenter_fallbacks, options.tokenizer))
-    if options.use_stemmer and options.stemmer is None and options.lang is not None:
-        out.append(no_stemmer_warning(options.tokenizer))
-    elif options.use_stemmer and options.stemmer is None:
-        out.append(f"use_stemmer has no effect with the {options.tokenizer.name} tokenizer "
-                   "(as in rouge_score): stem inside your tokenizer.")
-    if options.use_aggregator and options.detailed and \
-            options.n_samples * (1.0 - options.confidence) / 2.0 < 1.0:
-        need = int(np.ceil(2.0 / (1.0 - options.confidence) - 1e-9))
-        # never recommend a count the options refuse: past MAX_SAMPLES, the fix is a lower
-        # confidence (the highest any allowed count serves: MAX_SAMPLES * (1 - c) / 2 >= 1)
-        fix = f"use n_samples >= {need}" if need <= MAX_SAMPLES else (
-            f"no allowed n_samples (at most {MAX_SAMPLES:,}) is enough; use confidence <= "
-            f"{1.0 - 2.0 / MAX_SAMPLES:g}")
-        level = f"{options.confidence * 100:.10g}%"  # 99.99999999%, not a rounded 100%
-        out.append(f"n_samples={options.n_samples} is too few for a {level} interval: each "
-                   f"tail holds less than one bootstrap sample; {fix}.")
-    return out
-
-
-# --------------------------------------------------------------------------------------------
 # The scorer
 
 
@@ -575,8 +442,9 @@ def example_scores(options: RougeOptions, predictions, references) -> tuple:
     types = options.rouge_types
     all_scores, all_counts = example_statistics(options, types, stats, ref_counts)
     keys = _row_keys(predictions, references) if wants_poisson_bootstrap(options) else None
-    return (ScoredExamples(_plan(options).names, all_scores, all_counts, keys),
-            _input_notes(options, texts, flat, stats))
+    plan = _plan(options)
+    return (ScoredExamples(plan.names, all_scores, all_counts, keys),
+            _input_notes(options, texts, flat, stats, plan))
 
 
 def _concatenated(batches: list) -> ScoredExamples:
@@ -588,142 +456,6 @@ def _concatenated(batches: list) -> ScoredExamples:
         first.names, np.concatenate([b.score_array for b in batches]),
         np.concatenate([b.count_array for b in batches]),
         None if first.keys is None else np.concatenate([b.keys for b in batches]))
-
-
-_STATE_MAGIC = b"ROUGE-METRIC-STATE\0"
-_STATE_FORMAT = 1
-# A state file is an input (its SHA-256 is a checksum, not a key: an edited state re-hashes):
-# from_bytes checks every field's type and bounds before any use.
-_STATE_FIELDS = ("format", "version", "options", "notes", "count", "exact", "arrays")
-_STATE_ARRAYS = {"sample_sums": 2, "sample_weights": 1, "keys": 1, "copies": 1}  # name: ndim
-_STATE_DEPTH = 4  # the header's nesting: {"arrays": [[name, dtype, [shape]]]}
-_STATE_HEADER_MAX = 1 << 24  # bytes: a state of 1,000 rouge types has a header of ~1 MB
-_EXACT_DIGITS = 700  # an exact sum below 2^63 * 2^1024 in units of 2^-1130 has <= 668 digits
-_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
-
-
-def _json_depth(text: bytes) -> int:
-    """The deepest nesting of [ and { in JSON text (strings skipped), counted without
-    recursion (json.loads recurses: a header nested 100,000 deep is a RecursionError)."""
-    marks = np.frombuffer(_JSON_STRING.sub(b'""', text), dtype=np.uint8)
-    steps = np.isin(marks, list(b"[{")).astype(np.int64) - np.isin(marks, list(b"]}"))
-    return int(np.cumsum(steps).max(initial=0))
-
-
-def _state_header(data: bytes, start: int) -> tuple:
-    """(the JSON header of a state, where its arrays start), data without its digest:
-    checked for size, depth, format, version and its fields; ValueError naming what is
-    wrong."""
-    (size,) = struct.unpack("<I", data[len(_STATE_MAGIC):start])
-    if size > min(_STATE_HEADER_MAX, len(data) - start):
-        raise ValueError(f"data: corrupted state header (its size: got {size} bytes; allowed: "
-                         f"at most {min(_STATE_HEADER_MAX, len(data) - start)})")
-    text = data[start:start + size]
-    depth = _json_depth(text)
-    if depth > _STATE_DEPTH:
-        raise ValueError(f"data: corrupted state header (nested {depth} deep; allowed: at "
-                         f"most {_STATE_DEPTH})")
-    try:
-        header = json.loads(text.decode("utf-8"))
-    except (ValueError, UnicodeDecodeError):
-        raise ValueError("data: corrupted state header") from None
-    if not isinstance(header, dict):
-        raise ValueError("data: corrupted state header (not a JSON object)")
-    if header.get("format") != _STATE_FORMAT:
-        raise ValueError(f"data: state format {header.get('format')!r}; allowed: "
-                         f"{_STATE_FORMAT}")
-    if header.get("version") != __version__:
-        raise ValueError(f"data: a state of rouge_metric {header.get('version')!r}; this is "
-                         f"{__version__}: its numbers would differ (allowed: the same version)")
-    if sorted(header) != sorted(_STATE_FIELDS):
-        raise ValueError(f"data: corrupted state header (fields: got {sorted(header)}; "
-                         f"allowed: {', '.join(_STATE_FIELDS)})")
-    return header, start + size
-
-
-def _state_notes(notes, count: int) -> InputNotes:
-    """The header's input notes: a count each, none above the texts scored, and at least a
-    prediction and a reference per example."""
-    if not isinstance(notes, dict) or sorted(notes) != sorted(NOTE_COUNTS):
-        got = sorted(notes) if isinstance(notes, dict) else type(notes).__name__
-        raise ValueError(f"data: corrupted state (notes: got {got}; allowed: "
-                         f"{', '.join(NOTE_COUNTS)})")
-    texts = notes["texts"]
-    if type(texts) is not int or not 2 * count <= texts < 2 ** 63:
-        raise ValueError(f"data: corrupted state (notes.texts: got {texts!r:.40}; allowed: an "
-                         f"integer from 2 * count = {2 * count} to 2^63 - 1)")
-    for name in NOTE_COUNTS:
-        value = notes[name]
-        if type(value) is not int or not 0 <= value <= texts:
-            raise ValueError(f"data: corrupted state (notes.{name}: got {value!r:.40}; "
-                             f"allowed: an integer from 0 to notes.texts = {texts})")
-    return InputNotes(**notes)
-
-
-def _state_arrays(data: bytes, offset: int, entries) -> dict:
-    """The raw arrays that follow the header, as the header lists them ([name, dtype,
-    shape]): known names, each once, and exactly the bytes there are."""
-    if not isinstance(entries, list):
-        raise ValueError(f"data: corrupted state (arrays: got {type(entries).__name__}; "
-                         "allowed: a list)")
-    arrays = {}
-    for i, entry in enumerate(entries):
-        ok = isinstance(entry, list) and len(entry) == 3 and isinstance(entry[0], str) \
-            and entry[0] in _STATE_ARRAYS \
-            and entry[0] not in arrays and isinstance(entry[1], str) \
-            and isinstance(entry[2], list) and len(entry[2]) == _STATE_ARRAYS[entry[0]] \
-            and all(type(n) is int and n >= 0 for n in entry[2])
-        if ok:
-            try:
-                dtype = np.dtype(entry[1])
-            except (TypeError, ValueError):
-                ok = False
-        if not ok or dtype.hasobject:
-            raise ValueError(f"data: corrupted state (arrays[{i}]: got {entry!r:.80}; "
-                             f"allowed: [name, dtype, shape] of {', '.join(_STATE_ARRAYS)}, "
-                             "each once)")
-        name, _, shape = entry
-        count = int(np.prod(shape, dtype=object))  # Python ints: no overflow
-        if offset + count * dtype.itemsize > len(data):
-            raise ValueError(f"data: corrupted state ({name}: shape {shape} of {dtype.str} "
-                             f"needs more bytes than the state has)")
-        array = np.frombuffer(data, dtype=dtype, count=count, offset=offset)
-        arrays[name] = array.astype(array.dtype.newbyteorder("=")).reshape(shape)
-        offset += array.nbytes
-    if offset != len(data):
-        raise ValueError(f"data: corrupted state ({len(data) - offset} trailing bytes)")
-    return arrays
-
-
-def _state_options(options: RougeOptions):
-    """What must agree for two states to merge: every option (callables by identity: see
-    _same_callables)."""
-    try:
-        return options.as_kwargs()
-    except ValueError:
-        return options
-
-
-def _tokenizer_callables(tokenizer) -> tuple:
-    """What a tokenizer without a name of its own runs (a user's callable, or a tokenizer
-    object): the functions of a StringTokenizer, else the object itself."""
-    if isinstance(tokenizer, StringTokenizer):
-        return tokenizer.function, tokenizer.sentence_function
-    return (tokenizer,)
-
-
-def _same_callable(a, b) -> bool:
-    """Identity: two lambdas share a name (and a signature) but not their tokens. A bound
-    method is made anew at each ``obj.tokenize``: the same method of the same object is the
-    same callable."""
-    if isinstance(a, types.MethodType) and isinstance(b, types.MethodType):
-        return a.__self__ is b.__self__ and a.__func__ is b.__func__
-    return a is b
-
-
-def _same_callables(a: RougeOptions, b: RougeOptions) -> bool:
-    return all(map(_same_callable, _tokenizer_callables(a.tokenizer),
-                   _tokenizer_callables(b.tokenizer)))
 
 
 # Scorers in the order they were made: a pair of their locks is always taken in this order,
@@ -830,62 +562,16 @@ class Scorer:
         version, options, notes, exact sums), raw little-endian arrays and a SHA-256 of it all."""
         with self._lock:
             data = self.aggregate.arrays()
-            header = {"format": _STATE_FORMAT, "version": __version__,
-                      "options": self.options.as_kwargs(),
-                      "notes": {name: getattr(self.notes, name) for name in NOTE_COUNTS},
-                      "count": data.pop("count"),
-                      "exact": [str(v) for v in data.pop("exact")], "arrays": []}
-        blobs = []
-        for name, array in data.items():
-            array = np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("<"))
-            header["arrays"].append([name, array.dtype.str, list(array.shape)])
-            blobs.append(array.tobytes())
-        head = json.dumps(header).encode("utf-8")
-        body = _STATE_MAGIC + struct.pack("<I", len(head)) + head + b"".join(blobs)
-        return body + hashlib.sha256(body).digest()  # a flipped bit anywhere is refused
+            notes = {name: getattr(self.notes, name) for name in NOTE_COUNTS}
+        return encode_state(self.options, notes, data)
 
     @classmethod
     def from_bytes(cls, data) -> "Scorer":
         """The inverse of to_bytes, checked: ValueError naming what is wrong."""
-        if not isinstance(data, (bytes, bytearray, memoryview)):
-            raise TypeError(f"data: got {type(data).__name__}; allowed: bytes from "
-                            "state.to_bytes()")
-        data = bytes(data)
-        start = len(_STATE_MAGIC) + 4
-        if not data.startswith(_STATE_MAGIC) or len(data) < start + 32:
-            raise ValueError("data: not a rouge_metric state (no magic)")
-        data, digest = data[:-32], data[-32:]
-        if hashlib.sha256(data).digest() != digest:
-            raise ValueError("data: corrupted state (checksum mismatch)")
-        header, offset = _state_header(data, start)
-        options = header["options"]
-        if not isinstance(options, dict) or sorted(options) != sorted(RougeOptions.names()):
-            got = sorted(options) if isinstance(options, dict) else type(options).__name__
-            raise ValueError(f"data: corrupted state (options: got {got}; allowed: every "
-                             f"option of compute(): {', '.join(RougeOptions.names())})")
-        try:
-            options = RougeOptions.build(**options)
-        except (TypeError, ValueError, OverflowError) as error:  # (alpha=10**400: Overflow)
-            raise ValueError(f"data: corrupted state (options: {error})") from None
-        exact = header["exact"]
-        if not isinstance(exact, list):
-            raise ValueError(f"data: corrupted state (exact: got {type(exact).__name__}; "
-                             "allowed: a list of decimal strings)")
-        for i, value in enumerate(exact):
-            # decimal digits (int() would take " 1", "1_0" and 50 MB of digits too); the
-            # aggregate checks the values, by name
-            digits = value[value[:1] == "-":] if isinstance(value, str) else ""
-            if not (0 < len(digits) <= _EXACT_DIGITS and digits.isascii() and digits.isdigit()):
-                shown = repr(value[:40] + "..." if isinstance(value, str) and len(value) > 40
-                             else value)
-                raise ValueError(f"data: corrupted state (exact[{i}]: got {shown:.60}; "
-                                 f"allowed: a decimal integer of at most {_EXACT_DIGITS} "
-                                 "digits, as a string)")
-        arrays = _state_arrays(data, offset, header["arrays"])
+        options, aggregate, notes = decode_state(data)
         scorer = cls(options)
-        scorer.aggregate = Aggregate.from_arrays(options, {
-            "count": header["count"], "exact": [int(v) for v in exact], **arrays})
-        scorer.notes = _state_notes(header["notes"], scorer.aggregate.count)
+        scorer.aggregate = aggregate
+        scorer.notes = notes
         return scorer
 
     def __reduce__(self):  # picklable (the lock and the options' functions are not)
@@ -901,48 +587,3 @@ class Scorer:
         with self._lock:
             return self.aggregate.result()
 
-
-def tokens_of(text: str, **options) -> list:
-    """The tokens ROUGE compares in ``text``, per sentence (lowercased, stopwords removed,
-    stemmed, as the options say): what scoring compares, as strings."""
-    opts = RougeOptions.build(**options)
-    return opts.tokenizer.tokens(text, stemmer=opts.stemmer, stopwords=opts.remove_stopwords)
-
-
-# --------------------------------------------------------------------------------------------
-# What the Space shows: each reference's own scores, and the matches behind a number
-
-
-def reference_scores(options: RougeOptions, prediction: str, references: Sequence[str]) -> dict:
-    """{type name: (float64[refs, 3], chosen)}: P, R, F of the prediction against each
-    reference alone, and the index of the reference the example's score comes from (None
-    where the multi_ref mode pools the references)."""
-    stats, ref_counts, *_ = _pair_statistics(options, [prediction], [list(references)])
-    ones = np.ones(len(references), dtype=np.int64)  # each reference alone
-    alone = example_statistics(options, options.rouge_types, stats, ones)[0]
-    out = {}
-    for j, t in enumerate(options.rouge_types):
-        chosen = chosen_references(options, t, stats[:, j], ref_counts)
-        out[t.name] = (alone[:, j], None if chosen is None else int(chosen[0]))
-    return out
-
-
-def pair_marks(options: RougeOptions, prediction: str, reference: str, rouge_type: RougeType):
-    """The tokens behind one pair's number, for display: (marks on the prediction's tokens,
-    marks on the reference's tokens, tokens of each), tokens as ``tokens_of`` gives them
-    (flattened over sentences), marks bool arrays: what the kind's ``marks`` says
-    (rouge_registry: for L, Lsum and W the union-LCS kernel's own traceback)."""
-    texts = [prediction, reference]
-    if options.split_sentences:
-        texts = [split_sentences_rule_based(t) for t in texts]
-    token_options = dict(stemmer=options.stemmer, stopwords=options.remove_stopwords)
-    tokenizer = options.tokenizer
-    flat = tokenizer.batch(texts, **token_options)
-    kind = kind_of(options, rouge_type)
-    view = (tokenizer.sentence_batch(texts, **token_options) or flat) if kind.sentences \
-        else flat
-    words = [[w for s in tokenizer.tokens(t, **token_options) for w in s] for t in texts]
-    if [len(x) for x in text_ids(view)] != [len(w) for w in words]:
-        raise ValueError("the tokenizer's views of the texts differ; no marks to show")
-    marks = kind.marks(rouge_type, flat, view, _clip_view(options, flat, view))
-    return marks[0], marks[1], words[0], words[1]

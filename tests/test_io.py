@@ -154,7 +154,10 @@ def test_any_text_round_trips_in_any_block_size(tmp_path_factory, rows, lines, p
     try:
         assert list(read_rows(write_numbered_csv(d / "h.csv", rows))) == expected
         assert list(read_rows(jsonl)) == written(rows)
-        assert list(read_rows(text, reference_paths=[text])) == [(t, [t]) for t in lines]
+        # a U+FEFF that starts a file is its byte order mark, which the reader drops (as
+        # Python's utf-8-sig does): the first line is read without it
+        read_lines = [lines[0].removeprefix("\ufeff"), *lines[1:]]
+        assert list(read_rows(text, reference_paths=[text])) == [(t, [t]) for t in read_lines]
     finally:
         rouge_io._READ_PIECE = saved
 
