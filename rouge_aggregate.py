@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import NamedTuple, Optional
+from typing import NamedTuple
 
 import numpy as np
 
@@ -30,7 +30,7 @@ from .rouge_pool import (
     run_parts,
 )
 from .rouge_vectorized import (  # (re-exported: rouge_pipeline and the tests use them here)
-    fscore,
+    fscore,  # noqa: F401 - re-exported
     safe_div,
 )
 
@@ -52,7 +52,7 @@ class InputNotes:
     # saved here must load in another process of this version)
     tokenless_script: str = ""
 
-    def add(self, other: "InputNotes") -> None:
+    def add(self, other: InputNotes) -> None:
         mine, theirs = self.__dict__, other.__dict__
         for name in NOTE_COUNTS:
             mine[name] += theirs[name]
@@ -74,7 +74,7 @@ class ScoredExamples(NamedTuple):
     names: tuple  # the type names, in the arrays' order
     score_array: np.ndarray  # float64[N, types, 3] per-example (P, R, F)
     count_array: np.ndarray  # float64[N, types, 3] the counts behind them (hit, den_p, den_r)
-    keys: Optional[np.ndarray]  # uint64[N] row keys for the bootstrap (None: not needed)
+    keys: np.ndarray | None  # uint64[N] row keys for the bootstrap (None: not needed)
 
     @property
     def scores(self) -> dict:
@@ -271,7 +271,7 @@ def _in_units(value: int) -> str:
         return f"{'-' if value < 0 else ''}about 2^{value.bit_length() - _EXACT_UNIT}"
 
 
-def _check_sums(aggregate: "Aggregate", exact: list, count: int) -> None:
+def _check_sums(aggregate: Aggregate, exact: list, count: int) -> None:
     """The exact sums against the count (see Aggregate.from_arrays)."""
     unit = _EXACT_UNIT
     if aggregate._micro:  # each den (columns 1 and 2 of a type) first, then each hit
@@ -293,7 +293,7 @@ def _check_sums(aggregate: "Aggregate", exact: list, count: int) -> None:
                              f"{what})")
 
 
-def _check_samples(aggregate: "Aggregate", sums: np.ndarray, weights: np.ndarray,
+def _check_samples(aggregate: Aggregate, sums: np.ndarray, weights: np.ndarray,
                    count: int) -> None:
     """The bootstrap samples: each a sum of its weight's (P, R, F) scores (macro, as 19-bit
     limbs, integers) or (hit, den_p, den_r) counts (micro), see Aggregate.from_arrays."""
@@ -377,13 +377,13 @@ class Aggregate:
         array = batch.count_array if self._micro else batch.score_array
         return array.reshape(len(array), -1)
 
-    def column_sums(self, batch: ScoredExamples) -> Optional[list]:
+    def column_sums(self, batch: ScoredExamples) -> list | None:
         """What add() sums of a batch, apart from the state (None where rows are kept): a
         pool worker computes it, so that add(batch, sums) under the scorer's lock only adds
         integers."""
         return None if self._keep_rows else _exact_column_sums(self._matrix(batch))
 
-    def add(self, batch: ScoredExamples, sums: Optional[list] = None) -> None:
+    def add(self, batch: ScoredExamples, sums: list | None = None) -> None:
         """Add a batch (sums: column_sums(batch), when already computed)."""
         self.count += len(batch.score_array)
         if self._keep_rows:
@@ -401,7 +401,7 @@ class Aggregate:
             self._sample_sums += sample_sums
             self._sample_weights += weights
 
-    def merge(self, other: "Aggregate") -> "Aggregate":
+    def merge(self, other: Aggregate) -> Aggregate:
         """The aggregate of both (neither is changed). Exact and order-free, provided no
         example (the same prediction and references) was added to both: an example's
         bootstrap weights depend on how many copies came before it, which two separate
@@ -440,7 +440,7 @@ class Aggregate:
         return out
 
     @classmethod
-    def from_arrays(cls, options: RougeOptions, data: dict) -> "Aggregate":
+    def from_arrays(cls, options: RougeOptions, data: dict) -> Aggregate:
         """The inverse of ``arrays``, checked (a state file is an input, and its hash is no
         key: Scorer.from_bytes): ValueError naming the field that is inconsistent or out of
         bounds. Every sum is non-negative; macro: each P, R and F sum is at most the count

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import functools
 import warnings
-from typing import Any, Mapping, Optional, Sequence, Union
+from typing import Any
+from collections.abc import Mapping, Sequence
 
 from .rouge_backend import (
     compile_all,
@@ -44,7 +45,7 @@ from .rouge_text import (
 # What the API takes: a list, tuple, 1-D numpy array or pandas Series of texts; references,
 # one str or a list of str per prediction (or a 2-D numpy array, a row per prediction).
 Texts = Sequence[str]
-References = Sequence[Union[str, Sequence[str]]]
+References = Sequence[str | Sequence[str]]
 
 # --------------------------------------------------------------------------------------------
 # Inputs: lists of texts, checked before anything is scored or stored
@@ -180,8 +181,8 @@ def _check_system_names(predictions: dict) -> None:
 
 
 def compare(predictions: Mapping[str, Texts], references: References, *,
-            baseline: Optional[str] = None, test: str = DEFAULT_TEST,
-            n_samples: Optional[int] = None, seed: Optional[int] = DEFAULT_SEED,
+            baseline: str | None = None, test: str = DEFAULT_TEST,
+            n_samples: int | None = None, seed: int | None = DEFAULT_SEED,
             confidence: float = 0.95, **options: Any) -> dict[str, Any]:
     """Which system is better: paired significance tests of 2+ systems against a baseline on
     ROUGE's per-example statistics: approximate randomization (the default; ties count), the

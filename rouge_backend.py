@@ -277,7 +277,7 @@ class _NotCompiled(Exception):
     """The compile process could not compile a kernel (its line on stdout)."""
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _guard_class():
     from numba.core import event  # numba's event API: "numba:compile" comes after a cache miss
 

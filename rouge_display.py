@@ -6,7 +6,7 @@ traceback; ``skip_bigram_matches``, rouge_registry's, for ROUGE-S/SU)."""
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -22,7 +22,7 @@ from .rouge_pipeline import (
 )
 from .rouge_registry import (
     kind_of,
-    skip_bigram_matches,  # (re-exported: the metric's name for the Space)
+    skip_bigram_matches,  # (re-exported: the metric's name for the Space)  # noqa: F401 - re-exported
     text_ids,
 )
 from .rouge_text import (

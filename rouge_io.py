@@ -173,7 +173,7 @@ def read_system_rows(path, *, max_record_bytes=DEFAULT_MAX_RECORD_BYTES,
         for lineno, text in f.lines():
             if not text or text.isspace():
                 continue
-            obj = _loads(text, lambda: f"{f.path}:{lineno}", shape)
+            obj = _loads(text, lambda lineno=lineno: f"{f.path}:{lineno}", shape)
             where = f"{f.path}:{lineno}"
             if not isinstance(obj, dict) or "references" not in obj:
                 raise RowError(f"{where}: expected {shape}")
@@ -429,7 +429,7 @@ class Rows:
         for lineno, text in f.lines():
             if not text or text.isspace():
                 continue
-            obj = _loads(text, lambda: f"{f.path}:{lineno}", shape)
+            obj = _loads(text, lambda lineno=lineno: f"{f.path}:{lineno}", shape)
             yield lineno, *_row_of_object(obj, f.path, lineno), obj
 
     def _text(self):

@@ -498,7 +498,7 @@ def _wlcs_cell(c_diag, l_diag, c_up, c_left, equal, weighted, f):
 
 
 @njit(cache=True)
-def _trace_block(y, x, weighted, f, i0, i1, j0, j1, edge_c, edge_l, top, left, mask, c, l):
+def _trace_block(y, x, weighted, f, i0, i1, j0, j1, edge_c, edge_l, top, left, mask, c, l):  # noqa: E741
     """Fill rows i0..i1 x columns j0..j1 of the table whole into c/l (row i0 from
     edge_*[top:], column j0 from edge_*[left:]), then trace back from (i1, j1) until row i0
     or column j0, marking reference positions. Returns how many it newly marked."""

@@ -42,7 +42,6 @@ import re
 import threading
 import unicodedata
 from dataclasses import dataclass
-from typing import Optional
 
 import numpy as np
 
@@ -53,25 +52,25 @@ from .rouge_text import TokenizedBatch
 # pipeline, the metric, the Space and the tests import the languages, the stemmers and
 # token_lines from here)
 from .rouge_lang_languages import (
-    LANGUAGE_CODES,
-    LANGUAGES,
+    LANGUAGE_CODES,  # noqa: F401 - re-exported
+    LANGUAGES,  # noqa: F401 - re-exported
     Language,
     _require,
     _version,
     resolve_language,
-    script_hint,
-    script_of,
+    script_hint,  # noqa: F401 - re-exported
+    script_of,  # noqa: F401 - re-exported
 )
 from .rouge_lang_segmenters import (
     _SEGMENTERS,
-    burmese_segment,
+    burmese_segment,  # noqa: F401 - re-exported
 )
 from .rouge_lang_stemmers import (
-    _HINDI_SUFFIXES,
+    _HINDI_SUFFIXES,  # noqa: F401 - re-exported
     _STEMMERS,
-    BengaliStemmer,
-    hindi_stem,
-    stopword_list,
+    BengaliStemmer,  # noqa: F401 - re-exported
+    hindi_stem,  # noqa: F401 - re-exported
+    stopword_list,  # noqa: F401 - re-exported
 )
 from .rouge_lang_lines import (
     token_lines,
@@ -242,7 +241,7 @@ class LanguageTokenizer(TokenizerProfile):
 
     # -- one text ---------------------------------------------------------------------------
 
-    def _form(self, word: str, stem: bool, stopwords: bool) -> Optional[str]:
+    def _form(self, word: str, stem: bool, stopwords: bool) -> str | None:
         """What a token becomes: dropped (None) if a SMART stopword (remove_stopwords) or if
         its stem is empty; stemmed if longer than 3 characters."""
         if stopwords and word in SMART_STOPWORDS:
@@ -342,7 +341,7 @@ class LanguageTokenizer(TokenizerProfile):
         if pieces is None or len(pieces) != 1 or pieces[0] != word:
             self._changed.add(word)
 
-    def _word_pieces(self, word: str) -> Optional[tuple]:
+    def _word_pieces(self, word: str) -> tuple | None:
         """The pre-tokenizer's tokens of one word; None if they depend on the space before."""
         if word.isascii():  # only a-z and 0-9: as in _words
             return (word,) if _ASCII_DIGIT.search(word) is None else \
@@ -357,7 +356,7 @@ class LanguageTokenizer(TokenizerProfile):
     def _pretokenize_text(self, clean: str) -> list:
         return _split_cjk(self._pretokenize(clean)[0])
 
-    def _lines(self, text: str, cleaned: Optional[str] = None) -> list:
+    def _lines(self, text: str, cleaned: str | None = None) -> list:
         """rougeLsum's tokens before stemming: each non-empty line, with neither segmenter nor
         pre-tokenizer (multilingual-rouge's quirk). ``cleaned``: the text's clean_text."""
         if cleaned is None:
@@ -440,7 +439,7 @@ class LanguageTokenizer(TokenizerProfile):
             return out
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _language_tokenizer(language: Language) -> LanguageTokenizer:
     return LanguageTokenizer(language)
 

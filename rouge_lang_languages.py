@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
-from typing import Optional
 
 
 # --------------------------------------------------------------------------------------------
@@ -25,8 +24,8 @@ class Language:
     # XL-Sum's dataset names and multilingual-rouge's aliases (bangla, turkce, mundo), and
     # the ISO code with a script (zh-hans, sr-cyrl)
     other_names: tuple = ()
-    segmenter: Optional[str] = None  # "jieba", "fugashi", "pythainlp", "burmese"
-    stemmer: Optional[str] = None  # "snowball", "hindi", "bengali", "turkish"
+    segmenter: str | None = None  # "jieba", "fugashi", "pythainlp", "burmese"
+    stemmer: str | None = None  # "snowball", "hindi", "bengali", "turkish"
     rtl: bool = False  # written right to left (the Space shows it so)
 
 

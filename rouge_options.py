@@ -18,7 +18,6 @@ import dataclasses
 import re
 import textwrap
 from dataclasses import dataclass
-from typing import Optional, Union
 
 import numpy as np
 
@@ -59,7 +58,7 @@ MAX_SEED = 2 ** 64 - 1
 MAX_LENGTH_LIMIT = 2 ** 62  # length_limit_*: fits an int64, and no text is longer
 
 
-def rouge_type_grammar(profile: Optional[str] = None) -> str:
+def rouge_type_grammar(profile: str | None = None) -> str:
     """The type names allowed, in words: each kind's grammar, in KINDS' order (with a
     profile's name: the kinds that profile scores)."""
     return ", ".join(kind.grammar for kind in KINDS.values()
@@ -90,8 +89,8 @@ class Option:
     help: str
     choices: tuple = ()
     examples: tuple = ()
-    low: Union[int, float, None] = None
-    high: Union[int, float, None] = None
+    low: int | float | None = None
+    high: int | float | None = None
     strict: bool = False
     none: str = ""
     rule: str = ""
@@ -302,10 +301,10 @@ class RougeOptions:
     detailed: bool
     profile: Profile
     aggregation: str
-    length_limit_words: Optional[int]
-    length_limit_bytes: Optional[int]
+    length_limit_words: int | None
+    length_limit_bytes: int | None
     split_sentences: bool
-    lang: Optional[str]  # the ISO code of XL-Sum's multilingual ROUGE (rouge_lang)
+    lang: str | None  # the ISO code of XL-Sum's multilingual ROUGE (rouge_lang)
 
     @classmethod
     def names(cls) -> tuple:
@@ -317,7 +316,7 @@ class RougeOptions:
         return {option.name: option.default for option in OPTIONS}
 
     @classmethod
-    def build(cls, **given) -> "RougeOptions":
+    def build(cls, **given) -> RougeOptions:
         """The checked options of compute()'s keyword arguments; ValueError/TypeError naming
         the argument. Options given as plain values (names, numbers, lists of names) are
         checked once per process and then looked up (a small call pays ~1 us, not ~50)."""
@@ -332,7 +331,7 @@ class RougeOptions:
         return options
 
     @classmethod
-    def _build(cls, **given) -> "RougeOptions":
+    def _build(cls, **given) -> RougeOptions:
         unknown = sorted(set(given) - set(cls.names()))
         if unknown:
             raise TypeError(f"{unknown[0]}: not an option; allowed: {', '.join(cls.names())}")
@@ -411,7 +410,7 @@ class RougeOptions:
                    length_limit_bytes=limits.get("length_limit_bytes"), lang=lang, **flags)
 
     @property
-    def stemmer(self) -> Optional[str]:
+    def stemmer(self) -> str | None:
         """The stemmer the tokenizer applies: the profile's ('porter' as rouge_score,
         'rouge155' Lin's Porter + WordNet exceptions) when use_stemmer is set and the
         tokenizer stems, a language's own (None for a language without one); None

@@ -26,7 +26,7 @@ import itertools
 import operator
 import weakref
 import zlib
-from typing import Optional, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -65,11 +65,11 @@ from .rouge_registry import (
 )
 from .rouge_options import (
     RougeOptions,
-    __version__,  # (re-exported: the tests read the version here)
+    __version__,  # noqa: F401 - re-exported: the tests read the version here
     RougeType,
 )
 from .rouge_state import (
-    _STATE_MAGIC,  # (re-exported: the tests read it here)
+    _STATE_MAGIC,  # noqa: F401 - re-exported: the tests read it here
     _same_callables,
     _state_options,
     _tokenizer_callables,
@@ -140,7 +140,7 @@ def _tokenizer_checks_texts(options: RougeOptions) -> bool:
             and options.length_limit_words is None and options.length_limit_bytes is None)
 
 
-def not_text(predictions, references) -> Optional[NotText]:
+def not_text(predictions, references) -> NotText | None:
     """The first text of these rows that is not text (a lone surrogate), or None: the
     predictions, then the references row by row, each named as the user gave it
     (``predictions[i]``, ``references[i]``, ``references[i][j]``). check_inputs' full check,
@@ -478,7 +478,7 @@ class Scorer:
         self._order = next(_SCORER_ORDER)  # the lock order (see _SCORER_ORDER)
 
     def add(self, predictions: Sequence[str], references: Sequence,
-            rows: bool = True) -> Optional[ScoredExamples]:
+            rows: bool = True) -> ScoredExamples | None:
         """Score a batch of checked inputs and add it; returns the batch's per-example
         statistics (rows=False: None, and no copy that gathers them). Large batches are
         scored in chunks, on threads."""
@@ -523,7 +523,7 @@ class Scorer:
 
     # -- the public, mergeable state (rouge.partial / merge / to_bytes / finalize) --------------
 
-    def merge(self, other: "Scorer") -> "Scorer":
+    def merge(self, other: Scorer) -> Scorer:
         """A new Scorer holding both (associative and commutative; neither is changed).
         ValueError if the options differ, or if an example was added to both (see
         Aggregate.merge)."""
@@ -550,7 +550,7 @@ class Scorer:
             with second._lock:
                 return self._merged_into(merged, other)
 
-    def _merged_into(self, merged: "Scorer", other: "Scorer") -> "Scorer":
+    def _merged_into(self, merged: Scorer, other: Scorer) -> Scorer:
         """merged, holding self's and other's sums (the caller holds both locks)."""
         merged.aggregate = self.aggregate.merge(other.aggregate)
         merged.notes.add(self.notes)
@@ -566,7 +566,7 @@ class Scorer:
         return encode_state(self.options, notes, data)
 
     @classmethod
-    def from_bytes(cls, data) -> "Scorer":
+    def from_bytes(cls, data) -> Scorer:
         """The inverse of to_bytes, checked: ValueError naming what is wrong."""
         options, aggregate, notes = decode_state(data)
         scorer = cls(options)

@@ -27,7 +27,8 @@ import itertools
 import os
 import queue
 import threading
-from typing import Any, Callable, Optional, Sequence
+from typing import Any
+from collections.abc import Callable, Sequence
 
 from .rouge_backend import THREADS, one_thread, pool_worker, threads_here
 from .rouge_text import ForkSafeLock
@@ -42,7 +43,7 @@ class _Call:
         self.function = function
         self.items = items
         self.results: list = [None] * len(items)
-        self.error: Optional[BaseException] = None
+        self.error: BaseException | None = None
         self.indices = itertools.count()  # (next() on a count is atomic under the GIL)
         self.lock = threading.Lock()
         self.active = 0  # workers inside work()
@@ -123,7 +124,7 @@ class KeptPool:
         return call.finish()
 
 
-_POOL: Optional[KeptPool] = None
+_POOL: KeptPool | None = None
 _POOL_LOCK = ForkSafeLock()
 
 

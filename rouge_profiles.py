@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Callable, Optional
+from collections.abc import Callable
 
 import numpy as np
 
@@ -83,7 +83,7 @@ class Profile:
     """Every decision that differs between two ROUGE implementations."""
 
     name: str
-    tokenizer: Optional[TokenizerProfile]  # fixed tokenizer; None: the user's choice
+    tokenizer: TokenizerProfile | None  # fixed tokenizer; None: the user's choice
     stemmer: str  # what use_stemmer turns on for the byte tokenizers
     rouge_l: str  # "lcs": LCS of the whole texts; "union": summary-level union LCS
     clip_from_flat: bool  # union-LCS clipping tables from the joined-text view (ROUGE-1.5.5)

@@ -28,7 +28,7 @@ import contextlib
 import functools
 import math
 from dataclasses import dataclass
-from typing import Callable, Iterator, Optional
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
@@ -73,7 +73,7 @@ class RougeType:
     max_skip: int = -1  # S/SU: tokens allowed between the two words; -1 means no limit
 
     @property
-    def spec(self) -> "Kind":
+    def spec(self) -> Kind:
         """The Kind that declares this type (looked up, so a type never outlives its kind's
         registration unnoticed)."""
         return KINDS[self.kind]
@@ -87,7 +87,7 @@ def _digits(text: str) -> bool:
     return text.isdigit() and text.isascii()
 
 
-def _parse_ngram(name: str) -> Optional[RougeType]:
+def _parse_ngram(name: str) -> RougeType | None:
     rest = name[5:] if name.startswith("rouge") else ""
     if not _digits(rest) or rest.startswith("0") or len(rest) > len(str(MAX_NGRAM)) \
             or int(rest) > MAX_NGRAM:
@@ -95,11 +95,11 @@ def _parse_ngram(name: str) -> Optional[RougeType]:
     return RougeType(name, "n", n=int(rest))
 
 
-def _parse_exact(key: str, name: str) -> Optional[RougeType]:
+def _parse_exact(key: str, name: str) -> RougeType | None:
     return RougeType(name, key) if name == "rouge" + key else None
 
 
-def _parse_wlcs(name: str) -> Optional[RougeType]:
+def _parse_wlcs(name: str) -> RougeType | None:
     if name == "rougeW":
         return RougeType(name, "W", weight=DEFAULT_W_WEIGHT)
     if not name.startswith("rougeW-"):
@@ -113,7 +113,7 @@ def _parse_wlcs(name: str) -> Optional[RougeType]:
     return RougeType(name, "W", weight=weight)
 
 
-def _parse_skip(key: str, name: str) -> Optional[RougeType]:
+def _parse_skip(key: str, name: str) -> RougeType | None:
     if not name.startswith("rouge" + key):
         return None
     distance = name[5 + len(key):]
@@ -348,7 +348,7 @@ class Kind:
     grammar: str
     unit: str
     examples: tuple
-    parse: Callable[[str], Optional[RougeType]]
+    parse: Callable[[str], RougeType | None]
     kernel: str
     arguments: Callable
     sentences: bool
@@ -357,7 +357,7 @@ class Kind:
     marks: Callable
     explanation: str
     weighted: bool = False
-    profiles: Optional[tuple] = None
+    profiles: tuple | None = None
     skip_pairs: bool = False  # the Space lists the shared skip-bigrams under the highlights
 
     def explain(self, rouge_type: RougeType) -> str:
@@ -441,7 +441,7 @@ def _forget_memos() -> None:
 
 
 @contextlib.contextmanager
-def registered(kind: Kind, twin: Optional[Callable] = None) -> Iterator[Kind]:
+def registered(kind: Kind, twin: Callable | None = None) -> Iterator[Kind]:
     """KINDS with ``kind`` added, last in the order, for the length of the block (then as it
     was). Every surface scores it: compute(), the CLI, the evaluate metric, the Space.
 

@@ -19,7 +19,8 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Optional, Sequence
+from typing import Any
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -59,7 +60,7 @@ class _NltkSentenceTokenizer(StringTokenizer):
     """A tokenizer object under split_summaries: the whole text's tokens for rouge1-9 and
     rougeL, and for rougeLsum the tokens of each of nltk's sentences, as rouge_score."""
 
-    def tokens(self, text: str, *, stemmer: Optional[str], stopwords: bool) -> list:
+    def tokens(self, text: str, *, stemmer: str | None, stopwords: bool) -> list:
         return [self._tokens(self.function, s, stopwords) for s in _sentences(text)]
 
 

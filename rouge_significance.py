@@ -50,7 +50,7 @@ in blocks of rows of the index (or swap) matrix so that memory stays bounded, an
 reproduce the one-shot draw exactly (see ``_bootstrap_weights`` and ``_swap_weights``).
 """
 import math
-from typing import Callable, Iterator, Mapping, Optional
+from collections.abc import Callable, Iterator, Mapping
 
 import numpy as np
 
@@ -93,7 +93,7 @@ def mean_scores(sums: np.ndarray, n: int) -> np.ndarray:
 
 
 def pooled_scores(sums: np.ndarray, n: int, alpha: float = 0.5,
-                  fscore: Optional[Callable] = None) -> np.ndarray:
+                  fscore: Callable | None = None) -> np.ndarray:
     """Micro aggregation: the statistics are each example's (hit, den_p, den_r); the score is
     P = hit / den_p, R = hit / den_r, F = P R / ((1 - alpha) P + alpha R), 0 where a
     denominator is 0. For alpha = 0.5, F is rouge_score's 2 P R / (P + R). ``fscore(P, R)``:
@@ -134,7 +134,7 @@ def holm(p_values) -> list:
 
 def paired_test(stats: Mapping[str, Mapping[str, np.ndarray]], baseline: str,
                 score_of: ScoreOf = mean_scores, *, test: str = DEFAULT_TEST,
-                n_samples: Optional[int] = None, seed: Optional[int] = 12345,
+                n_samples: int | None = None, seed: int | None = 12345,
                 confidence: float = 0.95) -> dict:
     """Compare every system with the baseline, per ROUGE type and measure.
 

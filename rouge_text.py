@@ -27,7 +27,7 @@ import re
 import threading
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Optional, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -633,18 +633,18 @@ class TokenizerProfile:
     """What ROUGE compares in a text. Subclasses have a ``name`` and ``stems`` (whether
     use_stemmer applies to them)."""
 
-    def batch(self, texts: Sequence[str], *, stemmer: Optional[str],
+    def batch(self, texts: Sequence[str], *, stemmer: str | None,
               stopwords: bool) -> TokenizedBatch:
         """Token ids of the texts, with a sentence per newline-separated line where the
         tokenizer keeps them (``sentence_view`` says)."""
         raise NotImplementedError
 
-    def sentence_batch(self, texts: Sequence[str], *, stemmer: Optional[str],
-                       stopwords: bool) -> Optional[TokenizedBatch]:
+    def sentence_batch(self, texts: Sequence[str], *, stemmer: str | None,
+                       stopwords: bool) -> TokenizedBatch | None:
         """The sentence view for rougeLsum/W when ``batch`` has none (None: batch has it)."""
         return None
 
-    def tokens(self, text: str, *, stemmer: Optional[str], stopwords: bool) -> list:
+    def tokens(self, text: str, *, stemmer: str | None, stopwords: bool) -> list:
         """The tokens of each newline-separated sentence, as strings."""
         raise NotImplementedError
 
@@ -704,7 +704,7 @@ class StringTokenizer(TokenizerProfile):
     name: str
     function: Callable = field(compare=False)
     stems: bool = False
-    sentence_function: Optional[Callable] = field(default=None, compare=False)
+    sentence_function: Callable | None = field(default=None, compare=False)
 
     def _tokens(self, function, text, stopwords):
         try:

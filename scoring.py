@@ -18,7 +18,8 @@ from __future__ import annotations
 import abc
 import collections
 from collections.abc import Mapping
-from typing import Any, Callable, Optional
+from typing import Any
+from collections.abc import Callable
 
 import numpy as np
 
@@ -29,7 +30,7 @@ _BLOCK = 1 << 20  # row indices drawn at a time (8 MiB; the rows they gather, 24
 _MAX_SEED = 2 ** 32 - 1  # np.random.RandomState's bound
 
 
-def _integer(name: str, value: Any, low: int, high: Optional[int] = None,
+def _integer(name: str, value: Any, low: int, high: int | None = None,
              more: str = "") -> None:
     """A TypeError / ValueError naming the argument unless value is an integer in [low, high]."""
     allowed = f"an integer >= {low}" + (f" and <= {high}" if high is not None else "") + more
@@ -65,7 +66,7 @@ class BootstrapAggregator:
     """
 
     def __init__(self, confidence_interval: float = 0.95, n_samples: int = 1000,
-                 seed: Optional[int] = None) -> None:
+                 seed: int | None = None) -> None:
         number = (int, float, np.integer, np.floating)
         if isinstance(confidence_interval, (bool, np.bool_)) or \
                 not isinstance(confidence_interval, number):

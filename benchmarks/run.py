@@ -222,7 +222,7 @@ def child_perl(spec):
                "--rouge-script", spec["script"]]
         ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
         t = perf_counter()
-        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        proc = subprocess.run(cmd, capture_output=True, text=True)
         wall = perf_counter() - t
         ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = (ru1.ru_utime + ru1.ru_stime) - (ru0.ru_utime + ru0.ru_stime)
@@ -316,7 +316,7 @@ def child_profile(spec):
     prof.disable()
     stats = pstats.Stats(prof)
     rows = []
-    for (fn, line, name), (cc, nc, tt, ct, callers) in stats.stats.items():
+    for (fn, line, name), (_cc, nc, tt, ct, _callers) in stats.stats.items():
         rows.append({"file": fn, "line": line, "name": name, "calls": nc, "tottime": tt,
                      "cumtime": ct})
     return {"times": {"total": stats.total_tt}, "info": {"rows": rows}}
@@ -371,8 +371,7 @@ def ensure_venv(python):
 
 def ensure_oracle():
     setup = os.path.join(ORACLE_DIR, "setup.sh")
-    proc = subprocess.run(["bash", setup], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          text=True)
+    proc = subprocess.run(["bash", setup], capture_output=True, text=True)
     m = re.search(r"^ROUGE_SCRIPT=(.+)$", proc.stdout, re.M)
     if proc.returncode != 0 or not m:
         return None, "oracle setup failed: %s" % proc.stderr[-500:]
@@ -620,7 +619,7 @@ class Bench:
         """items: dicts with spec, runs, cold, rows=[(rid, label, keys, scale, meta)].
         Runs item 0 run 0, item 1 run 0, ..., item 0 run 1, ... (alternating)."""
         for it in items:
-            for rid, label, keys, scale, meta in it["rows"]:
+            for rid, label, _keys, _scale, meta in it["rows"]:
                 self.row(rid, label, target=target, runs_planned=it["runs"], **meta)
         max_runs = max(it["runs"] for it in items)
         for i in range(max_runs):
@@ -643,7 +642,7 @@ class Bench:
                         self.rows[rid]["notes"].append(str(exc))
                     it["dead"] = True  # a failure repeats: do not spend the time again
                     continue
-                for rid, label, keys, scale, meta in it["rows"]:
+                for rid, _label, keys, scale, _meta in it["rows"]:
                     t = sum(res["times"][k] for k in keys) * scale
                     r = self.rows[rid]
                     r["times"].append(t)

@@ -7,7 +7,6 @@ signatures, so their type hints are part of the API."""
 # the schema it always had (any JSON), which gradio_client users see
 from __future__ import annotations
 
-from typing import Optional, Union
 
 from .metric import metric
 from .options import DEFAULT_TYPES, OPTION, parse_types
@@ -23,11 +22,11 @@ def _api_options(rouge_types, **options) -> dict:
     return dict(rouge_types=parse_types(rouge_types or DEFAULT_TYPES), **options)
 
 
-def rouge(prediction: str, references: list[str], rouge_types: Optional[list[str]] = None,
+def rouge(prediction: str, references: list[str], rouge_types: list[str] | None = None,
           use_stemmer: bool = D["use_stemmer"], remove_stopwords: bool = D["remove_stopwords"],
           profile: str = D["profile"], alpha: float = D["alpha"],
-          multi_ref: Optional[str] = D["multi_ref"], tokenizer: Optional[str] = D["tokenizer"],
-          split_sentences: bool = D["split_sentences"], lang: Optional[str] = D["lang"]) -> dict:
+          multi_ref: str | None = D["multi_ref"], tokenizer: str | None = D["tokenizer"],
+          split_sentences: bool = D["split_sentences"], lang: str | None = D["lang"]) -> dict:
     """Score one prediction against one or more references: {type: {"precision", "recall",
     "fmeasure"}, "signature", "warnings"} (compute(detailed=True, use_aggregator=False)'s
     numbers for the one example)."""
@@ -44,16 +43,16 @@ def rouge(prediction: str, references: list[str], rouge_types: Optional[list[str
     return out
 
 
-def rouge_corpus(predictions: list[str], references: list[Union[str, list[str]]],
-                 rouge_types: Optional[list[str]] = None,
+def rouge_corpus(predictions: list[str], references: list[str | list[str]],
+                 rouge_types: list[str] | None = None,
                  use_stemmer: bool = D["use_stemmer"],
                  remove_stopwords: bool = D["remove_stopwords"], profile: str = D["profile"],
-                 alpha: float = D["alpha"], multi_ref: Optional[str] = D["multi_ref"],
-                 tokenizer: Optional[str] = D["tokenizer"],
+                 alpha: float = D["alpha"], multi_ref: str | None = D["multi_ref"],
+                 tokenizer: str | None = D["tokenizer"],
                  split_sentences: bool = D["split_sentences"],
                  aggregation: str = D["aggregation"], n_samples: int = D["n_samples"],
                  confidence: float = D["confidence"], seed: int = D["seed"],
-                 lang: Optional[str] = D["lang"]) -> dict:
+                 lang: str | None = D["lang"]) -> dict:
     """Score a corpus: compute(detailed=True)'s result ({type: {"precision"|"recall"|
     "fmeasure": {"low", "mid", "high"}}, "signature", "count"})."""
     options = _api_options(rouge_types, use_stemmer=use_stemmer,
@@ -65,13 +64,13 @@ def rouge_corpus(predictions: list[str], references: list[Union[str, list[str]]]
     return result
 
 
-def rouge_compare(predictions: dict, references: list[Union[str, list[str]]],
-                  baseline: Optional[str] = None, test: str = metric.DEFAULT_TEST,
-                  n_samples: Optional[int] = None, rouge_types: Optional[list[str]] = None,
+def rouge_compare(predictions: dict, references: list[str | list[str]],
+                  baseline: str | None = None, test: str = metric.DEFAULT_TEST,
+                  n_samples: int | None = None, rouge_types: list[str] | None = None,
                   use_stemmer: bool = D["use_stemmer"], profile: str = D["profile"],
-                  multi_ref: Optional[str] = D["multi_ref"],
+                  multi_ref: str | None = D["multi_ref"],
                   aggregation: str = D["aggregation"], confidence: float = D["confidence"],
-                  seed: int = D["seed"], lang: Optional[str] = D["lang"]) -> dict:
+                  seed: int = D["seed"], lang: str | None = D["lang"]) -> dict:
     """Compare 2+ systems with a baseline: the metric's compare() result (test: one of the
     metric's TESTS, by default its DEFAULT_TEST; n_samples=None: the test's default count).
     Each system's entries carry per-comparison and family-wise intervals, the raw and

@@ -11,7 +11,7 @@ import threading
 import uuid
 from collections import deque
 from pathlib import Path
-from typing import NamedTuple, Optional
+from typing import NamedTuple
 
 from rouge_io import RowError, Rows, detect_format, read_system_rows
 
@@ -22,7 +22,7 @@ from .metric import metric
 from .render import MEASURES
 
 
-def _file_path(file) -> Optional[str]:
+def _file_path(file) -> str | None:
     if file is None:
         return None
     if isinstance(file, (list, tuple)):

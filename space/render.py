@@ -8,7 +8,6 @@ import html
 import math
 import os
 import re
-from typing import Optional
 
 import gradio as gr
 import numpy as np
@@ -162,7 +161,7 @@ def table_latex(scores: dict) -> str:
 # One example: the matched tokens
 
 
-def token_spans(text: str, words: list, opts) -> Optional[list]:
+def token_spans(text: str, words: list, opts) -> list | None:
     """(start, end) in ``text`` of each of ROUGE's tokens ``words``: the tokenizer run on each
     whitespace-separated chunk of the text (no tokenizer produces a token across whitespace),
     narrowed to its letters and digits when the chunk gives one token. None when the chunk
@@ -351,7 +350,7 @@ def bar_chart_svg(result: dict, confidence: float, narrow: bool = False) -> str:
     turned = longest * char_w > group_w - 4
     bottom = int(longest * char_w * 0.72) + 20 if turned else 44
     height = (260 if narrow else 300) + (bottom - 44)
-    plot_w, plot_h = width - left - right, height - top - bottom
+    plot_h = height - top - bottom
     bar_w = min(34.0, group_w * 0.8 / 3)
 
     def y(v):

@@ -42,7 +42,7 @@ def bind(handler, **fields) -> tuple:
             yield from handler(**arguments(values))
     elif "progress" in inspect.signature(handler).parameters:
         # Gradio fills a parameter whose default is a gr.Progress with the event's tracker
-        def fn(values, progress=gr.Progress()):
+        def fn(values, progress=gr.Progress()):  # noqa: B008 - Gradio's way to ask for it
             return handler(**arguments(values), progress=progress)
     else:
         def fn(values):

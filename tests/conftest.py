@@ -63,7 +63,7 @@ def module_of(loaded_metric, name: str):
     return sys.modules[f"{type(loaded_metric).__module__.rpartition('.')[0]}.{name}"]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def compiled_kernels():
     """rouge_kernels as numba compiled it, every kernel compiled (once per session)."""
     backend = staged("rouge_backend")

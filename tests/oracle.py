@@ -30,7 +30,7 @@ SETUP_HINT = "bash tests/rouge155/setup.sh"
 _CACHE = {}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _tool(name: str):
     """A script of tests/rouge155 as a module (they are standard library only): the tests look
     for the Perl script where perl_rouge.py does, and read vectors.jsonl as make_vectors.py
@@ -101,13 +101,12 @@ def perl_rouge(pairs, options: str) -> dict:
         path = os.path.join(tmp, "pairs.jsonl")
         with open(path, "w", encoding="utf-8") as f:
             f.write(data)
-        proc = subprocess.run(cmd + [path, "-o", options], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE)
+        proc = subprocess.run(cmd + [path, "-o", options], capture_output=True)
     try:
         result = json.loads(proc.stdout.decode("utf-8"))
     except ValueError:
         raise RuntimeError("perl_rouge.py failed (exit %d): %s" % (
-            proc.returncode, proc.stderr.decode("utf-8", "replace")[-2000:]))
+            proc.returncode, proc.stderr.decode("utf-8", "replace")[-2000:])) from None
     _CACHE[key] = result
     return result
 

@@ -72,7 +72,7 @@ except (ValueError, TypeError) as error:
 """
     proc = subprocess.run([sys.executable, "-"], input=body, capture_output=True, text=True,
                           timeout=timeout, env=dict(os.environ, PYTHONWARNINGS="ignore"))
-    lines = [l for l in proc.stdout.splitlines() if l.startswith("RESULT ")]
+    lines = [line for line in proc.stdout.splitlines() if line.startswith("RESULT ")]
     assert proc.returncode == 0 and lines, (
         f"exit {proc.returncode}\nstdout: {proc.stdout[-2000:]}\nstderr: {proc.stderr[-3000:]}")
     return json.loads(lines[-1][len("RESULT "):])

@@ -5,7 +5,6 @@ files against Python's csv module and pandas, and every limit of the Space on th
 The browser tests (layout, right to left, stale results, caps) are in test_app_browser.py.
 """
 import csv
-import io
 import json
 import os
 import random
@@ -14,7 +13,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from rouge_score import rouge_scorer, scoring
+from rouge_score import rouge_scorer
 
 from conftest import REPO, needed, staged
 

@@ -49,7 +49,7 @@ def test_distributed_equals_single_process(metric, realsumm, tmp_path, world):
                               env=dict(os.environ))
              for rank in range(world)]
     outputs = [p.communicate(timeout=600) for p in procs]
-    for p, (out, err) in zip(procs, outputs):
+    for p, (_out, err) in zip(procs, outputs):
         assert p.returncode == 0, err[-3000:]
     results = [out.strip().splitlines()[-1] for out, _ in outputs]
     assert results[1:] == ["null"] * (world - 1)  # only process 0 computes

@@ -32,7 +32,7 @@ def rows(realsumm):
     return engine_rows(realsumm, ROWS)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _expected(metric, aggregation, n):
     return metric.compute(predictions=[p for p, _ in _ROWS[:n]],
                           references=[r for _, r in _ROWS[:n]], aggregation=aggregation,

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DATA, REPO, load_metric
+from conftest import REPO, load_metric
 
 OPTIONS = dict(rouge_types=["rouge1", "rouge2", "rougeL", "rougeLsum", "rougeW-1.2", "rougeSU4"],
                use_stemmer=True, n_samples=200, seed=7)

@@ -21,7 +21,6 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Dict, FrozenSet, List, Tuple
 
 import pytest
 
@@ -122,8 +121,8 @@ while (defined(my $word = <STDIN>)) {
 
 
 def run_perl_stemmer(
-    script: Path, db: Path, words: List[str], tmp_dir: Path
-) -> List[Tuple[str, str, str]]:
+    script: Path, db: Path, words: list[str], tmp_dir: Path
+) -> list[tuple[str, str, str]]:
     """Run the script's stem / MorphStem / (length > 3 rule) on every word, in one process."""
     source = script.read_text(encoding="latin-1")
     subs = [extract_perl_sub(source, name) for name in ("stem", "MorphStem", "initialise")]
@@ -184,10 +183,10 @@ _SUFFIXES = [
 ]  # fmt: skip
 
 
-def generated_words(seed: int = 20040214) -> List[str]:
+def generated_words(seed: int = 20040214) -> list[str]:
     """Deterministic English-like and random words that exercise every rule of the stemmer."""
     rng = random.Random(seed)
-    words: List[str] = []
+    words: list[str] = []
     # Every root with every suffix, then random prefix + root + two suffixes (rationalizations).
     for root in _ROOTS:
         for suffix in _SUFFIXES:
@@ -212,7 +211,7 @@ def generated_words(seed: int = 20040214) -> List[str]:
     return words
 
 
-def realsumm_vocabulary() -> List[str]:
+def realsumm_vocabulary() -> list[str]:
     """Maximal runs of [a-z0-9] in the ASCII-lowercased REALSumm texts (the ROUGE tokens)."""
     vocab = set()
     with DATA.open(encoding="utf-8") as f:
@@ -224,7 +223,7 @@ def realsumm_vocabulary() -> List[str]:
 
 
 @pytest.fixture(scope="module")
-def words() -> List[str]:
+def words() -> list[str]:
     vocab = set(generated_words())
     vocab.update(realsumm_vocabulary())
     vocab.update(WORDNET_EXCEPTIONS)  # all keys, including those with _ - ' .
@@ -235,14 +234,14 @@ def words() -> List[str]:
 
 @pytest.fixture(scope="module")
 def perl_rows(
-    rouge_script: Path, data_dir: Path, words: List[str], tmp_path_factory: pytest.TempPathFactory
-) -> List[Tuple[str, str, str]]:
+    rouge_script: Path, data_dir: Path, words: list[str], tmp_path_factory: pytest.TempPathFactory
+) -> list[tuple[str, str, str]]:
     return run_perl_stemmer(
         rouge_script, data_dir / "WordNet-2.0.exc.db", words, tmp_path_factory.mktemp("perl")
     )
 
 
-def _report(mismatches: List[Tuple[str, str, str]], what: str, total: int) -> str:
+def _report(mismatches: list[tuple[str, str, str]], what: str, total: int) -> str:
     shown = "\n".join(f"  {w!r}: perl={p!r} python={q!r}" for w, p, q in mismatches[:20])
     return f"{len(mismatches)} of {total} words differ ({what}); first ones:\n{shown}"
 
@@ -252,12 +251,12 @@ def _report(mismatches: List[Tuple[str, str, str]], what: str, total: int) -> st
 # ------------------------------------------------------------------------------------------
 
 
-def test_word_list_is_large_enough(words: List[str]) -> None:
+def test_word_list_is_large_enough(words: list[str]) -> None:
     assert len(words) >= MIN_WORDS, len(words)
 
 
 def test_porter_stem_matches_perl_stem(
-    words: List[str], perl_rows: List[Tuple[str, str, str]]
+    words: list[str], perl_rows: list[tuple[str, str, str]]
 ) -> None:
     mismatches = [
         (w, perl[0], ours)
@@ -268,7 +267,7 @@ def test_porter_stem_matches_perl_stem(
 
 
 def test_morph_stem_matches_perl_morphstem(
-    words: List[str], perl_rows: List[Tuple[str, str, str]]
+    words: list[str], perl_rows: list[tuple[str, str, str]]
 ) -> None:
     mismatches = [
         (w, perl[1], ours)
@@ -279,7 +278,7 @@ def test_morph_stem_matches_perl_morphstem(
 
 
 def test_stem_token_matches_perl_tokenizer_rule(
-    words: List[str], perl_rows: List[Tuple[str, str, str]]
+    words: list[str], perl_rows: list[tuple[str, str, str]]
 ) -> None:
     mismatches = [
         (w, perl[2], ours)
@@ -302,7 +301,7 @@ def test_extracted_subs_are_the_ones_in_the_script(rouge_script: Path) -> None:
 # ------------------------------------------------------------------------------------------
 
 
-def _perl_stopwords(path: Path) -> FrozenSet[str]:
+def _perl_stopwords(path: Path) -> frozenset[str]:
     """Load the stopword file with the script's own loop (l.478-484)."""
     program = (
         'open(STOP,$ARGV[0])||die "Cannot open $ARGV[0]\\n";'
@@ -339,7 +338,7 @@ def _perl_db_dump(db: Path) -> str:
 def test_exceptions_match_db(data_dir: Path) -> None:
     dump = _perl_db_dump(data_dir / "WordNet-2.0.exc.db")
     assert hashlib.md5(dump.encode("latin-1")).hexdigest() == EXPECTED_DB_DUMP_MD5
-    from_db: Dict[str, str] = {}
+    from_db: dict[str, str] = {}
     for line in dump.split("\n")[:-1]:
         key, value = line.split("\t")
         from_db[key] = value
@@ -350,7 +349,7 @@ def test_exceptions_match_db(data_dir: Path) -> None:
 
 
 def test_exceptions_match_exc_files_in_adj_adv_noun_verb_order(data_dir: Path) -> None:
-    built: Dict[str, str] = {}
+    built: dict[str, str] = {}
     for name in ("adj", "adv", "noun", "verb"):
         path = data_dir / "WordNet-2.0-Exceptions" / f"{name}.exc"
         for line in path.read_text(encoding="latin-1").splitlines():

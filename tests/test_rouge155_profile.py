@@ -40,7 +40,6 @@ import time
 import warnings
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Optional
 
 import numpy as np
 import pytest
@@ -74,17 +73,17 @@ class _OptionSet:
     perl: str  # the script's options, without -a -d (added)
     corpora: tuple  # names of the corpora it runs on
     l_types: tuple = ("rougeL",)  # which of our names are checked against ROUGE-L
-    w_name: Optional[str] = None  # our name for -w (default: rougeW-<w>)
+    w_name: str | None = None  # our name for -w (default: rougeW-<w>)
     n: int = 0
-    w: Optional[str] = None
-    skip: Optional[int] = None
+    w: str | None = None
+    skip: int | None = None
     u: bool = False
     m: bool = False
     s: bool = False
     f: str = "A"
     p: str = "0.5"
-    word_limit: Optional[int] = None  # -l
-    byte_limit: Optional[int] = None  # -b
+    word_limit: int | None = None  # -l
+    byte_limit: int | None = None  # -b
     r: int = 1000
     c: str = "95"
     t: int = 0
@@ -555,7 +554,7 @@ def _check_w_zero(m155, dead, o: _OptionSet, label):
     if not any("rougeW" in m and "no tokens" in m for m in messages):
         bad.append("%s: no RougeWarning about ROUGE-W references without tokens (got %s)" % (
             label, messages))
-    for i, (pred, rs) in enumerate(dead):
+    for i, (_pred, rs) in enumerate(dead):
         all_empty = all(not any(_lcs_sentences_tokens(r, o)) for r in rs)
         for key in ("recall", "precision", "fmeasure"):
             v = per[ours_w][key][i]

@@ -104,7 +104,7 @@ def stored_output(result):
 def run(pairs, opts):
     data = "".join(json.dumps(p) + "\n" for p in pairs).encode("utf-8")
     out = subprocess.run([sys.executable, os.path.join(HERE, "perl_rouge.py"), "-", "-o", opts],
-                         input=data, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                         input=data, capture_output=True)
     return stored_output(json.loads(out.stdout.decode("utf-8")))
 
 

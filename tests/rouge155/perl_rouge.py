@@ -217,8 +217,7 @@ def main(argv=None):
         cmd = [args.perl, script] + opts + [cfg]
         if "-a" not in opts:
             cmd.append(PEER_ID)
-        proc = subprocess.run(cmd, cwd=work, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              timeout=args.timeout)
+        proc = subprocess.run(cmd, cwd=work, capture_output=True, timeout=args.timeout)
         stdout = proc.stdout.decode("utf-8", "replace")
         stderr = proc.stderr.decode("utf-8", "replace")
         counts_mode = False
