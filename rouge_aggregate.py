@@ -39,7 +39,7 @@ from .rouge_vectorized import (  # (re-exported: rouge_pipeline and the tests us
 @dataclass
 class InputNotes:
     """What the input looked like, for the warnings: counted per batch, summed over batches
-    (and over merged states), then warned about once (rouge_pipeline.input_warnings)."""
+    (and over merged states), then warned about once (rouge_notes.input_warnings)."""
 
     texts: int = 0
     tokenless_letters: int = 0  # texts with letters but no tokens: a script the tokenizer drops

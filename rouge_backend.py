@@ -359,7 +359,12 @@ def _set_aside(folder: str, bad: list) -> list:
 
 def _interrupted(error: BaseException) -> bool:
     """A Ctrl-C (or exit) inside the error, as numba wraps one that lands while a kernel loads
-    (SystemError: ... returned a result with an exception set): not the cache's fault."""
+    (SystemError: ... returned a result with an exception set), or numba's own import cut short
+    by one (numba half there: "module 'numba' has no attribute 'core'" at the next kernel):
+    not the cache's fault."""
+    numba = sys.modules.get("numba")
+    if numba is not None and not hasattr(numba, "core"):
+        return True
     seen = set()
     while error is not None and id(error) not in seen:
         if not isinstance(error, Exception):

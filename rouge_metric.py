@@ -1,17 +1,21 @@
 """ROUGE for Hugging Face `evaluate`: ROUGE-N, L, Lsum, W, S and SU with precision, recall and F,
-a seeded bootstrap interval, a reproducibility signature, and two exact profiles:
+a seeded bootstrap interval, a reproducibility signature, and exact profiles:
 ``profile="rouge_score"`` (the default: the numbers of rouge_score 0.1.2, which
-``evaluate.load("rouge")`` runs) and ``profile="rouge155"`` (the numbers the official
-ROUGE-1.5.5 Perl script prints).
+``evaluate.load("rouge")`` runs), ``profile="rouge155"`` (the numbers the official
+ROUGE-1.5.5 Perl script prints) and ``profile="coco"`` (coco-caption's ROUGE-L).
 
-This class is an adapter. The work is done by flat sibling modules, in the order data flows:
+This class is an adapter over ``rouge_api``, whose functions it binds. The work is done by flat
+sibling modules, in the order data flows (docs/design.md has the whole table):
 
 * ``rouge_options``: the options schema (defaults, bounds, signature);
-* ``rouge_profiles``: the named profiles and tokenizer profiles;
-* ``rouge_text``: text to token ids (byte scanner, stemmer memo, sentence splitter);
-* ``rouge_kernels``: numba kernels on token ids, returning integer statistics;
-* ``rouge_pipeline``: the one ``Scorer`` (tokenize, kernels, combine references, warnings);
-* ``rouge_aggregate``: exact means and the bootstrap interval.
+* ``rouge_profiles`` and ``rouge_registry``: the named profiles, and the ROUGE kinds;
+* ``rouge_text`` (and ``rouge_lang*``): text to token ids;
+* ``rouge_kernels`` (and their numpy twins, ``rouge_vectorized``), chosen by ``rouge_backend``
+  and run on ``rouge_pool``'s threads: integer statistics per pair;
+* ``rouge_pipeline``: the one ``Scorer`` (tokenize, kernels, combine references), with
+  ``rouge_limits``, ``rouge_notes`` (warnings) and ``rouge_state`` (the state's bytes);
+* ``rouge_aggregate``: exact means and the bootstrap interval; ``rouge_significance``:
+  ``compare()``'s tests; ``rouge_display``: what the Space shows behind a number.
 """
 
 import threading
