@@ -55,7 +55,8 @@ def _input_notes(options: RougeOptions, texts, flat: TokenizedBatch, stats,
     else:
         notes.texts_with_newline = sum(map(operator.contains, texts, itertools.repeat("\n")))
     notes.segmenter_fallbacks = getattr(flat, "segmenter_fallbacks", 0)
-    if plan.reads_sentences and not options.split_sentences and not notes.texts_with_newline:
+    if plan.reads_sentences and options.tokenizer.has_sentences and \
+            not options.split_sentences and not notes.texts_with_newline:
         # one text the rule-based splitter would split is enough for the warning: stop there
         notes.multi_sentence_texts = int(any(
             _MAY_END_SENTENCE.search(t) and "\n" in split_sentences_rule_based(t)

@@ -421,6 +421,13 @@ class RougeOptions:
             return self.tokenizer.stemmer_name
         return self.profile.stemmer
 
+    def _alpha_label(self) -> str:
+        """alpha as the signature shows it: the profile's own label at its own weight (coco's
+        F is not the alpha formula's at any printed alpha), else the number."""
+        if self.profile.alpha_label and self.alpha == self.profile.alpha:
+            return self.profile.alpha_label
+        return f"{self.alpha:g}"
+
     def fscore(self, p: np.ndarray, r: np.ndarray) -> np.ndarray:
         """F of these P and R, by the profile's rule at this alpha."""
         return self.profile.f_rule(p, r, self.alpha)
@@ -461,7 +468,7 @@ class RougeOptions:
             f"stem:{stem}",
             f"stop:{'smart' if self.remove_stopwords else 'no'}",
             f"multiref:{self.multi_ref}",
-            f"alpha:{self.alpha:g}",
+            f"alpha:{self._alpha_label()}",
             f"agg:{self.aggregation if self.use_aggregator else 'none'}",
         ]
         if self.length_limit_words is not None:

@@ -82,8 +82,10 @@ class _Call:
             self.closed = True
             while self.active:
                 self.idle.wait()
-        if self.error is not None:
-            raise self.error
+        error, self.error = self.error, None
+        if error is not None:
+            self.results = None  # (the error's traceback holds this call: free its data now)
+            raise error
         return self.results
 
 
@@ -119,8 +121,12 @@ class KeptPool:
             self._ensure_workers(helpers)
             for _ in range(helpers):
                 self._queue.put(call)
-        with one_thread():
-            call.work()
+        try:
+            with one_thread():
+                call.work()
+        except BaseException as error:  # a Ctrl-C between items: the workers stop too
+            with call.lock:
+                call.error = call.error or error
         return call.finish()
 
 

@@ -97,6 +97,7 @@ class Profile:
     exact_tiebreak_rounding: bool  # -f B rounds N/S recall keys to 5 decimals
     alpha: float = 0.5  # the F weight when the alpha option is None
     f_rule: Callable = field(default=fscore, compare=False)  # (P, R, alpha) -> F
+    alpha_label: str = ""  # the signature's alpha at the profile's own weight, if not a number
 
     @property
     def keeps_rows(self) -> bool:
@@ -123,6 +124,6 @@ COCO = Profile(
     rounding=no_rounding, power=_libm_pow, sequential_sums=False, multi_ref_default="max_pr",
     multi_ref_allowed=("max_pr", "max", "average"), bootstrap="poisson",
     seed_label=lambda seed: f"seed:{seed}", exact_tiebreak_rounding=False, alpha=COCO_ALPHA,
-    f_rule=coco_fscore)
+    f_rule=coco_fscore, alpha_label="beta1.2")
 
 PROFILES = {p.name: p for p in (ROUGE_SCORE, ROUGE155, COCO)}

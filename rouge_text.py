@@ -652,6 +652,7 @@ class TokenizerProfile:
         return self.name
 
     line_sentences = False  # batch() ends a sentence at every "\n" (empty lines too)
+    has_sentences = True  # rougeLsum/W compare sentence by sentence (False: the whole text)
 
 
 @dataclass(frozen=True)
@@ -738,8 +739,22 @@ def coco_split(text: str) -> list[str]:
     return text.split(" ")
 
 
+@dataclass(frozen=True)
+class WholeTextTokenizer(StringTokenizer):
+    """A string tokenizer without sentences: the whole text is one, newlines and all (as
+    coco-caption, whose tokens may hold a newline, and where "" is one empty token)."""
+
+    has_sentences = False
+
+    def sentence_batch(self, texts, *, stemmer, stopwords):
+        return None  # the flat view serves rougeLsum too
+
+    def tokens(self, text, *, stemmer, stopwords):
+        return [self._tokens(self.function, text, stopwords)]
+
+
 DEFAULT_TOKENIZER = ByteTokenizer("default", unicode_lower=True)
-COCO_TOKENIZER = StringTokenizer("coco", coco_split)
+COCO_TOKENIZER = WholeTextTokenizer("coco", coco_split)
 ROUGE155_TOKENIZER = ByteTokenizer("rouge155", unicode_lower=False)
 TOKENIZERS = {
     "default": DEFAULT_TOKENIZER,

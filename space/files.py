@@ -221,8 +221,11 @@ def system_names(paths: list) -> list:
                              f"own fields ({', '.join(reserved)}); allowed: any other file name "
                              "(rename it, e.g. with an extension)", title="Invalid input")
     stems = [Path(p).stem for p in paths]
-    return [name if stems.count(stem) > 1 or stem in reserved else stem
-            for stem, name in zip(stems, shown)]
+    names = [name if stems.count(stem) > 1 or stem in reserved else stem
+             for stem, name in zip(stems, shown)]
+    if len(set(names)) < len(names):  # a stem that is another upload's file name (a, a.txt)
+        names = shown  # the file names, distinct (checked above)
+    return names
 
 
 def _reserved_keys(name: str, systems) -> None:

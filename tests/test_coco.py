@@ -147,3 +147,46 @@ def test_space_takes_the_profile_and_its_weight():
     scored = options.metric.compute(predictions=predictions, references=references,
                                     use_aggregator=False, **page)["rougeL"]
     assert np.array_equal(np.array(scored), _coco(predictions, references)[1])
+
+
+@pytest.mark.parametrize("prediction, reference", [("a dog\nruns", "a dog runs"), ("", "a"),
+                                                   ("a  dog", "a dog")])
+def test_what_the_space_shows_is_what_coco_scores(metric_module, prediction, reference):
+    """The tokens shown are coco's own (split on single spaces: a newline stays in its token,
+    "" is one empty token), and the marked ones are as many as the LCS that scores."""
+    opts = metric_module.RougeOptions.build(profile="coco", rouge_types=["rougeL"])
+    assert metric_module.tokens_of(prediction, profile="coco") == [prediction.split(" ")]
+    marks_p, marks_r, words_p, words_r = metric_module.pair_marks(
+        opts, prediction, reference, opts.rouge_types[0])
+    assert list(words_p) == prediction.split(" ") and list(words_r) == reference.split(" ")
+    lcs = _coco([prediction], [[reference]])  # F from coco's own LCS: P = lcs / len(words_p)
+    p = int(marks_p.sum()) / len(words_p)
+    r = int(marks_r.sum()) / len(words_r)
+    f = (1 + 1.2 ** 2) * p * r / (r + 1.2 ** 2 * p) if p and r else 0.0
+    assert f == lcs[1][0]
+
+
+def test_micro_and_the_signature_under_coco(metric):
+    """Micro pools the counts (average mode: "a x" against "a" and "a x y z": hits 1 + 2,
+    prediction tokens 2 + 2, reference tokens 1 + 4), then coco's F of P = 3/4, R = 3/5."""
+    out = metric.compute(predictions=["a x"], references=[["a", "a x y z"]], profile="coco",
+                         rouge_types=["rougeL"], multi_ref="average", aggregation="micro",
+                         detailed=True)
+    p, r = 3 / 4, 3 / 5
+    assert out["rougeL"]["precision"]["mid"] == p and out["rougeL"]["recall"]["mid"] == r
+    assert out["rougeL"]["fmeasure"]["mid"] == (1 + 1.2 ** 2) * p * r / (r + 1.2 ** 2 * p)
+    assert "|alpha:beta1.2|" in out["signature"]
+    assert "|alpha:0.409836|" in metric.compute(
+        predictions=["a"], references=["a"], profile="coco", alpha=0.409836,
+        detailed=True)["signature"]
+
+
+def test_no_sentence_warning_under_coco(metric):
+    """coco's tokens have no sentences (rougeLsum is its whole text): the warning about
+    sentences on one line does not apply."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        metric.compute(predictions=["A man rides. A dog runs."], references=["A man rides."],
+                       profile="coco")

@@ -188,6 +188,13 @@ def test_space_names_uploads_apart_and_keeps_the_first_as_baseline(space, tmp_pa
     assert signature["value"].endswith("|baseline:out.txt"), signature
 
 
+def test_space_names_a_stem_that_is_another_uploads_file_name_apart(space):
+    """a, a.txt and a.txt.txt: the stems (a, a, a.txt) would name the third like the second;
+    every upload is then named by its file name."""
+    assert space.files.system_names(["/u/1/a", "/u/2/a.txt", "/u/3/a.txt.txt"]) == \
+        ["a", "a.txt", "a.txt.txt"]
+
+
 def test_space_refuses_uploads_it_cannot_name_apart(space, tmp_path):
     import gradio as gr
 

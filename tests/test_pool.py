@@ -22,18 +22,56 @@ def run_python(code: str, env: dict | None = None, timeout: float = 60) -> str:
 
 
 def test_results_in_order_and_every_item_once():
-    pool = staged("rouge_pool")
-    seen = []
+    """A pool of 4 threads (whatever the CPUs here): every item once, results in order, and
+    the work done on more than one thread."""
+    pool = staged("rouge_pool").KeptPool(4)
+    seen, threads = [], set()
     lock = threading.Lock()
 
     def square(x):
         with lock:
             seen.append(x)
+            threads.add(threading.current_thread().name)
+        time.sleep(0.001)  # long enough for the workers to join
         return x * x
 
-    items = list(range(1000))
+    items = list(range(200))
     assert pool.run_parts(square, items) == [x * x for x in items]
-    assert sorted(seen) == items
+    assert sorted(seen) == items and len(threads) > 1
+
+
+def test_an_interrupt_stops_the_call_and_frees_its_data():
+    """A KeyboardInterrupt in the caller's share reaches the caller, the workers take no
+    further item, and no thread keeps the call's items or results once it has returned."""
+    import gc
+    import weakref
+
+    pool = staged("rouge_pool").KeptPool(4)
+
+    class Item:
+        pass
+
+    items = [Item() for _ in range(400)]
+    ran = []
+    caller = threading.current_thread()
+
+    def work(item):
+        ran.append(item)
+        if threading.current_thread() is caller and len(ran) > 20:
+            raise KeyboardInterrupt
+        time.sleep(0.001)
+        return Item()
+
+    with pytest.raises(KeyboardInterrupt):
+        pool.run_parts(work, items)
+    taken = len(ran)
+    time.sleep(0.05)
+    assert len(ran) == taken < len(items)  # nothing ran after the call returned
+    probe = weakref.ref(items[0])
+    del items, work
+    ran.clear()
+    gc.collect()
+    assert probe() is None
 
 
 def test_an_error_is_raised_in_the_caller_and_the_pool_still_works():
