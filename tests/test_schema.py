@@ -105,10 +105,15 @@ def test_cli_flags_become_the_metric_options():
     assert {name: built[name] for name in kwargs} == kwargs
 
 
+def between(text, start, end, what):
+    """The text between a README table's two marker comments."""
+    assert text.count(start) == 1 and text.count(end) == 1, \
+        f"the README's {what} lost its marker comments"
+    return text[text.index(start) + len(start):text.index(end)]
+
+
 def readme_table(text):
-    assert text.count(TABLE_START) == 1 and text.count(TABLE_END) == 1, \
-        "the README's options table lost its marker comments"
-    return text[text.index(TABLE_START) + len(TABLE_START):text.index(TABLE_END)]
+    return between(text, TABLE_START, TABLE_END, "options table")
 
 
 def test_readme_table_is_made_from_the_schema():
@@ -243,9 +248,7 @@ KINDS_END = "<!-- end of the kinds table -->\n"
 
 
 def readme_kinds_table(text):
-    assert text.count(KINDS_START) == 1 and text.count(KINDS_END) == 1, \
-        "the README's kinds table lost its marker comments"
-    return text[text.index(KINDS_START) + len(KINDS_START):text.index(KINDS_END)]
+    return between(text, KINDS_START, KINDS_END, "kinds table")
 
 
 def test_readme_kinds_table_is_made_from_the_kinds():
