@@ -243,10 +243,9 @@ def _wire(demo, single: dict, corpus: dict, compare: dict, options: dict) -> Non
                         api_visibility="private", queue=False)
     single["remove"].click(handlers.remove_reference, [single["n_refs"]], boxes,
                            api_visibility="private", queue=False)
-    options["profile"].change(handlers.profile_changed,
-                              [options["profile"], options["multi_ref"], options["alpha"]],
-                              [options["multi_ref"], options["alpha"]],
-                              api_visibility="private", queue=False)
+    profile_bound = [options[name] for name in ("multi_ref", "alpha", "rouge_types")]
+    options["profile"].change(handlers.profile_changed, [options["profile"], *profile_bound],
+                              profile_bound, api_visibility="private", queue=False)
     # what the user changes marks the results it invalidates as stale (input/upload events:
     # a value set by the app itself does not)
     mark_stale([single["prediction"], *refs, single["add"], single["remove"],

@@ -440,6 +440,13 @@ class LanguageTokenizer(TokenizerProfile):
 
 
 @functools.cache
+def segmenter(language: Language) -> tuple:
+    """A language's segmenter alone, (function, name): the profiles whose scripts cut Chinese
+    with jieba before their own tokenizer (rouge_profiles: languages)."""
+    return _SEGMENTERS[language.segmenter](language)
+
+
+@functools.cache
 def _language_tokenizer(language: Language) -> LanguageTokenizer:
     return LanguageTokenizer(language)
 

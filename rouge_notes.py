@@ -43,7 +43,7 @@ def _input_notes(options: RougeOptions, texts, flat: TokenizedBatch, stats,
         if any(ch.isalnum() for ch in text):
             notes.tokenless_letters += 1
             notes.tokenless_script = notes.tokenless_script or script_of(text)
-        elif not text.isspace() and text:
+        elif (not text.isspace() and text) or options.tokenizer.own_sentences:
             notes.tokenless_symbols += 1
     if len(texts) > 256 and options.tokenizer.line_sentences \
             and options.length_limit_bytes is None:
@@ -56,7 +56,8 @@ def _input_notes(options: RougeOptions, texts, flat: TokenizedBatch, stats,
         notes.texts_with_newline = sum(map(operator.contains, texts, itertools.repeat("\n")))
     notes.segmenter_fallbacks = getattr(flat, "segmenter_fallbacks", 0)
     if plan.reads_sentences and options.tokenizer.has_sentences and \
-            not options.split_sentences and not notes.texts_with_newline:
+            not options.tokenizer.own_sentences and not options.split_sentences and \
+            not notes.texts_with_newline:
         # one text the rule-based splitter would split is enough for the warning: stop there
         notes.multi_sentence_texts = int(any(
             _MAY_END_SENTENCE.search(t) and "\n" in split_sentences_rule_based(t)
@@ -78,7 +79,12 @@ def input_warnings(options: RougeOptions, notes: InputNotes) -> list:
                        "for other scripts use tokenizer=\"unicode\"."))
         out.append(f"{notes.tokenless_letters} of {notes.texts} texts have letters but no "
                    f"tokens; they score 0.{hint}")
-    if notes.tokenless_symbols:
+    if notes.tokenless_symbols and options.tokenizer.own_sentences:
+        out.append(f"{notes.tokenless_symbols} of {notes.texts} texts have no words (empty, or "
+                   f"nothing but what the {options.profile.name} profile's sentence splitter "
+                   "drops); its package raises on them (\"Hypothesis is empty.\"); they score "
+                   "0, as LLaMA-Factory's guard and LongBench's except: print.")
+    elif notes.tokenless_symbols:
         out.append(f"{notes.tokenless_symbols} of {notes.texts} texts hold only punctuation or "
                    "symbols, which are not tokens; they score 0.")
     if notes.multi_sentence_texts and not notes.texts_with_newline:
@@ -90,7 +96,8 @@ def input_warnings(options: RougeOptions, notes: InputNotes) -> list:
                    "score 0 (the ROUGE-1.5.5 script dies on them with a division by zero).")
     if notes.segmenter_fallbacks:
         out.append(fallback_warning(notes.segmenter_fallbacks, options.tokenizer))
-    if options.use_stemmer and options.stemmer is None and options.lang is not None:
+    if options.use_stemmer and options.stemmer is None and \
+            getattr(options.tokenizer, "language", None) is not None:
         out.append(no_stemmer_warning(options.tokenizer))
     elif options.use_stemmer and options.stemmer is None:
         out.append(f"use_stemmer has no effect with the {options.tokenizer.name} tokenizer "

@@ -26,6 +26,7 @@ from .rouge_lang import (
     LanguageTokenizer,
     language_tokenizer,
     resolve_language,
+    segmenter,
     stemmer_signature,
 )
 from .rouge_profiles import (
@@ -58,9 +59,9 @@ MAX_SEED = 2 ** 64 - 1
 MAX_LENGTH_LIMIT = 2 ** 62  # length_limit_*: fits an int64, and no text is longer
 
 
-def rouge_type_grammar(profile: str | None = None) -> str:
+def rouge_type_grammar(profile=None) -> str:
     """The type names allowed, in words: each kind's grammar, in KINDS' order (with a
-    profile's name: the kinds that profile scores)."""
+    profile or its name: the kinds that profile scores)."""
     return ", ".join(kind.grammar for kind in KINDS.values()
                      if profile is None or kind.scored_by(profile))
 
@@ -116,7 +117,9 @@ _LIMIT_RULE = "None or an integer >= 1; at most one of the two limits"
 OPTIONS = (
     Option("rouge_types", list, None, "the ROUGE types to score",
            examples=tuple(name for kind in KINDS.values() for name in kind.examples),
-           none=", ".join(DEFAULT_ROUGE_TYPES), rule=f"a list of {ROUGE_TYPE_GRAMMAR}"),
+           none=", ".join(DEFAULT_ROUGE_TYPES) + "".join(
+               f"; profile {p.name}: {', '.join(p.rouge_types)}" for p in PROFILES.values()
+               if p.rouge_types), rule=f"a list of {ROUGE_TYPE_GRAMMAR}"),
     Option("use_aggregator", bool, True, "True: one score per type, over all examples; False: "
            "a list of per-example scores", cli=False),
     Option("use_stemmer", bool, False, "stem tokens longer than 3 characters: Porter (nltk's, "
@@ -149,8 +152,9 @@ OPTIONS = (
     Option("detailed", bool, False, "also return precision, recall, the interval, the "
            "signature and the count", cli=False),
     Option("profile", str, "rouge_score", "whose numbers: rouge_score 0.1.2's (evaluate's "
-           "rouge), the ROUGE-1.5.5 Perl script's (rouge155) or pycocoevalcap's ROUGE-L "
-           "(coco: image captioning's)", choices=tuple(PROFILES)),
+           "rouge), the ROUGE-1.5.5 Perl script's (rouge155), pycocoevalcap's ROUGE-L "
+           "(coco: image captioning's), pltrdy's rouge 1.0.1 (pltrdy: LongBench's) or "
+           "rouge-chinese 1.0.3 (rouge_chinese: LLaMA-Factory's)", choices=tuple(PROFILES)),
     Option("aggregation", str, "macro", "macro: the mean of the examples' scores; micro: the "
            "scores of the counts summed over all examples (not with multi_ref max_pr)",
            choices=AGGREGATIONS),
@@ -163,9 +167,11 @@ OPTIONS = (
     Option("split_sentences", bool, False, "split sentences with a rule-based splitter "
            "before rougeLsum and rougeW (which compare sentence by sentence)"),
     Option("lang", str, None, "XL-Sum's multilingual ROUGE of a language: its tokenizer, "
-           "segmenter and stemmer", examples=LANGUAGE_CODES, none="the tokenizer option "
-           "applies", rule="None, an ISO 639-1 code (zh, hi, ar, ...) or XL-Sum's language "
-           "name (chinese_simplified, ...); with profile rouge_score and no tokenizer"),
+           "segmenter and stemmer; with profile pltrdy or rouge_chinese, zh cuts the text "
+           "with jieba first, as LongBench and LLaMA-Factory do", examples=LANGUAGE_CODES,
+           none="the tokenizer option applies", rule="None, an ISO 639-1 code (zh, hi, ar, "
+           "...) or XL-Sum's language name (chinese_simplified, ...); with profile "
+           "rouge_score and no tokenizer, or zh with profile pltrdy or rouge_chinese"),
 )
 OPTION = {option.name: option for option in OPTIONS}
 
@@ -336,15 +342,14 @@ class RougeOptions:
         if unknown:
             raise TypeError(f"{unknown[0]}: not an option; allowed: {', '.join(cls.names())}")
         raw = {**cls.defaults(), **given}
-        if raw["rouge_types"] is None:
-            raw["rouge_types"] = DEFAULT_ROUGE_TYPES
-
         profile = raw["profile"]
         if not isinstance(profile, Profile):
             profile = PROFILES.get(profile) if isinstance(profile, str) else None
             if profile is None:
                 raise ValueError(f"profile: got {raw['profile']!r}; allowed: "
                                  f"{', '.join(PROFILES)}")
+        if raw["rouge_types"] is None:
+            raw["rouge_types"] = profile.rouge_types or DEFAULT_ROUGE_TYPES
 
         rouge_types = raw["rouge_types"]
         if isinstance(rouge_types, str):
@@ -358,10 +363,10 @@ class RougeOptions:
         if len(set(names)) != len(names):
             raise ValueError(f"rouge_types: got duplicates in {names!r}")
         for t in parsed:
-            if not t.spec.scored_by(profile.name):
+            if not t.spec.scored_by(profile):
                 raise ValueError(f"rouge_types: got {t.name!r} with profile={profile.name!r}, "
                                  f"which does not score {t.spec.label}; allowed with that "
-                                 f"profile: {rouge_type_grammar(profile.name)}")
+                                 f"profile: {rouge_type_grammar(profile)}")
 
         flags = {option.name: _flag(option, raw[option.name]) for option in OPTIONS
                  if option.type is bool}
@@ -369,15 +374,22 @@ class RougeOptions:
         lang = None
         if raw["lang"] is not None:
             language = resolve_language(raw["lang"])
-            if profile.tokenizer is not None:
+            if profile.tokenizer is not None and language.code not in profile.languages:
+                allowed = ", ".join(repr(code) for code in profile.languages)
                 raise ValueError(f"lang: got {raw['lang']!r} with profile={profile.name!r}, "
-                                 f"which has its own tokenizer; allowed: lang=None with the "
+                                 f"which has its own tokenizer; allowed: "
+                                 f"{allowed + ' or ' if allowed else ''}lang=None with the "
                                  f"{profile.name} profile, or lang with profile='rouge_score'")
             if raw["tokenizer"] not in (None, "default"):
                 raise ValueError(f"tokenizer: got {raw['tokenizer']!r} with lang="
                                  f"{raw['lang']!r}; the language chooses the tokenizer "
                                  "(allowed: tokenizer=None with lang)")
-            tokenizer = language_tokenizer(language)
+            if profile.tokenizer is not None:  # its scripts cut the text into words first
+                cut, cut_name = segmenter(language)
+                tokenizer = dataclasses.replace(profile.tokenizer, segmenter=cut,
+                                                name=f"{profile.tokenizer.name}+{cut_name}")
+            else:
+                tokenizer = language_tokenizer(language)
             lang = language.code
         else:
             tokenizer = _tokenizer_profile(raw["tokenizer"], profile)
@@ -452,7 +464,7 @@ class RougeOptions:
 
     def signature(self) -> str:
         """Every setting that changes a number, in the style of sacrebleu's signatures."""
-        if self.lang is not None:
+        if isinstance(self.tokenizer, LanguageTokenizer):
             stem = stemmer_signature(self.tokenizer) if self.use_stemmer else "no"
         elif self.stemmer == "porter":
             stem = f"porter-nltk{nltk_version()}"

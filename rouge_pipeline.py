@@ -60,7 +60,6 @@ from .rouge_profiles import (
 )
 from .rouge_registry import (
     KIND_MEMOS,
-    KINDS,
     kind_of,
 )
 from .rouge_options import (
@@ -106,6 +105,9 @@ class _Plan:
         self.kinds = tuple(kind_of(options, t) for t in types)  # what each type runs as
         # ROUGE-N's orders are scored in one kernel call
         orders = sorted({t.n for t in types if t.kind == "n"})
+        # (the profile's counting: every ROUGE-N type runs as the same kind)
+        self.ngram_kernel = next((kind.kernel for t, kind in zip(types, self.kinds)
+                                  if t.kind == "n"), None)
         self.ngram_orders = np.array(orders, dtype=np.int64)  # only these orders are built
         self.ngram_column = {n: q for q, n in enumerate(orders)}
         # the sentence view of a language tokenizer (rougeLsum, rougeW: XL-Sum's lines)
@@ -223,7 +225,7 @@ def _pair_statistics_of(options: RougeOptions, predictions, references):
     stats = np.empty((len(pair_pred), len(options.rouge_types), 3), dtype=np.float64)
     backend = mode()  # read once (it reads the environment)
     if len(plan.ngram_orders):
-        by_order = _over_pairs(kernel(KINDS["n"].kernel, backend), (flat.tokens, flat_offsets),
+        by_order = _over_pairs(kernel(plan.ngram_kernel, backend), (flat.tokens, flat_offsets),
                                pair_pred, pair_ref, (plan.ngram_orders,))
     for j, (t, kind) in enumerate(zip(options.rouge_types, plan.kinds)):
         if t.kind == "n":

@@ -2,15 +2,17 @@
 tokenizers they name are in ``rouge_text``).
 
 A ``Profile`` holds every decision that differs between rouge_score 0.1.2 (``rouge_score``),
-the ROUGE-1.5.5 script (``rouge155``) and coco-caption's ROUGE-L (``coco``): the tokenizer and
-stemmer, what ROUGE-L means, which tokens fill the union LCS's clipping tables, the F rule and
-its default weight, rounding, ``pow``, the multi-reference modes, the bootstrap and its seed
-label. No other module compares profile names: adding a profile is adding one object to
+the ROUGE-1.5.5 script (``rouge155``), coco-caption's ROUGE-L (``coco``), pltrdy's rouge 1.0.1
+(``pltrdy``) and rouge-chinese 1.0.3 (``rouge_chinese``): the tokenizer (and its sentence
+splitter) and stemmer, how ROUGE-N counts, what ROUGE-L means, which tokens fill the union
+LCS's clipping tables, the F rule and its default weight, rounding, ``pow``, the
+multi-reference modes, the bootstrap and its seed label, the kinds it scores. No other module compares profile names: adding a profile is adding one object to
 ``PROFILES``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from collections.abc import Callable
@@ -19,7 +21,9 @@ import numpy as np
 
 from .rouge_text import (
     COCO_TOKENIZER,
+    PLTRDY_TOKENIZER,
     ROUGE155_TOKENIZER,
+    ROUGE_CHINESE_TOKENIZER,
     TokenizerProfile,
 )
 from .rouge_vectorized import fscore
@@ -85,7 +89,9 @@ class Profile:
     name: str
     tokenizer: TokenizerProfile | None  # fixed tokenizer; None: the user's choice
     stemmer: str  # what use_stemmer turns on for the byte tokenizers
-    rouge_l: str  # "lcs": LCS of the whole texts; "union": summary-level union LCS
+    # "lcs": LCS of the whole texts; "union": summary-level union LCS (ROUGE-1.5.5);
+    # "set_union": pltrdy's, the distinct words on the LCS of each pair of sentences
+    rouge_l: str
     clip_from_flat: bool  # union-LCS clipping tables from the joined-text view (ROUGE-1.5.5)
     rounding: Callable = field(compare=False)  # applied to per-example P, R, F
     power: Callable = field(compare=False)  # f(k) = k ** w of ROUGE-W
@@ -98,6 +104,10 @@ class Profile:
     alpha: float = 0.5  # the F weight when the alpha option is None
     f_rule: Callable = field(default=fscore, compare=False)  # (P, R, alpha) -> F
     alpha_label: str = ""  # the signature's alpha at the profile's own weight, if not a number
+    counting: str = "clipped"  # ROUGE-N: "clipped" n-gram counts, or "distinct" n-grams (sets)
+    kinds: tuple | None = None  # the kinds (rouge_registry.KINDS keys) it scores; None: all
+    languages: tuple = ()  # lang codes whose segmenter may cut a text before its tokenizer
+    rouge_types: tuple | None = None  # the types when none are asked for (None: the metric's)
 
     @property
     def keeps_rows(self) -> bool:
@@ -126,4 +136,33 @@ COCO = Profile(
     seed_label=lambda seed: f"seed:{seed}", exact_tiebreak_rounding=False, alpha=COCO_ALPHA,
     f_rule=coco_fscore, alpha_label="beta1.2")
 
-PROFILES = {p.name: p for p in (ROUGE_SCORE, ROUGE155, COCO)}
+
+def eps_fscore(p: np.ndarray, r: np.ndarray, alpha: float) -> np.ndarray:
+    """pltrdy's rouge and rouge-chinese's F: 2 ((P R) / (P + R + 1e-8)), in their order of
+    operations (so a perfect match gives 0.99999999...). At any alpha but 0.5, the
+    alpha-weighted F of the other profiles."""
+    if alpha != 0.5:
+        return fscore(p, r, alpha)
+    p, r = np.asarray(p, dtype=np.float64), np.asarray(r, dtype=np.float64)
+    return 2.0 * ((p * r) / (p + r + 1e-8))
+
+
+# pltrdy's rouge 1.0.1 (lm-evaluation-harness's and LongBench's ROUGE): its sentences are the
+# text split on "."; ROUGE-N counts distinct n-grams; ROUGE-L is its union LCS over the
+# sentences, of sets of words (set_union); F with 1e-8 added to P + R; one reference per call
+# (LongBench takes the maximum over the answers: max).
+PLTRDY = Profile(
+    name="pltrdy", tokenizer=PLTRDY_TOKENIZER, stemmer="porter", rouge_l="set_union",
+    clip_from_flat=False, rounding=no_rounding, power=_libm_pow, sequential_sums=False,
+    multi_ref_default="max", multi_ref_allowed=("max", "average", "max_pr"),
+    bootstrap="poisson", seed_label=lambda seed: f"seed:{seed}", exact_tiebreak_rounding=False,
+    f_rule=eps_fscore, alpha_label="f1+1e-8", counting="distinct", kinds=("n", "L"),
+    languages=("zh",), rouge_types=("rouge1", "rouge2", "rougeL"))  # (their DEFAULT_METRICS)
+
+# rouge-chinese 1.0.3 (LLaMA-Factory's and ChatGLM's compute_metrics): pltrdy's rouge with
+# Chinese sentence ends (rouge_text.rouge_chinese_sentences), and ROUGE-L one LCS of all the
+# words (lists, not sets)
+ROUGE_CHINESE = dataclasses.replace(PLTRDY, name="rouge_chinese",
+                                    tokenizer=ROUGE_CHINESE_TOKENIZER, rouge_l="lcs")
+
+PROFILES = {p.name: p for p in (ROUGE_SCORE, ROUGE155, COCO, PLTRDY, ROUGE_CHINESE)}

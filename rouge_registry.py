@@ -39,6 +39,9 @@ from .rouge_backend import (
     register_kernel,
     unregister_kernel,
 )
+from .rouge_profiles import (
+    PROFILES,
+)
 from .rouge_text import (
     split_sentences as split_sentences_rule_based,
 )
@@ -365,8 +368,12 @@ class Kind:
         return self.explanation.format(n=rouge_type.n, weight=rouge_type.weight,
                                        max_skip=rouge_type.max_skip)
 
-    def scored_by(self, profile_name: str) -> bool:
-        return self.profiles is None or profile_name in self.profiles
+    def scored_by(self, profile) -> bool:
+        """Whether a profile (or the name of one) scores this kind: both the kind and the
+        profile may name which."""
+        profile = PROFILES[profile] if isinstance(profile, str) else profile
+        return (self.profiles is None or profile.name in self.profiles) and (
+            profile.kinds is None or self.key in profile.kinds)
 
     @property
     def order(self) -> int:
@@ -430,6 +437,61 @@ KINDS = {
         skip_pairs=True),
 }
 
+# --------------------------------------------------------------------------------------------
+# The kinds a profile's own counting runs (rouge_profiles: counting, rouge_l): no name parses to
+# them; a type of the named kind runs as one of them under that profile (kind_of)
+
+
+def _distinct_ngram_marks(t, flat, view, clip) -> list:
+    """The tokens of the n-grams of each text that the other text has too."""
+    a, b = (ids.tolist() for ids in text_ids(view))
+    marks = []
+    for x, y in ((a, b), (b, a)):
+        others = {tuple(y[i:i + t.n]) for i in range(len(y) - t.n + 1)}
+        mark = np.zeros(len(x), dtype=np.bool_)
+        for i in range(len(x) - t.n + 1):
+            if tuple(x[i:i + t.n]) in others:
+                mark[i:i + t.n] = True
+        marks.append(mark)
+    return marks
+
+
+def _set_union_marks(t, flat, view, clip) -> list:
+    """The tokens of the words pltrdy's ROUGE-L counts: the distinct words on the LCS of some
+    (reference sentence, prediction sentence) pair, wherever they stand in either text."""
+    ids = text_ids(view)
+    sentences = [view.sent_offsets[view.text_sent_offsets[k]:view.text_sent_offsets[k + 1] + 1]
+                 for k in (0, 1)]
+    on_path = helper("set_union_mask")(np.concatenate(ids).astype(np.int64), len(ids[0]),
+                                       sentences[0] - sentences[0][0],
+                                       sentences[1] - sentences[1][0])
+    words = np.unique(ids[0][on_path])
+    return [np.isin(x, words) for x in ids]
+
+
+PROFILE_KINDS = {
+    ("n", "distinct"): Kind(
+        key="n", label="ROUGE-N", grammar=KINDS["n"].grammar,
+        unit="distinct n-grams of N tokens", examples=KINDS["n"].examples,
+        parse=_parse_ngram, kernel="distinct_ngram_stats", arguments=_flat, sentences=False,
+        cost=_ngram_cost, best_key=recall_key, marks=_distinct_ngram_marks,
+        explanation="tokens of the {n}-grams both texts have (each distinct n-gram counted "
+                    "once)"),
+    ("L", "union"): KINDS["Lsum"],
+    # every sentence pair's table is filled whole for the traceback, as ROUGE-W's
+    ("L", "set_union"): Kind(
+        key="L", label="ROUGE-L", grammar=KINDS["L"].grammar,
+        unit="the distinct words on the LCS of each pair of sentences",
+        examples=KINDS["L"].examples, parse=KINDS["L"].parse, kernel="set_union_lcs_stats",
+        arguments=lambda t, flat, sent, clip: ((sent.tokens, sent.sent_offsets,
+                                                sent.text_sent_offsets), ()),
+        sentences=True, cost=functools.partial(_union_cost, weighted=True),
+        best_key=recall_key, marks=_set_union_marks,
+        explanation="tokens whose word lies on the LCS of some pair of sentences (each "
+                    "distinct word counted once)"),
+}
+
+
 # memos of things made from parsed types (rouge_options' checked options, rouge_pipeline's
 # plans): emptied whenever KINDS changes, so that none outlives its kind
 KIND_MEMOS: list = []
@@ -470,10 +532,11 @@ def registered(kind: Kind, twin: Callable | None = None) -> Iterator[Kind]:
 
 
 def kind_of(options, rouge_type) -> Kind:
-    """The kind rouge_type runs as under these options (rouge155's ROUGE-L is summary-level)."""
-    if rouge_type.kind == "L" and options.profile.rouge_l != "lcs":
-        return KINDS["Lsum"]
-    return KINDS[rouge_type.kind]
+    """The kind rouge_type runs as under these options: the profile's own counting of ROUGE-N
+    and its ROUGE-L (rouge155's is summary-level, pltrdy's a union of sets), else its own."""
+    declared = {"n": options.profile.counting, "L": options.profile.rouge_l}
+    return PROFILE_KINDS.get((rouge_type.kind, declared.get(rouge_type.kind)),
+                             KINDS[rouge_type.kind])
 
 
 def text_sizes(options, texts: list) -> dict:

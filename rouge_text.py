@@ -653,6 +653,7 @@ class TokenizerProfile:
 
     line_sentences = False  # batch() ends a sentence at every "\n" (empty lines too)
     has_sentences = True  # rougeLsum/W compare sentence by sentence (False: the whole text)
+    own_sentences = False  # sentences by the tokenizer's own rule, not the lines of the text
 
 
 @dataclass(frozen=True)
@@ -754,7 +755,64 @@ class WholeTextTokenizer(StringTokenizer):
 
 
 DEFAULT_TOKENIZER = ByteTokenizer("default", unicode_lower=True)
+def pltrdy_sentences(text: str) -> list[str]:
+    """pltrdy's rouge 1.0.1 (Rouge._get_scores): its sentences are the text split on ".",
+    the dots dropped ("3.5" is two words)."""
+    return text.split(".")
+
+
+# rouge-chinese 1.0.3's Rouge.cut_sent: a line break after 。！？ or ? (unless a closing quote
+# follows), after six dots, after two ellipses, and after a closing quote that follows 。！？ or ?
+# (unless more punctuation follows); then trailing whitespace is dropped and the lines are its
+# sentences (line breaks already in the text end sentences too)
+_CUT_SENT = (
+    (re.compile(r"([。！？\?])([^”’])"), r"\1\n\2"),
+    (re.compile(r"(\.{6})([^”’])"), r"\1\n\2"),
+    (re.compile(r"(\…{2})([^”’])"), r"\1\n\2"),
+    (re.compile(r"([。！？\?][”’])([^，。！？\?])"), r"\1\n\2"),
+)
+
+
+def rouge_chinese_sentences(text: str) -> list[str]:
+    """rouge-chinese 1.0.3's sentences (Rouge.cut_sent)."""
+    for pattern, replacement in _CUT_SENT:
+        text = pattern.sub(replacement, text)
+    return text.rstrip().split("\n")
+
+
+@dataclass(frozen=True)
+class SentenceTokenizer(StringTokenizer):
+    """pltrdy's rouge and rouge-chinese: ``function`` cuts a text into sentences, and each
+    non-empty one is ``" ".join(sentence.split()).split(" ")``, so a sentence of spaces alone
+    is one empty token, as in those packages. ROUGE-N and their ROUGE-L read the words of all
+    sentences in a row; pltrdy's union LCS reads the sentences. A text with no sentence ("",
+    or dots alone for pltrdy) has no tokens: those packages raise "Hypothesis is empty." on
+    it; here it scores 0 (what LLaMA-Factory's guard and LongBench's except: both print).
+    ``segmenter``: a function cutting the text into words first (jieba for lang="zh", whose
+    words are joined with spaces, as those scripts do)."""
+
+    segmenter: Callable | None = field(default=None, compare=False)
+    own_sentences = True
+
+    def tokens(self, text, *, stemmer, stopwords):
+        if self.segmenter is not None:
+            text = " ".join(self.segmenter(text))
+        sentences = [" ".join(s.split()).split(" ") for s in self.function(text) if s]
+        if stopwords:
+            sentences = [[t for t in s if t not in SMART_STOPWORDS] for s in sentences]
+        return sentences
+
+    def batch(self, texts, *, stemmer, stopwords):
+        return tokenize_string_batch(texts, lambda text: self.tokens(text, stemmer=stemmer,
+                                                                     stopwords=stopwords))
+
+    def sentence_batch(self, texts, *, stemmer, stopwords):
+        return None  # batch() has the sentences
+
+
 COCO_TOKENIZER = WholeTextTokenizer("coco", coco_split)
+PLTRDY_TOKENIZER = SentenceTokenizer("pltrdy", pltrdy_sentences)
+ROUGE_CHINESE_TOKENIZER = SentenceTokenizer("rouge_chinese", rouge_chinese_sentences)
 ROUGE155_TOKENIZER = ByteTokenizer("rouge155", unicode_lower=False)
 TOKENIZERS = {
     "default": DEFAULT_TOKENIZER,

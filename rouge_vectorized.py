@@ -233,12 +233,11 @@ def _dense(values):
     return ids.reshape(-1).astype(np.int64)
 
 
-def ngram_stats(tokens, text_offsets, pair_pred, pair_ref, orders):
-    """rouge_kernels.ngram_stats: int64[pairs, len(orders), 3] of (hit, pred_count, ref_count)
-    for each N in orders (ascending)."""
-    n_pairs = pair_pred.shape[0]
+def ngram_levels(tokens, text_offsets, pair_pred, pair_ref, orders):
+    """For each N in orders (ascending) that some text is long enough for: (its column in
+    orders, the pair and n-gram id of each prediction window, the same of each reference
+    window). The ids of level n are made from level n - 1's and the unigrams."""
     orders = np.asarray(orders, dtype=np.int64)
-    out = np.zeros((n_pairs, orders.shape[0], 3), dtype=np.int64)
     pos, pair, side, local, length, lp, lr = _side_windows(text_offsets, pair_pred, pair_ref)
     unigram = _dense(tokens[pos])
     vocabulary = int(unigram.max(initial=0)) + 1
@@ -249,20 +248,29 @@ def ngram_stats(tokens, text_offsets, pair_pred, pair_ref, orders):
         if n > 1:
             q = np.flatnonzero(valid)
             if q.shape[0] == 0:
-                break  # no text this long: no hits, and the counts are set below
+                return  # no text this long: no n-grams from here on
             keys = np.full(pos.shape[0], -1, dtype=np.int64)
             keys[q] = gram[q] * vocabulary + unigram[q + n - 1]
             gram = _dense(keys)
-        if n not in column:
-            continue
-        p = valid & (side == 0)
-        r = valid & (side == 1)
-        if p.any() and r.any():
-            out[:, column[n], 0] = _clipped_hits_per_pair(n_pairs, pair[p], gram[p], pair[r],
-                                                          gram[r])
-    for q, n in enumerate(orders.tolist()):
-        out[:, q, 1] = np.maximum(0, lp - n + 1)
-        out[:, q, 2] = np.maximum(0, lr - n + 1)
+        if n in column:
+            p = valid & (side == 0)
+            r = valid & (side == 1)
+            yield column[n], pair[p], gram[p], pair[r], gram[r]
+
+
+def ngram_stats(tokens, text_offsets, pair_pred, pair_ref, orders):
+    """rouge_kernels.ngram_stats: int64[pairs, len(orders), 3] of (hit, pred_count, ref_count)
+    for each N in orders (ascending)."""
+    n_pairs = pair_pred.shape[0]
+    out = np.zeros((n_pairs, len(orders), 3), dtype=np.int64)
+    for q, p_pair, p_gram, r_pair, r_gram in ngram_levels(tokens, text_offsets, pair_pred,
+                                                          pair_ref, orders):
+        if p_pair.shape[0] and r_pair.shape[0]:
+            out[:, q, 0] = _clipped_hits_per_pair(n_pairs, p_pair, p_gram, r_pair, r_gram)
+    lengths = np.diff(text_offsets)
+    for q, n in enumerate(np.asarray(orders).tolist()):
+        out[:, q, 1] = np.maximum(0, lengths[pair_pred] - n + 1)
+        out[:, q, 2] = np.maximum(0, lengths[pair_ref] - n + 1)
     return out
 
 
@@ -753,3 +761,11 @@ def example_prf(counts, alpha):
     out[..., :2] = safe_div(counts[..., :1], counts[..., 1:])
     out[..., 2] = fscore(out[..., 0], out[..., 1], alpha)
     return out
+
+
+# the twins of the kernels of the profiles that count sets (rouge_kernels_sets), which use
+# the helpers above
+from .rouge_vectorized_sets import (  # noqa: E402 - after the helpers it imports
+    distinct_ngram_stats,  # noqa: F401 - a twin, found by name
+    set_union_lcs_stats,  # noqa: F401 - a twin, found by name
+)

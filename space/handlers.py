@@ -101,10 +101,11 @@ def example_chosen(prediction, *references):
     return _reference_boxes(max([1] + [k + 1 for k, t in enumerate(references) if t]))
 
 
-def profile_changed(profile, multi_ref, alpha):
+def profile_changed(profile, multi_ref, alpha, rouge_types):
     """A profile takes its own multi_ref default where the mode shown is not one of its own
     (ROUGE-1.5.5 has no 'max'), and its own F weight where the slider shows a profile's
-    default (coco: beta = 1.2), not a weight the user chose."""
+    default (coco: beta = 1.2), not a weight the user chose. The types it does not score
+    (pltrdy's and rouge-chinese's: ROUGE-N and L only) are unticked."""
     chosen = metric.PROFILES[profile]
     mode = gr.update()
     if multi_ref not in chosen.multi_ref_allowed:
@@ -112,7 +113,9 @@ def profile_changed(profile, multi_ref, alpha):
     weight = gr.update()
     if any(alpha == p.alpha for p in metric.PROFILES.values()) and alpha != chosen.alpha:
         weight = gr.update(value=chosen.alpha)
-    return mode, weight
+    scored = [name for name in rouge_types
+              if metric.parse_rouge_type(name).spec.scored_by(chosen)]
+    return mode, weight, gr.update(value=scored) if scored != list(rouge_types) else gr.update()
 
 
 # --------------------------------------------------------------------------------------------

@@ -197,8 +197,9 @@ def download_cost(rows: int, columns: int) -> float:
 
 def check_segmenter(options, predictions: list, references: list, local: str) -> None:
     """Refuse a text longer than its language's segmenter may see (MAX_SEGMENTER_CHARS)."""
-    language = getattr(options.tokenizer, "language", None)
-    segmenter = getattr(language, "segmenter", None)
+    # (lang's segmenter: the language tokenizer's, or the one a profile cuts with first)
+    segmenter = next((language.segmenter for language in metric.LANGUAGES
+                      if language.code == options.lang), None)
     if segmenter is None:
         return
     limit = MAX_SEGMENTER_CHARS[segmenter]

@@ -138,11 +138,12 @@ def test_space_takes_the_profile_and_its_weight():
     handlers = importlib.import_module("space.handlers")
     options = importlib.import_module("space.options")
     assert "coco" in options.control("profile")["choices"]
-    mode, weight = handlers.profile_changed("coco", "max", 0.5)
+    mode, weight, types = handlers.profile_changed("coco", "max", 0.5, ["rougeL"])
     assert mode == gr.update() and weight == gr.update(value=1 / (1 + 1.2 ** 2))
-    assert handlers.profile_changed("coco", "max", 0.3)[1] == gr.update()  # the user's
-    assert handlers.profile_changed("rouge_score", "max_pr", 1 / (1 + 1.2 ** 2)) == \
-        (gr.update(), gr.update(value=0.5))
+    assert types == gr.update()  # coco scores every kind
+    assert handlers.profile_changed("coco", "max", 0.3, ["rougeL"])[1] == gr.update()
+    assert handlers.profile_changed("rouge_score", "max_pr", 1 / (1 + 1.2 ** 2), []) == \
+        (gr.update(), gr.update(value=0.5), gr.update())
     page = options.page_options(["rougeL"], "", False, False, "coco", 1 / (1 + 1.2 ** 2),
                                 "max_pr", None, False, None)
     assert page["alpha"] is None

@@ -1,0 +1,279 @@
+"""The pltrdy and rouge_chinese profiles against the packages themselves: pltrdy's rouge 1.0.1
+(LongBench's and lm-evaluation-harness's ROUGE) and rouge-chinese 1.0.3 (LLaMA-Factory's and
+ChatGLM's), run here on the same text. Per example, P, R and F bit for bit; the corpus score
+is the exact mean of their per-example numbers (their avg=True adds left to right, within a
+few ulps of it); raw Chinese under lang="zh" against the scripts' own jieba recipe."""
+
+import math
+import random
+from fractions import Fraction
+
+import jieba
+import numpy as np
+import pytest
+import rouge as pltrdy
+import rouge_chinese
+
+# rouge-chinese's wheel also installs a package "rouge" (an old copy of its own code) over
+# pltrdy's: .ci/run installs pltrdy's last. Make sure the oracle is pltrdy's own.
+if getattr(pltrdy, "__version__", None) != "1.0.1" or hasattr(pltrdy.Rouge, "cut_sent"):
+    raise ImportError("the package 'rouge' is not pltrdy's rouge 1.0.1 (rouge-chinese's wheel "
+                      "writes its own copy there): pip install --force-reinstall --no-deps "
+                      "rouge==1.0.1")
+
+PACKAGES = {"pltrdy": pltrdy.Rouge, "rouge_chinese": rouge_chinese.Rouge}
+THEIR_METRICS = ["rouge-1", "rouge-2", "rouge-3", "rouge-4", "rouge-5", "rouge-l"]
+OUR_TYPES = ["rouge1", "rouge2", "rouge3", "rouge4", "rouge5", "rougeL"]
+ZERO = {"p": 0.0, "r": 0.0, "f": 0.0}
+
+
+def _theirs(profile: str, predictions, references):
+    """The package's per-example {metric: {p, r, f}}; where it raises on an empty text
+    ("Hypothesis is empty.", "Reference is empty.", "Collections must contain at least 1
+    sentence."), zeros: what LongBench's except: and LLaMA-Factory's guard print."""
+    scorer = PACKAGES[profile](metrics=THEIR_METRICS)
+    out = []
+    for p, r in zip(predictions, references):
+        try:
+            out.append(scorer.get_scores(p, r)[0])
+        except ValueError as error:
+            assert "empty" in str(error) or "at least 1 sentence" in str(error), error
+            out.append({m: ZERO for m in THEIR_METRICS})
+    return out
+
+
+def _ours(metric, profile: str, predictions, references, **options):
+    return metric.compute(predictions=predictions, references=references, profile=profile,
+                          rouge_types=OUR_TYPES, use_aggregator=False, detailed=True, **options)
+
+
+def _differing(ours, theirs) -> list:
+    bad = []
+    for ours_type, their_metric in zip(OUR_TYPES, THEIR_METRICS):
+        for k, scores in enumerate(theirs):
+            mine = tuple(ours[ours_type][key][k] for key in ("precision", "recall", "fmeasure"))
+            if mine != (scores[their_metric]["p"], scores[their_metric]["r"],
+                        scores[their_metric]["f"]):
+                bad.append((k, ours_type, mine, scores[their_metric]))
+    return bad
+
+
+@pytest.mark.parametrize("profile", ["pltrdy", "rouge_chinese"])
+def test_realsumm_equals_the_package(metric, realsumm, profile):
+    """realsumm's 3,500 summaries (35 systems, 100 articles): ROUGE-1..5 and L, every P, R, F
+    equal; the corpus means are the exact means of the package's numbers."""
+    predictions = [row["prediction"] for row in realsumm]
+    references = [row["references"][0] for row in realsumm]
+    theirs = _theirs(profile, predictions, references)
+    assert _differing(_ours(metric, profile, predictions, references), theirs) == []
+    corpus = metric.compute(predictions=predictions, references=references, profile=profile,
+                            rouge_types=OUR_TYPES)
+    for ours_type, their_metric in zip(OUR_TYPES, THEIR_METRICS):
+        exact = sum(Fraction(s[their_metric]["f"]) for s in theirs) / len(theirs)
+        assert corpus[ours_type] == float(exact)
+    # their avg=True: the same numbers added left to right, then divided
+    averaged = PACKAGES[profile](metrics=THEIR_METRICS).get_scores(predictions, references,
+                                                                  avg=True)
+    for ours_type, their_metric in zip(OUR_TYPES, THEIR_METRICS):
+        assert math.isclose(corpus[ours_type], averaged[their_metric]["f"], rel_tol=1e-13)
+
+
+# Chinese words and characters, the sentence ends both packages know (。！？ and "?", closing
+# quotes, six dots, two ellipses), dots, spaces, newlines and Latin words
+WORDS = ["我们", "今天", "天气", "很", "好", "的", "是", "模型", "训练", "数据", "中国", "北京",
+         "人工智能", "学习", "了", "不", "在", "和", "一个", "问题", "。", "！", "？", "?", "，",
+         "”", "’", "“", "……", "......", ".", " ", "\n", "AI", "GPT-4", "3.5", "abc def"]
+
+
+def _chinese(rng: random.Random, longest: int) -> str:
+    return "".join(rng.choice(WORDS) for _ in range(rng.randint(0, longest)))
+
+
+def _jieba_joined(text: str) -> str:
+    """The scripts' cut: jieba's default dictionary, precise mode, words joined by spaces."""
+    return " ".join(jieba.cut(text))
+
+
+def test_generated_chinese_equals_the_llama_factory_recipe(metric):
+    """2,000 generated Chinese pairs, raw text in, lang="zh": LLaMA-Factory's compute_metrics
+    (jieba, then rouge-chinese's get_scores; zeros where a text has no words) per example."""
+    rng = random.Random(20261127)
+    predictions = [_chinese(rng, 30) for _ in range(2000)]
+    references = [_chinese(rng, 30) for _ in range(2000)]
+    theirs = []
+    for p, r in zip(predictions, references):
+        hypothesis, reference = _jieba_joined(p), _jieba_joined(r)
+        if not hypothesis.split() or not reference.split():  # LLaMA-Factory's guard
+            theirs.append({m: ZERO for m in THEIR_METRICS})
+        else:
+            theirs.append(rouge_chinese.Rouge(metrics=THEIR_METRICS).get_scores(
+                hypothesis, reference)[0])
+    ours = _ours(metric, "rouge_chinese", predictions, references, lang="zh")
+    assert _differing(ours, theirs) == []
+    assert "lang:zh" in ours["signature"] and "tok:rouge_chinese+jieba" in ours["signature"]
+
+
+def test_generated_chinese_equals_the_longbench_recipe(metric):
+    """2,000 generated pairs with 1-3 answers each, lang="zh": LongBench's rouge_zh_score
+    (jieba, then pltrdy's get_scores, 0.0 where it raises), the maximum over the answers."""
+    rng = random.Random(42)
+    predictions = [_chinese(rng, 30) for _ in range(2000)]
+    references = [[_chinese(rng, 30) for _ in range(rng.randint(1, 3))] for _ in range(2000)]
+
+    def rouge_zh_score(prediction, ground_truth):
+        prediction, ground_truth = _jieba_joined(prediction), _jieba_joined(ground_truth)
+        try:
+            scores = pltrdy.Rouge().get_scores([prediction], [ground_truth], avg=True)
+        except ValueError:  # (LongBench: a bare except)
+            return 0.0
+        return scores["rouge-l"]["f"]
+
+    theirs = [max(rouge_zh_score(p, gt) for gt in gts) for p, gts in zip(predictions, references)]
+    ours = metric.compute(predictions=predictions, references=references, profile="pltrdy",
+                          lang="zh", rouge_types=["rougeL"], use_aggregator=False)
+    assert ours["rougeL"] == theirs
+    corpus = metric.compute(predictions=predictions, references=references, profile="pltrdy",
+                            lang="zh", rouge_types=["rougeL"])["rougeL"]
+    assert corpus == float(sum(map(Fraction, theirs)) / len(theirs))
+
+
+@pytest.mark.parametrize("profile", ["pltrdy", "rouge_chinese"])
+@pytest.mark.parametrize("prediction, reference", [
+    ("", "a b"), ("a b", ""), ("", ""),          # the package raises: 0 here
+    (".", "a"), ("...", "a . b"),                # dots alone: no sentence for pltrdy
+    ("   ", "a"), ("   ", "   "), ("a\n \nb", "a b"),  # a sentence of spaces: one "" word
+    ("a. . b", "a b"), ("a b a b a", "a b"),     # sets: "a b" counted once
+    ("3.5 apples", "3 5 apples"), ("e.g. this", "e g this"),
+    ("你好。世界！", "你好 世界"), ("“好。”他说", "好 他说"),
+])
+def test_edge_cases_equal_the_package(metric, profile, prediction, reference):
+    theirs = _theirs(profile, [prediction], [reference])
+    assert _differing(_ours(metric, profile, [prediction], [reference]), theirs) == []
+
+
+def test_hand_computed_scores(metric):
+    """pltrdy, by hand. "a b a c" against "a b d": distinct unigrams {a, b, c} and {a, b, d},
+    2 shared: P = 2/3, R = 2/3, F = 2 (4/9) / (4/3 + 1e-8). ROUGE-L: one sentence each, the
+    LCS "a b" (words {a, b}): 2 of 3 distinct words either way, the same numbers."""
+    scores = metric.compute(predictions=["a b a c"], references=["a b d"], profile="pltrdy",
+                            rouge_types=["rouge1", "rougeL"], use_aggregator=False,
+                            detailed=True)
+    f = 2.0 * ((2 / 3 * (2 / 3)) / (2 / 3 + 2 / 3 + 1e-8))
+    for name in ("rouge1", "rougeL"):
+        assert scores[name] == {"precision": [2 / 3], "recall": [2 / 3], "fmeasure": [f]}
+    # a perfect match is not 1: 2 (1 / (2 + 1e-8))
+    assert metric.compute(predictions=["a b"], references=["a b"], profile="rouge_chinese",
+                          rouge_types=["rouge1"])["rouge1"] == 2.0 * (1.0 / (2.0 + 1e-8))
+
+
+def test_profiles_declare_their_conventions(metric, metric_module):
+    """The signature names the profile, its tokenizer and its F; kinds the packages do not
+    have, and languages without their jieba recipe, are refused by name."""
+    options = metric_module.RougeOptions.build
+    signature = options(profile="pltrdy").signature()
+    assert "profile:pltrdy" in signature and "tok:pltrdy" in signature
+    assert "alpha:f1+1e-8" in signature and "multiref:max" in signature
+    with pytest.raises(ValueError, match="rouge_types: got 'rougeLsum' with "
+                                         "profile='rouge_chinese'"):
+        options(profile="rouge_chinese", rouge_types=["rougeLsum"])
+    with pytest.raises(ValueError, match="rouge_types: got 'rougeW' with profile='pltrdy'"):
+        options(profile="pltrdy", rouge_types=["rougeW"])
+    with pytest.raises(ValueError, match="lang: got 'ja' with profile='pltrdy'.*'zh'"):
+        options(profile="pltrdy", lang="ja")
+    with pytest.raises(ValueError, match="tokenizer"):
+        options(profile="pltrdy", tokenizer="unicode")
+    # an explicit alpha is the alpha F of the other profiles
+    f = metric.compute(predictions=["a b a c"], references=["a b d"], profile="pltrdy",
+                       rouge_types=["rouge1"], alpha=0.25)["rouge1"]
+    assert f == (2 / 3) * (2 / 3) / (0.25 * (2 / 3) + 0.75 * (2 / 3))
+
+
+def test_every_surface_takes_the_profiles(metric, realsumm):
+    """The interval and compare() score the package's numbers: the interval's mid and each
+    system's compare() score are the exact means of pltrdy's F; the CLI prints them."""
+    rows = [row for row in realsumm if row["system"] in ("abs/bart/out", "ext/bart/out")]
+    by_system: dict = {}
+    for row in rows:
+        by_system.setdefault(row["system"], {})[row["doc"]] = row
+    docs = sorted(set(by_system["abs/bart/out"]) & set(by_system["ext/bart/out"]))
+    references = [by_system["abs/bart/out"][d]["references"][0] for d in docs]
+    systems = {name: [by_system[name][d]["prediction"] for d in docs] for name in by_system}
+    means = {}
+    for name, predictions in systems.items():
+        theirs = _theirs("pltrdy", predictions, references)
+        means[name] = float(sum(Fraction(s["rouge-l"]["f"]) for s in theirs) / len(theirs))
+    detailed = metric.compute(predictions=systems["abs/bart/out"], references=references,
+                              profile="pltrdy", rouge_types=["rougeL"], detailed=True)
+    assert detailed["rougeL"]["fmeasure"]["mid"] == means["abs/bart/out"]
+    result = metric.compare(systems, references, profile="pltrdy", rouge_types=["rougeL"],
+                            n_samples=200)
+    assert "profile:pltrdy" in result["signature"]
+    for name in systems:  # (compare()'s mean divides a float sum: within an ulp)
+        assert math.isclose(result[name]["rougeL"]["fmeasure"]["score"], means[name],
+                            rel_tol=4e-16)
+
+
+def test_twins_equal_the_compiled_kernels():
+    """The two new kernels against their numpy twins on seeded random batches (sentences of
+    0-8 tokens from 6 words, so that repeats and ties abound)."""
+    from rouge_exact import rouge_backend, rouge_vectorized
+
+    kernels = rouge_backend.compiled_kernels()
+    rng = np.random.default_rng(20261127)
+    for _ in range(300):
+        tokens, sent_offsets, text_sent_offsets = [], [0], [0]
+        for _ in range(8):
+            for _ in range(rng.integers(0, 4)):
+                tokens += rng.integers(0, 6, int(rng.integers(0, 9))).tolist()
+                sent_offsets.append(len(tokens))
+            text_sent_offsets.append(len(sent_offsets) - 1)
+        tokens, sent_offsets = np.array(tokens, np.int64), np.array(sent_offsets, np.int64)
+        text_sent_offsets = np.array(text_sent_offsets, np.int64)
+        pred = rng.integers(0, 8, 6).astype(np.int64)
+        ref = rng.integers(0, 8, 6).astype(np.int64)
+        args = (tokens, sent_offsets, text_sent_offsets, pred, ref)
+        assert np.array_equal(kernels.set_union_lcs_stats(*args),
+                              rouge_vectorized.set_union_lcs_stats(*args))
+        args = (tokens, sent_offsets[text_sent_offsets], pred, ref,
+                np.array([1, 2, 3, 5], np.int64))
+        assert np.array_equal(kernels.distinct_ngram_stats(*args),
+                              rouge_vectorized.distinct_ngram_stats(*args))
+
+
+def test_space_takes_the_profiles():
+    """The Space's profile menu lists both; choosing one unticks the types its package does
+    not have (rougeLsum), keeps the F weight at 0.5, and the page's options score them."""
+    import importlib
+
+    gr = pytest.importorskip("gradio")
+    handlers = importlib.import_module("space.handlers")
+    options = importlib.import_module("space.options")
+    assert {"pltrdy", "rouge_chinese"} <= set(options.control("profile")["choices"])
+    changed = handlers.profile_changed("pltrdy", "max", 0.5,
+                                       ["rouge1", "rouge2", "rougeL", "rougeLsum"])
+    assert changed == (gr.update(), gr.update(), gr.update(value=["rouge1", "rouge2", "rougeL"]))
+    page = options.page_options(["rouge1", "rougeL"], "", False, False, "rouge_chinese", 0.5,
+                                "max", None, False, None)
+    scored = options.metric.compute(predictions=["a b a c"], references=["a b d"], **page)
+    assert scored["rouge1"] == 2.0 * ((2 / 3 * (2 / 3)) / (2 / 3 + 2 / 3 + 1e-8))
+
+
+def test_cli_prints_the_profile(tmp_path):
+    """`rouge --profile pltrdy`: the package's corpus F of two lines, and the signature."""
+    import json
+    import subprocess
+    import sys
+
+    (tmp_path / "p.txt").write_text("a b a c\nthe cat sat. on the mat\n", encoding="utf-8")
+    (tmp_path / "r.txt").write_text("a b d\nthe cat. sat on a mat\n", encoding="utf-8")
+    out = subprocess.run([sys.executable, "-m", "rouge_exact.rouge_cli", str(tmp_path / "p.txt"),
+                          str(tmp_path / "r.txt"), "--profile", "pltrdy", "--json"],
+                         capture_output=True, text=True, check=True).stdout
+    result = json.loads(out)
+    theirs = pltrdy.Rouge().get_scores(["a b a c", "the cat sat. on the mat"],
+                                       ["a b d", "the cat. sat on a mat"])
+    for name, their_metric in (("rouge1", "rouge-1"), ("rouge2", "rouge-2"),
+                               ("rougeL", "rouge-l")):
+        exact = sum(Fraction(s[their_metric]["f"]) for s in theirs) / 2
+        assert result[name]["fmeasure"]["mid"] == float(exact)
+    assert "profile:pltrdy" in result["signature"]
