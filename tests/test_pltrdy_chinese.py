@@ -277,3 +277,56 @@ def test_cli_prints_the_profile(tmp_path):
         exact = sum(Fraction(s[their_metric]["f"]) for s in theirs) / 2
         assert result[name]["fmeasure"]["mid"] == float(exact)
     assert "profile:pltrdy" in result["signature"]
+
+
+def _docs_example(k: int) -> tuple:
+    """docs/llm.md's k-th ```python block, run: (its namespace, what it printed)."""
+    import contextlib
+    import io
+    import pathlib
+    import re
+
+    page = (pathlib.Path(__file__).resolve().parents[1] / "docs" / "llm.md").read_text("utf-8")
+    code = re.findall(r"```python\n(.*?)```", page, re.S)[k]
+    namespace: dict = {}
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(compile(code, "docs/llm.md", "exec"), namespace)
+    return namespace, printed.getvalue()
+
+
+def test_docs_example_prints_what_llama_factory_prints(metric):
+    """docs/llm.md's recipe against LLaMA-Factory's compute_metrics, run on the same pairs:
+    jieba, rouge-chinese, 0 where a text has no words, each F x 100 rounded to 4 decimals,
+    then np.mean. The page's printed dict is theirs."""
+    namespace, printed = _docs_example(0)
+    score_dict: dict = {"rouge-1": [], "rouge-2": [], "rouge-l": []}
+    for pred, label in zip(namespace["predictions"], namespace["references"]):
+        hypothesis, reference = list(jieba.cut(pred)), list(jieba.cut(label))
+        if len(" ".join(hypothesis).split()) == 0 or len(" ".join(reference).split()) == 0:
+            result = {"rouge-1": {"f": 0.0}, "rouge-2": {"f": 0.0}, "rouge-l": {"f": 0.0}}
+        else:
+            result = rouge_chinese.Rouge().get_scores(" ".join(hypothesis),
+                                                      " ".join(reference))[0]
+        for k, v in result.items():
+            score_dict[k].append(round(v["f"] * 100, 4))
+    assert printed == f"{ {k: float(np.mean(v)) for k, v in score_dict.items()} }\n"
+
+
+def test_docs_example_prints_what_longbench_prints(metric):
+    """docs/llm.md's LongBench recipe against LongBench's own scorer on the same pairs:
+    rouge_zh_score for the Chinese prediction, rouge_score for the English one, the best
+    answer each, round(100 * total / n, 2)."""
+    namespace, printed = _docs_example(1)
+
+    def rouge_score(prediction, ground_truth):
+        try:
+            return pltrdy.Rouge().get_scores([prediction], [ground_truth],
+                                             avg=True)["rouge-l"]["f"]
+        except Exception:
+            return 0.0
+
+    zh = lambda p, g: rouge_score(_jieba_joined(p), _jieba_joined(g))  # noqa: E731
+    (p_zh, p_en), (a_zh, a_en) = namespace["predictions"], namespace["answers"]
+    total = max(zh(p_zh, g) for g in a_zh) + max(rouge_score(p_en, g) for g in a_en)
+    assert printed == f"{round(100 * total / 2, 2)}\n"
