@@ -45,7 +45,7 @@ from .rouge_text import (
     nltk_version,
 )
 
-__version__ = "0.5.0"
+__version__ = "0.6.0"
 
 DEFAULT_ROUGE_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 DEFAULT_SEED = 12345

@@ -44,7 +44,7 @@ def test_version_is_the_distributions():
     import rouge_exact
 
     with open(REPO / "pyproject.toml", "rb") as f:
-        assert tomllib.load(f)["project"]["version"] == rouge_exact.__version__ == "0.5.0"
+        assert tomllib.load(f)["project"]["version"] == rouge_exact.__version__ == "0.6.0"
     assert (REPO / "CHANGELOG.md").read_text(encoding="utf-8").count("0.4.0") >= 1
 
 
