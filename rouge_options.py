@@ -117,9 +117,8 @@ _LIMIT_RULE = "None or an integer >= 1; at most one of the two limits"
 OPTIONS = (
     Option("rouge_types", list, None, "the ROUGE types to score",
            examples=tuple(name for kind in KINDS.values() for name in kind.examples),
-           none=", ".join(DEFAULT_ROUGE_TYPES) + "".join(
-               f"; profile {p.name}: {', '.join(p.rouge_types)}" for p in PROFILES.values()
-               if p.rouge_types), rule=f"a list of {ROUGE_TYPE_GRAMMAR}"),
+           none=", ".join(DEFAULT_ROUGE_TYPES) + ", or the profile's",
+           rule=f"a list of {ROUGE_TYPE_GRAMMAR}"),
     Option("use_aggregator", bool, True, "True: one score per type, over all examples; False: "
            "a list of per-example scores", cli=False),
     Option("use_stemmer", bool, False, "stem tokens longer than 3 characters: Porter (nltk's, "
@@ -153,8 +152,8 @@ OPTIONS = (
            "signature and the count", cli=False),
     Option("profile", str, "rouge_score", "whose numbers: rouge_score 0.1.2's (evaluate's "
            "rouge), the ROUGE-1.5.5 Perl script's (rouge155), pycocoevalcap's ROUGE-L "
-           "(coco: image captioning's), pltrdy's rouge 1.0.1 (pltrdy: LongBench's) or "
-           "rouge-chinese 1.0.3 (rouge_chinese: LLaMA-Factory's)", choices=tuple(PROFILES)),
+           "(coco: image captioning's), pltrdy's rouge 1.0.1 (pltrdy: LongBench's) or the "
+           "rouge_chinese package 1.0.3 (LLaMA-Factory's)", choices=tuple(PROFILES)),
     Option("aggregation", str, "macro", "macro: the mean of the examples' scores; micro: the "
            "scores of the counts summed over all examples (not with multi_ref max_pr)",
            choices=AGGREGATIONS),

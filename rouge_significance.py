@@ -135,7 +135,7 @@ def holm(p_values) -> list:
 def paired_test(stats: Mapping[str, Mapping[str, np.ndarray]], baseline: str,
                 score_of: ScoreOf = mean_scores, *, test: str = DEFAULT_TEST,
                 n_samples: int | None = None, seed: int | None = 12345,
-                confidence: float = 0.95) -> dict:
+                confidence: float = 0.95, reported: np.ndarray | None = None) -> dict:
     """Compare every system with the baseline, per ROUGE type and measure.
 
     stats: {system: {rouge_type: float64[n, k]}}, the per-example statistics, rows aligned
@@ -145,7 +145,12 @@ def paired_test(stats: Mapping[str, Mapping[str, np.ndarray]], baseline: str,
     test: one of ``TESTS`` (default ``DEFAULT_TEST``); n_samples: resamples or trials
         (default ``DEFAULT_SAMPLES[test]``); seed: for ``numpy.random.default_rng`` (None:
         fresh entropy); confidence: of the percentile intervals; 1 - confidence is the level
-        of the verdicts.
+        of the verdicts. reported: the scores to report, float64[systems, types, 3] in
+        the order of stats (the caller's exact means, as compute() gives them); "score" and
+        "delta" are made from them. None: the tests' own observed scores, whose macro mean
+        divides a float sum (within an ulp or two of the exact mean). The tests themselves
+        always compare the observed difference made as every resampled one is, so that a
+        trial that repeats the observed split ties it exactly.
 
     Returns {system: {rouge_type: {measure: {...}}}}: "score", "low", "high" (the system's
     percentile interval) for every system; the m others also get, as plain floats, "delta",
@@ -244,6 +249,9 @@ def paired_test(stats: Mapping[str, Mapping[str, np.ndarray]], baseline: str,
         # no evidence at all (every resampled difference is 0): p = 1, where the strict
         # count of sacrebleu's two rules would give 1 / (n_samples + 1)
         p_values[~(sample_gaps != 0).any(axis=0)] = 1.0
+    if reported is not None:
+        observed = np.asarray(reported, dtype=np.float64).reshape(observed.shape)
+        observed_delta = observed - observed[b]
     others = [i for i in range(len(systems)) if i != b]
     tail = 50.0 * (1.0 - confidence)
     low, high = np.percentile(samples, [tail, 100.0 - tail], axis=0)

@@ -330,3 +330,22 @@ def test_docs_example_prints_what_longbench_prints(metric):
     (p_zh, p_en), (a_zh, a_en) = namespace["predictions"], namespace["answers"]
     total = max(zh(p_zh, g) for g in a_zh) + max(rouge_score(p_en, g) for g in a_en)
     assert printed == f"{round(100 * total / 2, 2)}\n"
+
+
+def test_what_the_space_shows_is_what_pltrdy_counts(metric_module):
+    """By hand, "a b c. d a" against "a c d": pltrdy's sentences "a b c" and "d a"; the LCS
+    with the first is "a c", with the second "d" (its traceback goes left on the tie at the
+    corner, then meets d = d): the words {a, c, d}, 3 of the prediction's 4 distinct words and
+    all 3 of the reference's. The highlights mark every token of those words; ROUGE-1 marks
+    the tokens of the unigrams both texts have (the same here)."""
+    opts = metric_module.RougeOptions.build(profile="pltrdy", rouge_types=["rouge1", "rougeL"])
+    assert metric_module.tokens_of("a b c. d a", profile="pltrdy") == [["a", "b", "c"],
+                                                                         ["d", "a"]]
+    for rouge_type in opts.rouge_types:
+        marks_p, marks_r, words_p, words_r = metric_module.pair_marks(
+            opts, "a b c. d a", "a c d", rouge_type)
+        assert list(words_p) == ["a", "b", "c", "d", "a"] and list(words_r) == ["a", "c", "d"]
+        assert marks_p.tolist() == [True, False, True, True, True]
+        assert marks_r.tolist() == [True, True, True]
+    theirs = pltrdy.Rouge(metrics=["rouge-l"]).get_scores("a b c. d a", "a c d")[0]["rouge-l"]
+    assert (theirs["p"], theirs["r"]) == (3 / 4, 1.0)
