@@ -3,7 +3,9 @@
 ``Aggregate.add`` takes the per-example statistics of a batch (``ScoredExamples``), in any
 order and chunking; ``Aggregate.result`` formats compute()'s output.
 
-* The mean is an exact sum (Python ints in units of 2^-1130), rounded once at the end.
+* The mean is an exact sum (Python ints in units of 2^-64 while every value added is a
+  multiple of it below 2^40, the common case; else, and in a state, of 2^-1130), rounded
+  once at the end.
 * The default profile's interval is a Poisson bootstrap kept as sums per sample: each example
   enters each sample w ~ Poisson(1) times, w drawn from the example's own texts (its key), the
   seed and its copy number, so the numbers do not depend on the order, the chunks or the
@@ -159,18 +161,22 @@ _POISSON_CDF = np.array([math.floor(2.0 ** 32 * math.fsum(math.exp(-1) / math.fa
                          for k in range(16)], dtype=np.uint64)
 _BOOTSTRAP_MIN_ROWS_PER_THREAD = 1_000
 _EXACT_UNIT = 1130  # every finite double is an integer multiple of 2^-1074 (and frexp's 2^-53)
+_FAST_UNIT = 64  # exact_column_sums' common case: multiples of 2^-64
 
 
-def _exact_column_sums(matrix: np.ndarray) -> list:
-    """Column sums of finite floats, exactly, as Python ints in units of 2^-_EXACT_UNIT: the
-    same in any order and any chunking; dividing them at the end rounds once, correctly."""
-    parts, common = kernel("exact_column_sums")(np.ascontiguousarray(matrix, dtype=np.float64))
+def _column_sums(matrix: np.ndarray, backend: str | None = None) -> tuple:
+    """(sums, unit): column sums of finite floats, exactly, as Python ints in units of
+    2^-unit: the same in any order and any chunking; dividing them at the end rounds once,
+    correctly. unit is _FAST_UNIT in the common case, else _EXACT_UNIT: a small call's sums and
+    mean are then ints of a few digits, not of 1,130 bits (Python's int / int is correctly
+    rounded, so the mean is the same double either way)."""
+    parts, common = kernel("exact_column_sums", backend)(
+        np.ascontiguousarray(matrix, dtype=np.float64))
     if common:
         # the common case, fast: every value is a multiple of 2^-64 in [0, 2^40) (scores
         # above 2^-11, or counts), so its whole part and two 32-bit fraction parts are exact
         # int64 numbers
-        return [((w << 64) + (h << 32) + lo) << (_EXACT_UNIT - 64)
-                for w, h, lo in zip(*parts.tolist())]
+        return [(w << 64) + (h << 32) + lo for w, h, lo in zip(*parts.tolist())], _FAST_UNIT
     mantissa, exponent = np.frexp(matrix)
     digits = (mantissa * 2.0 ** 53).astype(np.int64)  # exact: value = digits * 2^(exponent - 53)
     sums = []
@@ -182,7 +188,17 @@ def _exact_column_sums(matrix: np.ndarray) -> list:
             high, low = int((chosen >> 26).sum()), int((chosen & (2 ** 26 - 1)).sum())
             total += ((high << 26) + low) << (e - 53 + _EXACT_UNIT)
         sums.append(total)
-    return sums
+    return sums, _EXACT_UNIT
+
+
+def _exact_column_sums(matrix: np.ndarray) -> list:
+    """Column sums of finite floats, exactly, as Python ints in units of 2^-_EXACT_UNIT."""
+    return _in_unit(*_column_sums(matrix), _EXACT_UNIT)
+
+
+def _in_unit(sums: list, unit: int, wanted: int) -> list:
+    """Exact sums in units of 2^-unit, in units of 2^-wanted (wanted >= unit)."""
+    return sums if unit == wanted else [v << (wanted - unit) for v in sums]
 
 
 class _Occurrences:
@@ -364,7 +380,10 @@ class Aggregate:
         self._keep_rows = not options.use_aggregator or options.profile.keeps_rows
         self._micro = options.micro
         width = 3 * len(self.names)
+        # exact column sums in units of 2^-_unit: 2^-64 while every batch was the common
+        # case (_column_sums), 2^-_EXACT_UNIT from the first that was not (and in a state)
         self._exact = [0] * width
+        self._unit = _FAST_UNIT
         self._bootstrap = wants_poisson_bootstrap(options)
         if self._bootstrap:
             self._occurrences = _Occurrences()
@@ -377,23 +396,30 @@ class Aggregate:
         array = batch.count_array if self._micro else batch.score_array
         return array.reshape(len(array), -1)
 
-    def column_sums(self, batch: ScoredExamples) -> list | None:
+    def column_sums(self, batch: ScoredExamples, backend: str | None = None) -> tuple | None:
         """What add() sums of a batch, apart from the state (None where rows are kept): a
         pool worker computes it, so that add(batch, sums) under the scorer's lock only adds
-        integers."""
-        return None if self._keep_rows else _exact_column_sums(self._matrix(batch))
+        integers. backend: rouge_backend.mode(), when the caller has read it."""
+        return None if self._keep_rows else _column_sums(self._matrix(batch), backend)
 
-    def add(self, batch: ScoredExamples, sums: list | None = None) -> None:
+    def add(self, batch: ScoredExamples, sums: tuple | None = None) -> None:
         """Add a batch (sums: column_sums(batch), when already computed)."""
-        self.count += len(batch.score_array)
+        rows = len(batch.score_array)
+        self.count += rows
         if self._keep_rows:
             self._rows.append(batch)
             return
-        matrix = self._matrix(batch)
-        if sums is None:
-            sums = _exact_column_sums(matrix)
-        self._exact = [a + b for a, b in zip(self._exact, sums)]
+        sums, unit = self.column_sums(batch) if sums is None else sums
+        if self.count == rows:  # the first rows: their sums are the sums (compute()'s one batch)
+            self._exact, self._unit = sums, unit
+        else:
+            if unit != self._unit:  # the finer unit holds both exactly
+                wanted = max(unit, self._unit)
+                self._exact = _in_unit(self._exact, self._unit, wanted)
+                sums, self._unit = _in_unit(sums, unit, wanted), wanted
+            self._exact = [a + b for a, b in zip(self._exact, sums)]
         if self._bootstrap:
+            matrix = self._matrix(batch)
             fixed = matrix if self._micro else _limbs(matrix)
             sample_sums, weights = _poisson_sums(fixed, batch.keys,
                                                  self._occurrences.number(batch.keys),
@@ -412,7 +438,10 @@ class Aggregate:
                              "be merged; allowed: the default profile with use_aggregator=True")
         merged = Aggregate(self.options)
         merged.count = self.count + other.count
-        merged._exact = [a + b for a, b in zip(self._exact, other._exact)]
+        merged._unit = max(self._unit, other._unit)
+        merged._exact = [a + b for a, b in zip(_in_unit(self._exact, self._unit, merged._unit),
+                                               _in_unit(other._exact, other._unit,
+                                                        merged._unit))]
         if self._bootstrap:
             mine, theirs = self._occurrences.compact(), other._occurrences.compact()
             shared = np.intersect1d(mine[0], theirs[0], assume_unique=True)
@@ -432,7 +461,7 @@ class Aggregate:
     def arrays(self) -> dict:
         """What the state holds besides the options: exact sums and count (ints) and, with
         the bootstrap, its sample sums, sample weights and the copy-number register."""
-        out = {"count": self.count, "exact": self._exact}
+        out = {"count": self.count, "exact": _in_unit(self._exact, self._unit, _EXACT_UNIT)}
         if self._bootstrap:
             keys, counts = self._occurrences.compact()
             out.update(sample_sums=self._sample_sums, sample_weights=self._sample_weights,
@@ -461,7 +490,7 @@ class Aggregate:
             raise ValueError(f"data: corrupted state (exact: got {got:.40}; "
                              f"allowed: {len(aggregate._exact)} integers, 3 per type)")
         _check_sums(aggregate, exact, count)
-        aggregate.count, aggregate._exact = count, exact
+        aggregate.count, aggregate._exact, aggregate._unit = count, exact, _EXACT_UNIT
         given = sorted(set(data) - {"count", "exact"})
         want = sorted(("sample_sums", "sample_weights", "keys", "copies")
                       if aggregate._bootstrap else ())
@@ -524,7 +553,7 @@ class Aggregate:
 
     def _mean_fmeasures(self) -> dict:
         """{type: mean F} (macro): what _aggregate()'s mids give for F, without the rest."""
-        units = self.count << _EXACT_UNIT
+        units = self.count << self._unit
         return {name: self._exact[3 * j + 2] / units for j, name in enumerate(self.names)}
 
     def _aggregate(self) -> dict:
@@ -538,7 +567,7 @@ class Aggregate:
         out = {}
         for t_index, name in enumerate(self.names):
             cols = slice(3 * t_index, 3 * t_index + 3)
-            mid = self._scores(self._exact[cols], self.count << _EXACT_UNIT)
+            mid = self._scores(self._exact[cols], self.count << self._unit)
             low = high = mid
             if samples is not None:
                 low = np.percentile(samples[:, cols], tail, axis=0, method="lower")

@@ -30,6 +30,7 @@ from .rouge_text import (
 )
 
 _MAY_END_SENTENCE = re.compile(r"[.!?。！？]")
+_FEW_TEXTS = 64  # up to this many texts, a loop in Python costs less than numpy's calls
 
 
 def _input_notes(options: RougeOptions, texts, flat: TokenizedBatch, stats,
@@ -38,7 +39,12 @@ def _input_notes(options: RougeOptions, texts, flat: TokenizedBatch, stats,
     statistics and the options' plan (rouge_pipeline._plan)."""
     notes = InputNotes(texts=len(texts))
     offsets = flat.text_offsets
-    for k in (offsets[1:] == offsets[:-1]).nonzero()[0].tolist():
+    if len(texts) > _FEW_TEXTS:
+        tokenless = (offsets[1:] == offsets[:-1]).nonzero()[0].tolist()
+    else:  # a numpy comparison costs ~2 us inside a small call (cold caches): more than this
+        bounds = offsets.tolist()
+        tokenless = [k for k in range(len(texts)) if bounds[k] == bounds[k + 1]]
+    for k in tokenless:
         text = texts[k]
         if any(ch.isalnum() for ch in text):
             notes.tokenless_letters += 1

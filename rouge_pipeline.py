@@ -89,6 +89,7 @@ _PARALLEL_MIN_TOKENS = 50_000
 _PAIRS_PER_CHUNK = 8  # the fewest pairs a chunk of kernel calls on the pool gets
 _CHUNK_EXAMPLES = 50_000  # examples tokenized and scored at a time: bounds the token arrays
 _THREAD_CHUNK_MIN = 32  # examples per chunk below which one thread does it all
+_ONE = np.ones(1, dtype=np.int64)
 
 
 # --------------------------------------------------------------------------------------------
@@ -114,6 +115,16 @@ class _Plan:
         self.sentence_view = any(t.spec.sentences for t in types)
         self.reads_sentences = any(kind.sentences for kind in self.kinds)
         self.w_types = tuple((j, t.weight) for j, t in enumerate(types) if t.spec.weighted)
+        # what each call would otherwise work out again from the options (each a few tenths
+        # of a microsecond, and a one-pair call is some forty such steps)
+        self.checks_texts = _tokenizer_checks_texts(options)
+        self.token_options = {"stemmer": options.stemmer,
+                              "stopwords": options.remove_stopwords}
+        self.row_keys = wants_poisson_bootstrap(options)
+        # the profile's P, R and F are example_prf's (no rounding, the alpha formula)
+        self.plain_prf = options.profile.rounding is no_rounding and \
+            options.profile.f_rule is fscore
+        self.alpha = float(options.alpha)
 
 
 # id(options) -> (weak reference to the options, plan). Options built from plain values are
@@ -163,28 +174,31 @@ def not_text(predictions, references) -> NotText | None:
     return None
 
 
-def _pair_statistics(options: RougeOptions, predictions, references):
+def _pair_statistics(options: RougeOptions, predictions, references,
+                     backend: str | None = None):
     """Tokenize once and run the kernels: float64[pairs, types, 3], the statistics of each
     pair per type (in options.rouge_types' order), plus pair layout. A text that is not text
     (a lone surrogate) is a NotText naming it (not_text): found by the byte tokenizers as
-    they encode, else looked for here first."""
-    if not _tokenizer_checks_texts(options):
+    they encode, else looked for here first. backend: rouge_backend.mode(), when the caller
+    has read it (it reads the environment)."""
+    plan = _plan(options)
+    if not plan.checks_texts:
         found = not_text(predictions, references)
         if found is not None:
             raise found
     try:
-        return _pair_statistics_of(options, predictions, references)
+        return _pair_statistics_of(options, predictions, references, plan, backend or mode())
     except NotText as error:  # the byte tokenizer's, which knows only its place in texts
         raise (not_text(predictions, references) or error) from None
 
 
-def _pair_statistics_of(options: RougeOptions, predictions, references):
+def _pair_statistics_of(options: RougeOptions, predictions, references, plan: _Plan,
+                        backend: str):
     n_examples = len(predictions)
-    plan = _plan(options)
     if set(map(type, references)) <= {str}:  # (in C: this thread holds the GIL here)
         # one reference each: no list per example (10,000 small lists would trigger the
         # garbage collector, whose full collections scan every object of the process)
-        ref_counts = np.ones(n_examples, dtype=np.int64)
+        ref_counts = _ONE.repeat(n_examples)  # (np.ones is a Python function: 3x the time)
         texts = [*predictions, *references]
         pair_pred = np.arange(n_examples, dtype=np.int64)
     else:
@@ -201,7 +215,7 @@ def _pair_statistics_of(options: RougeOptions, predictions, references):
     pair_ref = np.arange(n_examples, n_examples + len(pair_pred), dtype=np.int64)
 
     tokenizer = options.tokenizer
-    token_options = dict(stemmer=options.stemmer, stopwords=options.remove_stopwords)
+    token_options = plan.token_options
     if options.length_limit_words is not None:
         texts = [_truncate_words(t, options.length_limit_words) for t in texts]
     flat_texts = texts
@@ -223,7 +237,6 @@ def _pair_statistics_of(options: RougeOptions, predictions, references):
 
     flat_offsets = flat.text_offsets
     stats = np.empty((len(pair_pred), len(options.rouge_types), 3), dtype=np.float64)
-    backend = mode()  # read once (it reads the environment)
     if len(plan.ngram_orders):
         by_order = _over_pairs(kernel(plan.ngram_kernel, backend), (flat.tokens, flat_offsets),
                                pair_pred, pair_ref, (plan.ngram_orders,))
@@ -304,7 +317,8 @@ def _precision_recall(options: RougeOptions, rouge_type: RougeType, hit, pred_le
 
 
 def example_statistics(options: RougeOptions, rouge_types: Sequence[RougeType],
-                       values: np.ndarray, ref_counts: np.ndarray) -> tuple:
+                       values: np.ndarray, ref_counts: np.ndarray,
+                       backend: str | None = None) -> tuple:
     """Combine each example's references per the options: per-example (P, R, F) and the
     counts behind them (hit, den_p, den_r) for micro aggregation, both float64[N, types, 3],
     from the pairs' values float64[pairs, types, 3] (types in ``rouge_types``' order).
@@ -313,9 +327,11 @@ def example_statistics(options: RougeOptions, rouge_types: Sequence[RougeType],
     arithmetic, which is elementwise (IEEE, the same numbers whatever the shape). A weighted
     kind's (ROUGE-W's) powers are taken per type, on strided columns as before (numpy's SIMD
     power differs from libm in the last bit; on the pinned numpy strided and contiguous input
-    give the same)."""
+    give the same). backend: rouge_backend.mode(), when the caller has read it."""
     profile = options.profile
-    w_types = [(j, t.weight) for j, t in enumerate(rouge_types) if t.spec.weighted]
+    plan = _plan(options)
+    w_types = plan.w_types if rouge_types is options.rouge_types else \
+        [(j, t.weight) for j, t in enumerate(rouge_types) if t.spec.weighted]
     counts = values  # (hit, den_p, den_r) of each pair (not written to: the caller's)
     if w_types:
         counts = values.copy()
@@ -339,9 +355,8 @@ def example_statistics(options: RougeOptions, rouge_types: Sequence[RougeType],
                     chosen[:, j, c] = np.add.reduceat(x, starts)
     if options.multi_ref == "max_pr" and len(ref_counts) != len(values):
         return _separate_maxima(options, rouge_types, values, ref_counts), chosen
-    if not w_types and profile.rounding is no_rounding and profile.f_rule is fscore:
-        # the common case: one kernel call
-        return kernel("example_prf")(np.ascontiguousarray(chosen), float(options.alpha)), chosen
+    if not w_types and plan.plain_prf:  # the common case: one kernel call
+        return kernel("example_prf", backend)(np.ascontiguousarray(chosen), plan.alpha), chosen
     out = np.empty(chosen.shape, dtype=np.float64)  # (P, R, F)
     # P and R in one division: hit / (den_p, den_r), 0 where the denominator is 0
     pr = out[..., :2]
@@ -437,14 +452,17 @@ def _row_keys(predictions, references) -> np.ndarray:
 # The scorer
 
 
-def example_scores(options: RougeOptions, predictions, references) -> tuple:
+def example_scores(options: RougeOptions, predictions, references,
+                   backend: str | None = None) -> tuple:
     """(ScoredExamples, InputNotes) of one batch of checked inputs (a lone surrogate, which
-    the scoring finds: NotText)."""
-    stats, ref_counts, texts, flat, sent = _pair_statistics(options, predictions, references)
-    types = options.rouge_types
-    all_scores, all_counts = example_statistics(options, types, stats, ref_counts)
-    keys = _row_keys(predictions, references) if wants_poisson_bootstrap(options) else None
+    the scoring finds: NotText). backend: rouge_backend.mode(), when the caller has read it."""
+    backend = backend or mode()  # read once (it reads the environment)
+    stats, ref_counts, texts, flat, sent = _pair_statistics(options, predictions, references,
+                                                            backend)
+    all_scores, all_counts = example_statistics(options, options.rouge_types, stats,
+                                                ref_counts, backend)
     plan = _plan(options)
+    keys = _row_keys(predictions, references) if plan.row_keys else None
     return (ScoredExamples(plan.names, all_scores, all_counts, keys),
             _input_notes(options, texts, flat, stats, plan))
 
@@ -504,15 +522,17 @@ class Scorer:
                 else None
             return ScoredExamples(_plan(self.options).names, empty, empty.copy(), keys)
 
+        backend = mode()  # read once a call (it reads the environment)
+
         def score(span):  # the chunk's sums too: the lock below then only adds integers
             batch, notes = example_scores(self.options, predictions[span[0]:span[1]],
-                                          references[span[0]:span[1]])
-            return batch, notes, self.aggregate.column_sums(batch)
+                                          references[span[0]:span[1]], backend)
+            return batch, notes, self.aggregate.column_sums(batch, backend)
 
         try:
             if len(spans) == 1:  # its kernels may use the threads (no slices: a small call)
-                batch, notes = example_scores(self.options, predictions, references)
-                chunks = [(batch, notes, None)]
+                batch, notes = example_scores(self.options, predictions, references, backend)
+                chunks = [(batch, notes, self.aggregate.column_sums(batch, backend))]
             else:  # each chunk on one thread, kernels included (rouge_backend.threads_here)
                 chunks = run_parts(score, spans)
         except NotText as error:  # a chunk's: name the batch's first, on any thread count

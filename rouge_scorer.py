@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from .rouge_backend import mode
 from .rouge_options import RougeOptions
 from .rouge_pipeline import Scorer, _pair_statistics, example_statistics
 from .rouge_text import NotText, StringTokenizer
@@ -195,8 +196,10 @@ class RougeScorer(BaseScorer):
         if len(predictions) < _BATCH:  # the scorer's own steps, less its input notes
             # (which only its warnings read: ~15% of a one-pair call)
             options = self._options
-            stats, ref_counts, *_ = _pair_statistics(options, predictions, references)
-            return example_statistics(options, options.rouge_types, stats, ref_counts)[0]
+            backend = mode()  # read once (it reads the environment)
+            stats, ref_counts, *_ = _pair_statistics(options, predictions, references, backend)
+            return example_statistics(options, options.rouge_types, stats, ref_counts,
+                                      backend)[0]
         batch = Scorer(self._options).add(predictions, references)
         assert batch is not None  # rows=True: the batch comes back
         return batch.score_array

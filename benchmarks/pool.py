@@ -3,6 +3,8 @@ process, taking turns.
 
     .venv/bin/python benchmarks/pool.py            # 1, 8, 64, 128, 512 pairs; 15 rounds
     .venv/bin/python benchmarks/pool.py --rounds 31
+    .venv/bin/python benchmarks/pool.py --code /tmp/old   # another copy of the package (a
+                                                          # `git archive`), as rouge_exact
 
 Workload: scaling.py's (realsumm predictions, words shuffled and dropped, seeded, against their
 first reference; rouge1+rouge2+rougeL+rougeLsum, stemmed). Three contenders:
@@ -17,6 +19,7 @@ median per call. Before timing, both of ours are checked equal at every size.
 """
 
 import argparse
+import importlib.util
 import os
 import statistics
 import sys
@@ -35,8 +38,15 @@ SIZES = (1, 8, 64, 128, 512)
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rounds", type=int, default=15)
+    ap.add_argument("--code", help="import rouge_exact from this folder (default: installed)")
     args = ap.parse_args()
     warnings.simplefilter("ignore")
+    if args.code:  # the folder's modules import each other relatively: they follow
+        spec = importlib.util.spec_from_file_location(
+            "rouge_exact", os.path.join(args.code, "__init__.py"),
+            submodule_search_locations=[args.code])
+        sys.modules["rouge_exact"] = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(sys.modules["rouge_exact"])
     import rouge_exact
     from rouge_exact import rouge_pipeline as pipeline
     from rouge_exact.rouge_backend import pool_worker
@@ -75,7 +85,8 @@ def main() -> None:
                 times.setdefault((name, n), []).append((time.perf_counter() - start) / reps)
     settings["kept pool"] = kept
     ours("kept pool", 1)
-    print(f"# pool.py: {len(os.sched_getaffinity(0))} CPUs usable, load average "
+    print(f"# pool.py ({os.path.dirname(rouge_exact.__file__)}): "
+          f"{len(os.sched_getaffinity(0))} CPUs usable, load average "
           f"{os.getloadavg()[0]:.1f}, {args.rounds} rounds; {time.strftime('%Y-%m-%d %H:%M')}\n")
     print("| pairs per call | per-call pool | kept pool | rs `score_batch` | rs / per-call | "
           "rs / kept |")
