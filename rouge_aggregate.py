@@ -196,6 +196,13 @@ def _exact_column_sums(matrix: np.ndarray) -> list:
     return _in_unit(*_column_sums(matrix), _EXACT_UNIT)
 
 
+def exact_means(matrix: np.ndarray) -> np.ndarray:
+    """Column means of finite floats (rows: examples), each the exact mean rounded once: the
+    mean compute() reports (compare() reports its systems' scores with it)."""
+    rows = matrix.shape[0] << _EXACT_UNIT
+    return np.array([total / rows for total in _exact_column_sums(matrix)], dtype=np.float64)
+
+
 def _in_unit(sums: list, unit: int, wanted: int) -> list:
     """Exact sums in units of 2^-unit, in units of 2^-wanted (wanted >= unit)."""
     return sums if unit == wanted else [v << (wanted - unit) for v in sums]

@@ -17,6 +17,11 @@ import warnings
 from typing import Any
 from collections.abc import Mapping, Sequence
 
+import numpy as np
+
+from .rouge_aggregate import (
+    exact_means,
+)
 from .rouge_backend import (
     compile_all,
     start,
@@ -237,8 +242,12 @@ def compare(predictions: Mapping[str, Texts], references: References, *,
         warnings.warn(message, RougeWarning, stacklevel=2)
     score_of = functools.partial(pooled_scores, fscore=opts.fscore) if opts.micro \
         else mean_scores
+    # macro: each system's score is compute()'s exact mean (micro's pooled counts are exact)
+    reported = None if opts.micro else np.array(
+        [[exact_means(np.asarray(columns)) for columns in stats[name].values()]
+         for name in stats])
     result = paired_test(stats, baseline, score_of, test=test, n_samples=opts.n_samples,
-                         seed=opts.seed, confidence=opts.confidence)
+                         seed=opts.seed, confidence=opts.confidence, reported=reported)
     fields = {"signature": f"{opts.signature()}|test:{test}|baseline:{baseline}",
               "count": count}  # RESULT_FIELDS, in its order
     result.update(fields)
