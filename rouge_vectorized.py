@@ -764,8 +764,9 @@ def example_prf(counts, alpha):
 
 
 # the twins of the kernels of the profiles that count sets (rouge_kernels_sets), which use
-# the helpers above
-from .rouge_vectorized_sets import (  # noqa: E402 - after the helpers it imports
-    distinct_ngram_stats,  # noqa: F401 - a twin, found by name
-    set_union_lcs_stats,  # noqa: F401 - a twin, found by name
-)
+# the helpers above; found here by name. (A top-level module where the tests import this
+# file directly.)
+if __package__:
+    from .rouge_vectorized_sets import distinct_ngram_stats, set_union_lcs_stats  # noqa: E402, F401
+else:
+    from rouge_vectorized_sets import distinct_ngram_stats, set_union_lcs_stats  # noqa: E402, F401

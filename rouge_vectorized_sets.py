@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .rouge_vectorized import (
-    _groups,
-    _mark_group,
-    _pair_positions,
-    _sentence_pairs,
-    ngram_levels,
-)
+if __package__:
+    from .rouge_vectorized import _groups, _mark_group, _pair_positions, _sentence_pairs
+    from .rouge_vectorized import ngram_levels
+else:  # (rouge_vectorized imported directly, as the tests do)
+    from rouge_vectorized import _groups, _mark_group, _pair_positions, _sentence_pairs
+    from rouge_vectorized import ngram_levels
 
 
 def _distinct_per_pair(n_pairs: int, pair: np.ndarray, key: np.ndarray) -> np.ndarray:
