@@ -44,7 +44,6 @@ from .rouge_lang_segmenters import __name__ as _staged_rouge_lang_segmenters
 from .rouge_lang_stemmers import __name__ as _staged_rouge_lang_stemmers
 from .rouge_lang_lines import __name__ as _staged_rouge_lang_lines
 from .rouge_kernels import __name__ as _staged_rouge_kernels
-from .rouge_kernels_sets import __name__ as _staged_rouge_kernels_sets
 from .rouge_vectorized import __name__ as _staged_rouge_vectorized
 from .rouge_vectorized_sets import __name__ as _staged_rouge_vectorized_sets
 from .rouge_backend import __name__ as _staged_rouge_backend
@@ -64,8 +63,7 @@ HELPER_MODULES = (
     _staged_rouge155_lexicon, _staged_rouge_options, _staged_rouge_profiles, _staged_rouge_text,
     _staged_rouge_lang, _staged_rouge_lang_data, _staged_rouge_lang_languages,
     _staged_rouge_lang_segmenters, _staged_rouge_lang_stemmers, _staged_rouge_lang_lines,
-    _staged_rouge_kernels, _staged_rouge_kernels_sets, _staged_rouge_vectorized,
-    _staged_rouge_vectorized_sets, _staged_rouge_backend, _staged_rouge_pool,
+    _staged_rouge_kernels, _staged_rouge_vectorized, _staged_rouge_vectorized_sets, _staged_rouge_backend, _staged_rouge_pool,
     _staged_rouge_registry, _staged_rouge_limits, _staged_rouge_notes, _staged_rouge_state,
     _staged_rouge_pipeline, _staged_rouge_display, _staged_rouge_aggregate,
     _staged_rouge_significance, _staged_rouge_engines, _staged_rouge_api)

@@ -763,7 +763,7 @@ def example_prf(counts, alpha):
     return out
 
 
-# the twins of the kernels of the profiles that count sets (rouge_kernels_sets), which use
+# the twins of the kernels of the profiles that count sets (in rouge_vectorized_sets), which use
 # the helpers above; found here by name. (A top-level module where the tests import this
 # file directly.)
 if __package__:

@@ -1,5 +1,6 @@
-"""The numpy twins of rouge_kernels_sets (re-exported by rouge_vectorized, where
-rouge_backend finds every twin by its kernel's name): the same statistics for all the pairs
+"""The numpy twins of the kernels of the profiles that count sets (rouge_kernels'
+distinct_ngram_stats and set_union_lcs_stats), re-exported by rouge_vectorized, where
+rouge_backend finds every twin by its kernel's name: the same statistics for all the pairs
 of a call at once."""
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ def _distinct_per_pair(n_pairs: int, pair: np.ndarray, key: np.ndarray) -> np.nd
 
 
 def distinct_ngram_stats(tokens, text_offsets, pair_pred, pair_ref, orders):
-    """rouge_kernels_sets.distinct_ngram_stats: int64[pairs, len(orders), 3] of (shared
+    """rouge_kernels.distinct_ngram_stats: int64[pairs, len(orders), 3] of (shared
     distinct n-grams, the prediction's, the reference's)."""
     n_pairs = pair_pred.shape[0]
     out = np.zeros((n_pairs, len(orders), 3), dtype=np.int64)
@@ -41,7 +42,7 @@ def distinct_ngram_stats(tokens, text_offsets, pair_pred, pair_ref, orders):
 
 
 def set_union_lcs_stats(tokens, sent_offsets, text_sent_offsets, pair_pred, pair_ref):
-    """rouge_kernels_sets.set_union_lcs_stats: int64[pairs, 3] of (distinct words on pltrdy's
+    """rouge_kernels.set_union_lcs_stats: int64[pairs, 3] of (distinct words on pltrdy's
     LCS tracebacks of the sentence pairs, the prediction's distinct words, the reference's).
 
     rouge_vectorized's traceback of every (row sentence, column sentence) pair marks the row

@@ -35,10 +35,10 @@ from test_backend import _alive  # the pids whose command line holds a marker
 pytestmark = pytest.mark.slow
 
 
-KERNELS = ["dense_ids", "exact_column_sums", "example_prf", "lcs_stats", "ngram_stats",
-           "perl_bootstrap_means", "poisson_bootstrap_sums", "scan_ascii_tokens",
-           "scan_stem_tokens", "skip_bigram_stats", "stem_table_insert", "union_lcs_stats",
-           "wlcs_stats"]
+KERNELS = ["dense_ids", "distinct_ngram_stats", "exact_column_sums", "example_prf",
+           "lcs_stats", "ngram_stats", "perl_bootstrap_means", "poisson_bootstrap_sums",
+           "scan_ascii_tokens", "scan_stem_tokens", "set_union_lcs_stats", "skip_bigram_stats",
+           "stem_table_insert", "union_lcs_stats", "wlcs_stats"]
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum", "rougeW", "rougeSU4"]
 PRED, REF = "the cats sat on the mat", "the cat lay on the mat"
 
