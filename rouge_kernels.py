@@ -1560,19 +1560,34 @@ def _set_union_mask(ids, lp, sent_p, sent_r, mask, buf_c, buf_l, zeros_c, zeros_
     pltrdy traces its table (reference rows, prediction columns) up when the cell above is
     strictly larger, else left: _mark_path's rule (up when up >= left) on the transposed
     table, the prediction sentence as rows, so its marks fall on the prediction."""
+    # which reference sentence last held each id: a sentence pair without a shared word has
+    # an empty LCS, and is skipped; once every prediction position whose word the reference
+    # has is marked, no traceback can mark more
+    seen_in = np.full(ids.shape[0], -1, dtype=np.int64)
+    for q in range(lp, ids.shape[0]):
+        seen_in[ids[q]] = 0
+    markable = 0
+    for q in range(lp):
+        markable += 1 if seen_in[ids[q]] == 0 else 0
     marked = 0
     for si in range(sent_r.shape[0] - 1):
         y0 = lp + sent_r[si]
         y1 = lp + sent_r[si + 1]
-        if y1 == y0:
+        if y1 == y0 or marked == markable:
             continue
+        for q in range(y0, y1):
+            seen_in[ids[q]] = si + 1
         for sj in range(sent_p.shape[0] - 1):
             x0 = sent_p[sj]
             x1 = sent_p[sj + 1]
-            if x1 == x0:
-                continue
-            marked += _mark_path(ids[x0:x1], ids[y0:y1], False, f, mask[x0:x1], buf_c, buf_l,
-                                 zeros_c, zeros_l, _BASE_CELLS)
+            shared = False
+            for q in range(x0, x1):
+                if seen_in[ids[q]] == si + 1:
+                    shared = True
+                    break
+            if shared:
+                marked += _mark_path(ids[x0:x1], ids[y0:y1], False, f, mask[x0:x1], buf_c,
+                                     buf_l, zeros_c, zeros_l, _BASE_CELLS)
     return marked
 
 
@@ -1650,7 +1665,7 @@ def set_union_lcs_stats(tokens, sent_offsets, text_sent_offsets, pair_pred, pair
             continue
         for i in range(lp):
             mask[i] = False
-        _set_union_mask(ids, lp, sent_offsets[sp0:sp1 + 1] - t_p0,
+        _set_union_mask(ids[:lp + lr], lp, sent_offsets[sp0:sp1 + 1] - t_p0,
                         sent_offsets[sr0:sr1 + 1] - t_r0, mask, buf_c, buf_l, zeros_c,
                         zeros_l, f)
         words = 0

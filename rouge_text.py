@@ -767,22 +767,32 @@ def pltrdy_sentences(text: str) -> list[str]:
 # follows), after six dots, after two ellipses, and after a closing quote that follows 。！？ or ?
 # (unless more punctuation follows); then trailing whitespace is dropped and the lines are its
 # sentences (line breaks already in the text end sentences too)
-_CUT_SENT = (
-    (re.compile(r"([。！？\?])([^”’])"), r"\1\n\2"),
-    (re.compile(r"(\.{6})([^”’])"), r"\1\n\2"),
-    (re.compile(r"(\…{2})([^”’])"), r"\1\n\2"),
-    (re.compile(r"([。！？\?][”’])([^，。！？\?])"), r"\1\n\2"),
-)
+_AFTER_END = re.compile(r"([。！？\?])([^”’])")
+_AFTER_DOTS = re.compile(r"(\.{6})([^”’])")
+_AFTER_ELLIPSES = re.compile(r"(\…{2})([^”’])")
+_AFTER_QUOTE = re.compile(r"([。！？\?][”’])([^，。！？\?])")
+
+
+def _break_between(match: re.Match) -> str:
+    """r"\1\n\2", each rule's replacement (a function: the template is expanded in Python
+    per match, 2.6x slower)."""
+    return match[1] + "\n" + match[2]
 
 
 def rouge_chinese_sentences(text: str) -> list[str]:
-    """rouge-chinese 1.0.3's sentences (Rouge.cut_sent)."""
-    # (a text without what any rule needs is cut at its own line breaks only: 4 regex passes
-    # were most of the tokenizer's time on English)
-    if "。" in text or "！" in text or "？" in text or "?" in text or "…" in text or \
-            "......" in text:
-        for pattern, replacement in _CUT_SENT:
-            text = pattern.sub(replacement, text)
+    """rouge-chinese 1.0.3's sentences (Rouge.cut_sent): its four rules in its order, each
+    skipped where the text lacks what it needs (the rules only insert line breaks, so what a
+    rule needs is there before the others ran or not at all; the regex passes were most of
+    the tokenizer's time)."""
+    ends = "。" in text or "！" in text or "？" in text or "?" in text
+    if ends:
+        text = _AFTER_END.sub(_break_between, text)
+    if "......" in text:
+        text = _AFTER_DOTS.sub(_break_between, text)
+    if "……" in text:
+        text = _AFTER_ELLIPSES.sub(_break_between, text)
+    if ends and ("”" in text or "’" in text):
+        text = _AFTER_QUOTE.sub(_break_between, text)
     return text.rstrip().split("\n")
 
 
