@@ -350,3 +350,28 @@ def test_what_the_space_shows_is_what_pltrdy_counts(metric_module):
         assert marks_r.tolist() == [True, True, True]
     theirs = pltrdy.Rouge(metrics=["rouge-l"]).get_scores("a b c. d a", "a c d")[0]["rouge-l"]
     assert (theirs["p"], theirs["r"]) == (3 / 4, 1.0)
+
+
+def test_long_sentences_equal_pltrdy_given_stack(metric):
+    """Sentences of 700 words: pltrdy's recursive traceback raises RecursionError at Python's
+    default limit (LongBench then prints 0); with a deeper limit, for this test only, it
+    scores them, and so does the profile, equally (the kernel's traceback is checkpointed)."""
+    import sys
+
+    rng = random.Random(3)
+    words = [str(k) for k in range(30)]
+    prediction = " ".join(rng.choice(words) for _ in range(700))
+    reference = " ".join(rng.choice(words) for _ in range(700))
+    scorer = pltrdy.Rouge(metrics=["rouge-l"])
+    with pytest.raises(RecursionError):
+        scorer.get_scores(prediction, reference)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(20_000)
+    try:
+        theirs = scorer.get_scores(prediction, reference)[0]["rouge-l"]
+    finally:
+        sys.setrecursionlimit(limit)
+    ours = metric.compute(predictions=[prediction], references=[reference], profile="pltrdy",
+                          rouge_types=["rougeL"], use_aggregator=False, detailed=True)
+    assert ours["rougeL"] == {"precision": [theirs["p"]], "recall": [theirs["r"]],
+                              "fmeasure": [theirs["f"]]}
