@@ -7,16 +7,47 @@ returns the segmenter and its name for the signature.
 
 from __future__ import annotations
 
+import os
+
 from .rouge_lang_languages import Language, _require, _version
 
 
 # --------------------------------------------------------------------------------------------
 # Segmenters: str (words joined by spaces) -> list of tokens
 
+def _jieba_cache_dir() -> str | None:
+    """Where jieba keeps its dictionary's cache: a folder of this package's own cache
+    (ROUGE_METRIC_CACHE_DIR, else ~/.cache/rouge_metric), not jieba's default, the system's
+    shared temporary folder, where another user could leave a jieba.cache that jieba would
+    load in place of its dictionary. None where it cannot be made (jieba then builds the
+    dictionary each time, without writing)."""
+    root = os.environ.get("ROUGE_METRIC_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
+        "rouge_metric")
+    folder = os.path.join(root, "jieba")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+    except OSError:
+        return None
+    return folder
+
+
 def _jieba(lang: Language):
     jieba = _require("jieba", "jieba", lang)
     tokenizer = jieba.Tokenizer()  # jieba's own dictionary, not the global one a user may edit
-    tokenizer.initialize()
+    folder = _jieba_cache_dir()
+    if folder is not None:
+        tokenizer.tmp_dir = folder
+        tokenizer.initialize()
+    else:  # a private folder of its own, for this process only
+        import shutil
+        import tempfile
+
+        tokenizer.tmp_dir = tempfile.mkdtemp(prefix="rouge_jieba_")
+        try:
+            tokenizer.initialize()
+        finally:
+            shutil.rmtree(tokenizer.tmp_dir, ignore_errors=True)
     return lambda text: list(tokenizer.cut(text)), f"jieba{_version('jieba')}"
 
 

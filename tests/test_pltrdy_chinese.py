@@ -375,3 +375,31 @@ def test_long_sentences_equal_pltrdy_given_stack(metric):
                           rouge_types=["rougeL"], use_aggregator=False, detailed=True)
     assert ours["rougeL"] == {"precision": [theirs["p"]], "recall": [theirs["r"]],
                               "fmeasure": [theirs["f"]]}
+
+
+def test_jieba_never_loads_a_cache_from_the_shared_temporary_folder(tmp_path):
+    """jieba's default cache is TMPDIR/jieba.cache, loaded without a check: another user of
+    the machine could plant one that cuts text differently. lang="zh" keeps jieba's cache in
+    the package's own cache folder: a planted cache (whose dictionary makes the text one
+    word) in TMPDIR changes nothing, and the cache is written where the package caches."""
+    import marshal
+    import os
+    import subprocess
+    import sys
+
+    planted = tmp_path / "tmp"
+    planted.mkdir()
+    text = "今天天气很好"
+    with open(planted / "jieba.cache", "wb") as f:  # a dictionary of one word: the text
+        marshal.dump(({**{text[:k]: 0 for k in range(1, len(text))}, text: 1000}, 1000), f)
+    cache = tmp_path / "cache"
+    env = {**os.environ, "TMPDIR": str(planted), "ROUGE_METRIC_CACHE_DIR": str(cache)}
+    code = ("import rouge_exact.rouge_display as d; "
+            f"print(d.tokens_of({text!r}, profile='pltrdy', lang='zh'))")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                         text=True, check=True).stdout
+    tokenizer = jieba.Tokenizer()  # jieba's own dictionary, built here
+    tokenizer.tmp_dir = str(tmp_path / "own")
+    os.makedirs(tokenizer.tmp_dir)
+    assert out.strip() == str([list(tokenizer.cut(text))]) != str([[text]])
+    assert (cache / "jieba" / "jieba.cache").is_file()
