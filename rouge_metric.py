@@ -10,8 +10,9 @@ sibling modules, in the order data flows (docs/design.md has the whole table):
 * ``rouge_options``: the options schema (defaults, bounds, signature);
 * ``rouge_profiles`` and ``rouge_registry``: the named profiles, and the ROUGE kinds;
 * ``rouge_text`` (and ``rouge_lang*``): text to token ids;
-* ``rouge_kernels`` (and their numpy twins, ``rouge_vectorized``), chosen by ``rouge_backend``
-  and run on ``rouge_pool``'s threads: integer statistics per pair;
+* ``rouge_kernels`` and the kernel modules it lists (``rouge_kernels_*``; their numpy twins:
+  ``rouge_vectorized``), chosen by ``rouge_backend`` and run on ``rouge_pool``'s threads:
+  integer statistics per pair;
 * ``rouge_pipeline``: the one ``Scorer`` (tokenize, kernels, combine references), with
   ``rouge_limits``, ``rouge_notes`` (warnings) and ``rouge_state`` (the state's bytes);
 * ``rouge_aggregate``: exact means and the bootstrap interval; ``rouge_significance``:
@@ -44,6 +45,11 @@ from .rouge_lang_segmenters import __name__ as _staged_rouge_lang_segmenters
 from .rouge_lang_stemmers import __name__ as _staged_rouge_lang_stemmers
 from .rouge_lang_lines import __name__ as _staged_rouge_lang_lines
 from .rouge_kernels import __name__ as _staged_rouge_kernels
+from .rouge_kernels_scan import __name__ as _staged_rouge_kernels_scan
+from .rouge_kernels_score import __name__ as _staged_rouge_kernels_score
+from .rouge_kernels_union import __name__ as _staged_rouge_kernels_union
+from .rouge_kernels_sums import __name__ as _staged_rouge_kernels_sums
+from .rouge_kernels_sets import __name__ as _staged_rouge_kernels_sets
 from .rouge_vectorized import __name__ as _staged_rouge_vectorized
 from .rouge_vectorized_sets import __name__ as _staged_rouge_vectorized_sets
 from .rouge_backend import __name__ as _staged_rouge_backend
@@ -63,9 +69,11 @@ HELPER_MODULES = (
     _staged_rouge155_lexicon, _staged_rouge_options, _staged_rouge_profiles, _staged_rouge_text,
     _staged_rouge_lang, _staged_rouge_lang_data, _staged_rouge_lang_languages,
     _staged_rouge_lang_segmenters, _staged_rouge_lang_stemmers, _staged_rouge_lang_lines,
-    _staged_rouge_kernels, _staged_rouge_vectorized, _staged_rouge_vectorized_sets, _staged_rouge_backend, _staged_rouge_pool,
-    _staged_rouge_registry, _staged_rouge_limits, _staged_rouge_notes, _staged_rouge_state,
-    _staged_rouge_pipeline, _staged_rouge_display, _staged_rouge_aggregate,
+    _staged_rouge_kernels, _staged_rouge_kernels_scan, _staged_rouge_kernels_score,
+    _staged_rouge_kernels_union, _staged_rouge_kernels_sums, _staged_rouge_kernels_sets,
+    _staged_rouge_vectorized, _staged_rouge_vectorized_sets, _staged_rouge_backend,
+    _staged_rouge_pool, _staged_rouge_registry, _staged_rouge_limits, _staged_rouge_notes,
+    _staged_rouge_state, _staged_rouge_pipeline, _staged_rouge_display, _staged_rouge_aggregate,
     _staged_rouge_significance, _staged_rouge_engines, _staged_rouge_api)
 
 # -- What this adapter uses.

@@ -143,7 +143,7 @@ def _cell_seconds(longest: np.ndarray) -> np.ndarray:
 
 
 def _dp_bytes(rows: float, cols: float) -> float:
-    """Memory of one checkpointed (weighted) LCS table in rouge_kernels: the whole table up
+    """Memory of one checkpointed (weighted) LCS table in rouge_kernels_union: the whole table up
     to DP_WHOLE_CELLS cells, else 2 sqrt(rows) rows of it (16 bytes a cell)."""
     rows, cols = max(rows, cols), min(rows, cols)
     if (rows + 1) * (cols + 1) <= DP_WHOLE_CELLS:

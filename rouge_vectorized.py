@@ -1,10 +1,10 @@
 """The numpy twins of rouge_kernels: the same statistics, computed on a whole batch with numpy.
 
 numba takes seconds to compile a kernel; numpy is there at once. These functions take the
-arguments of the rouge_kernels function of the same name and return the same arrays, the
-same numbers (tests/test_backend.py compares them). rouge_backend runs them while the
-compiled kernels are not there yet. Each works on all the pairs of a call at once: one sort
-or one bit-parallel step serves every pair.
+arguments of the rouge_kernels function of the same name (rouge_kernels names the kernels of
+every kernel module) and return the same arrays, the same numbers (tests/test_backend.py
+compares them). rouge_backend runs them while the compiled kernels are not there yet. Each
+works on all the pairs of a call at once: one sort or one bit-parallel step serves every pair.
 
 A function raises OutOfScope when a call is outside what it does (a long skip distance on
 long texts; sums that are exact only in one order); rouge_backend then waits for the compiled
@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import numpy as np
 
-_WORD_BYTE = np.zeros(256, dtype=np.int64)  # as rouge_kernels: base-37 digits of [a-z0-9]
+_WORD_BYTE = np.zeros(256, dtype=np.int64)  # as rouge_kernels_scan: base-37 digits of [a-z0-9]
 _WORD_BYTE[97:123] = np.arange(1, 27)
 _WORD_BYTE[48:58] = np.arange(27, 37)
 _WORD_BYTE_FOLD = _WORD_BYTE.copy()  # and A-Z read as a-z
 _WORD_BYTE_FOLD[65:91] = np.arange(1, 27)
 _POW37 = 37 ** np.arange(13, dtype=np.int64)
-MIN_STEM_CODE = 52060  # rouge_kernels.MIN_STEM_CODE
+MIN_STEM_CODE = 52060  # rouge_kernels_scan.MIN_STEM_CODE
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _ONES = np.uint64(0xFFFFFFFFFFFFFFFF)
 
@@ -689,7 +689,7 @@ def _weighted_marks(tokens, sent_offsets, ys, xs, ly, lx, f):
 # --------------------------------------------------------------------------------------------
 # The default profile's bootstrap
 
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)  # splitmix64's finalizer constants (rouge_kernels._mix64)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)  # splitmix64's finalizer (rouge_kernels_sums._mix64)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 _BOOTSTRAP_CELLS = 1 << 22  # rows x samples drawn at a time (32 MB of uint64)
 

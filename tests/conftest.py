@@ -65,7 +65,8 @@ def module_of(loaded_metric, name: str):
 
 @functools.cache
 def compiled_kernels():
-    """rouge_kernels as numba compiled it, every kernel compiled (once per session)."""
+    """rouge_kernels as numba compiled it (it names the kernels of every kernel module), every
+    kernel compiled (once per session)."""
     backend = staged("rouge_backend")
     backend.compile_all()
     return backend.compiled_kernels()

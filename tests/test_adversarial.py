@@ -4,7 +4,7 @@ text functions and the option parser. Each case runs in its own process under a 
 or a hand-computed Fraction) or in a ValueError that names the argument. A crash, a hang, a
 MemoryError or a wrong number fails the case.
 
-Kernel cases run both the numba-compiled kernels and rouge_kernels as plain Python, and require
+Kernel cases run both the numba-compiled kernels and the package's as plain Python, and require
 the same result from each."""
 import json
 import os
@@ -34,9 +34,9 @@ def metric():
     return load_metric()
 
 def kernels():
-    import rouge_kernels  # imported directly: plain Python (rouge_backend compiles a copy)
-    from conftest import compiled_kernels
-    return compiled_kernels(), rouge_kernels
+    from conftest import compiled_kernels, staged
+    # the package's kernels: plain Python (rouge_backend compiles a copy)
+    return compiled_kernels(), staged("rouge_kernels")
 
 def both_tiers(name, *args):
     # the compiled kernel and its plain-Python twin must agree exactly

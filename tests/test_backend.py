@@ -1,7 +1,8 @@
 """rouge_backend: which implementation of a kernel runs, and the guest's manners.
 
 * Every implementation gives the compiled kernels' numbers: the numpy twins (rouge_vectorized),
-  rouge_kernels run as plain Python, and the metric under ROUGE_METRIC_BACKEND=numpy.
+  the package's kernel modules run as plain Python, and the metric under
+  ROUGE_METRIC_BACKEND=numpy.
 * A call leaves the process as it found it: the collector stays on, no signal handler changes,
   csv's field limit stays, the metric pickles and deep-copies, a fork right after
   evaluate.load returns at once and its child scores, a child forked while another thread
@@ -25,12 +26,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-import rouge_kernels as PY  # imported directly: plain Python (the backend compiles a copy)
-import rouge_vectorized as V
 from conftest import REPO, compiled_kernels, load_metric, staged
 from test_kernels import PAIR, batch, text
 
 K = compiled_kernels()
+PY = staged("rouge_kernels")  # the package's: plain Python (the backend compiles a copy)
+V = staged("rouge_vectorized")
 
 # several pairs in one call, with prediction sentences past 64 and 128 tokens (several machine
 # words) now and then, and a prediction scored against several references

@@ -29,16 +29,16 @@ import time
 
 import pytest
 
+from conftest import staged
 from test_backend import _alive  # the pids whose command line holds a marker
 
 # the full tier only: every case runs fresh processes on a copied cache (5-35 s each)
 pytestmark = pytest.mark.slow
 
 
-KERNELS = ["dense_ids", "distinct_ngram_stats", "exact_column_sums", "example_prf",
-           "lcs_stats", "ngram_stats", "perl_bootstrap_means", "poisson_bootstrap_sums",
-           "scan_ascii_tokens", "scan_stem_tokens", "set_union_lcs_stats", "skip_bigram_stats",
-           "stem_table_insert", "union_lcs_stats", "wlcs_stats"]
+KERNELS = sorted(staged("rouge_backend").KERNELS)  # every kernel of every kernel module
+assert {"ngram_stats", "perl_bootstrap_means", "scan_stem_tokens", "set_union_lcs_stats",
+        "wlcs_stats"} <= set(KERNELS)
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum", "rougeW", "rougeSU4"]
 PRED, REF = "the cats sat on the mat", "the cat lay on the mat"
 
@@ -149,7 +149,8 @@ def cache(base, tmp_path):
 
 
 def _files(folder, function: str, suffix: str) -> list:
-    found = sorted(glob.glob(str(folder / "__pycache__" / f"rouge_kernels.{function}-*{suffix}")))
+    # (numba names a function's files after its kernels file: rouge_kernels_score.ngram_stats-...)
+    found = sorted(glob.glob(str(folder / "__pycache__" / f"rouge_kernels*.{function}-*{suffix}")))
     assert found, (function, suffix)
     return found
 
@@ -257,24 +258,32 @@ def test_an_index_of_another_numba_is_recompiled(cache, expected):
     assert "another numba" in warning
 
 
-@pytest.mark.parametrize("alteration", [
+@pytest.mark.parametrize("file, alteration", [
     # runs, with the wrong numbers: every n-gram count zero
-    "\n_counted = ngram_stats\n\ndef ngram_stats(*args):\n    return _counted(*args) * 0\n",
-    "\ndef broken(:\n",  # does not even import
+    ("rouge_kernels_score.py",
+     "\n_counted = ngram_stats\n\ndef ngram_stats(*args):\n    return _counted(*args) * 0\n"),
+    ("rouge_kernels.py", "\ndef broken(:\n"),  # does not even import
 ])
-def test_an_altered_copy_of_the_kernels_is_restored(cache, expected, alteration):
+def test_an_altered_copy_of_the_kernels_is_restored(cache, expected, file, alteration):
+    """The altered file is set aside and restored; the others are written anew too (numba
+    keys a kernel's cache to its own file, and its code holds what it calls from the
+    others), so every kernel is compiled again once."""
     root, folder = cache
-    copy = folder / "rouge_kernels.py"
+    copy = folder / file
     original = copy.read_bytes()
     with open(copy, "a") as f:
         f.write(alteration)
+    others = {path: path.stat().st_mtime_ns for path in folder.glob("rouge_kernels*.py")
+              if path != copy}
+    assert len(others) >= 4
     first = _run(root)
     out, perl = expected
     assert first["out"] == out and first["again"] == out and first["perl"] == perl
     [warning] = _cache_warnings(first)
-    assert str(folder) in warning and "rouge_kernels.py" in warning
+    assert str(folder) in warning and file in warning
     assert first["compiled"] == KERNELS
     assert copy.read_bytes() == original
+    assert all(path.stat().st_mtime_ns != before for path, before in others.items())
     [aside] = _aside(folder)
     assert (folder / "set-aside" / aside).read_bytes() == original + alteration.encode()
     _none_left(folder)

@@ -7,7 +7,10 @@ Python (the same source as the compiled tier) with np.empty replaced by allocati
 with hostile values (huge integers, NaN, random bits), and must give exactly what the compiled
 kernels give. The scratch threshold of the linear-space traceback is lowered so that small
 inputs take its block path too."""
-import importlib.util
+import importlib
+import os
+import sys
+import types
 
 import numpy as np
 import pytest
@@ -48,13 +51,16 @@ class _PoisonedNumpy:
 
 
 def _poisoned_twin():
-    """rouge_kernels.py run once more as plain Python (its @njit marks functions only until
-    rouge_backend compiles them), on poisoned numpy."""
-    spec = importlib.util.spec_from_file_location("rouge_kernels_poisoned", K.__file__)
-    twin = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(twin)
-    twin.np = _PoisonedNumpy()
-    twin._BASE_CELLS = 12  # the Hirschberg-style blocks of _mark_path on small sentences
+    """The kernel files run once more as plain Python (their @njit marks functions only until
+    rouge_backend compiles them), as a package of their own, on poisoned numpy."""
+    package = types.ModuleType("rouge_kernels_poisoned")
+    package.__path__ = [os.path.dirname(staged("rouge_kernels").__file__)]
+    sys.modules[package.__name__] = package
+    twin = importlib.import_module(f"{package.__name__}.rouge_kernels")
+    for module in twin.modules():
+        module.np = _PoisonedNumpy()
+    # the Hirschberg-style blocks of _mark_path on small sentences
+    sys.modules[f"{package.__name__}.rouge_kernels_union"]._BASE_CELLS = 12
     return twin
 
 

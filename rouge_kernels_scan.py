@@ -1,0 +1,210 @@
+"""The byte scanner of rouge_kernels: it tokenizes (and, from a table, stems) a whole batch of
+texts in one pass, for rouge_text's byte tokenizers; and the stem table's inserts."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .rouge_kernels import _GOLDEN, njit
+
+
+# --------------------------------------------------------------------------------------------
+# Tokenization of a whole batch
+
+
+_WORD_BYTE = np.zeros(256, dtype=np.int64)  # base-37 digit of a token byte, 0 for separators
+for _b in range(26):
+    _WORD_BYTE[97 + _b] = 1 + _b
+for _b in range(10):
+    _WORD_BYTE[48 + _b] = 27 + _b
+
+
+def scan_ascii_tokens(buf: np.ndarray, max_packed_len: int, parts: int = 1):
+    """Find the tokens (maximal runs of [a-z0-9]) of a lowercased byte buffer.
+
+    Texts are separated by byte 0 and sentences by byte 10 ('\\n'). Tokens of at most
+    ``max_packed_len`` (<= 12) characters get an exact base-37 code (> 0); longer ones get
+    code 0 and are resolved by the caller from (start, end). Two passes (count, then fill),
+    so nothing is allocated for the worst case; a large buffer is cut at text boundaries
+    into ``parts`` pieces scanned on threads (the passes release the GIL).
+
+    Returns (codes, starts, ends, sent_ends, text_ends): token codes and byte spans, and for
+    each sentence / text the index one past its last token / sentence. (The one scanner,
+    _scan_stem, without stemming, and with the spans of every token.)"""
+    cuts = [0]
+    if parts > 1 and buf.shape[0] > (1 << 20):
+        raw = buf.tobytes()
+        for k in range(1, parts):
+            nul = raw.find(b"\x00", max(cuts[-1], buf.shape[0] * k // parts))
+            if nul < 0:
+                break
+            cuts.append(nul + 1)  # the next piece starts after the separator
+    bounds = list(zip(cuts, cuts[1:] + [buf.shape[0] + 1]))
+
+    def scan(span):
+        piece = buf[span[0]:span[1] - 1] if span[1] <= buf.shape[0] else buf[span[0]:]
+        codes, sent_ends, text_ends, _, _, _, _, starts, ends = _scan_stem(
+            piece, _WORD_BYTE, max_packed_len, _NO_TABLE, _NO_TABLE, False, True)
+        return codes, starts, ends, sent_ends, text_ends
+
+    if len(bounds) == 1:
+        return scan(bounds[0])
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(len(bounds)) as pool:
+        pieces = list(pool.map(scan, bounds))
+    # each piece ends its last sentence and text itself; shift its indices and offsets
+    codes, starts, ends, sent_ends, text_ends = [], [], [], [], []
+    n_tok = 0
+    n_sent = 0
+    for (lo, _), (c, st, en, se, te) in zip(bounds, pieces):
+        codes.append(c)
+        starts.append(st + lo)
+        ends.append(en + lo)
+        sent_ends.append(se + n_tok)
+        text_ends.append(te + n_sent)
+        n_tok += c.shape[0]
+        n_sent += se.shape[0]
+    return tuple(np.concatenate(a) for a in (codes, starts, ends, sent_ends, text_ends))
+
+
+# --------------------------------------------------------------------------------------------
+# Tokenization and stemming of a whole batch in one pass (the fast path of
+# rouge_text.tokenize_ascii_batch)
+
+
+_NO_TABLE = np.zeros(2, dtype=np.int64)  # an empty stem table, for scans without stemming
+_WORD_BYTE_FOLD = _WORD_BYTE.copy()  # the same, and A-Z as a-z: no lowercasing pass first
+for _b in range(26):
+    _WORD_BYTE_FOLD[65 + _b] = 1 + _b
+
+
+MIN_STEM_CODE = 52060  # the smallest code of a 4-character word (3 characters: <= 50652)
+
+
+@njit(cache=True)
+def _scan_stem_counts(buf, digit):
+    """The number of tokens and of sentence breaks, without branches on the bytes."""
+    n_tok = 0
+    n_breaks = 0
+    prev = 0
+    for i in range(buf.shape[0]):
+        ch = buf[i]
+        inside = 1 if digit[ch] > 0 else 0
+        n_tok += inside & (prev ^ 1)
+        prev = inside
+        n_breaks += 1 if (ch == 10) | (ch == 0) else 0
+    return n_tok, n_breaks
+
+
+@njit(cache=True)
+def _table_geometry(size):
+    """(shift, mask) of an open-addressing table of `size` (a power of two) slots."""
+    bits = 0
+    while (1 << bits) < size:
+        bits += 1
+    return np.uint64(64 - bits), size - 1
+
+
+@njit(cache=True)
+def _slot(keys, code, shift, mask):
+    """The slot of code in the table: where it is, or the empty slot (key 0) where it goes
+    (Fibonacci hashing, linear probing)."""
+    h = np.int64((np.uint64(code) * _GOLDEN) >> shift)
+    while keys[h] != 0 and keys[h] != code:
+        h = (h + 1) & mask
+    return h
+
+
+@njit(cache=True, nogil=True)
+def _scan_stem(buf, digit, max_packed_len, keys, vals, stem, spans):
+    """The byte scanner: one pass (after a branch-free count) that finds the tokens (runs of
+    bytes with digit > 0), packs each into its base-37 code and, when stem is True, replaces
+    each code >= MIN_STEM_CODE by its stem from the hash table (keys, vals). Returns codes
+    (0 for tokens longer than max_packed_len), sent_ends, text_ends, the long tokens (index,
+    start, end), the indices of the tokens to stem that the table does not resolve (not
+    there, or a stem that does not pack: value <= 0), and with spans True the byte span
+    (starts, ends) of every token (else empty)."""
+    n = buf.shape[0]
+    n_tok, n_breaks = _scan_stem_counts(buf, digit)
+    codes = np.empty(n_tok, dtype=np.int64)
+    sent_ends = np.empty(n_breaks + 1, dtype=np.int64)
+    text_ends = np.empty(n_breaks + 1, dtype=np.int64)
+    n_long_max = n // (max_packed_len + 1) + 1
+    long_tok = np.empty(n_long_max, dtype=np.int64)
+    long_start = np.empty(n_long_max, dtype=np.int64)
+    long_end = np.empty(n_long_max, dtype=np.int64)
+    pending = np.empty(n_tok if stem else 0, dtype=np.int64)
+    starts = np.empty(n_tok if spans else 0, dtype=np.int64)
+    ends = np.empty(n_tok if spans else 0, dtype=np.int64)
+    shift, mask = _table_geometry(keys.shape[0])
+    t = 0
+    n_sent = 0
+    n_text = 0
+    n_long = 0
+    n_pending = 0
+    i = 0
+    while i < n:
+        d = digit[buf[i]]
+        if d > 0:
+            start = i
+            code = d
+            i += 1
+            while i < n:
+                d = digit[buf[i]]
+                if d == 0:
+                    break
+                code = code * 37 + d
+                i += 1
+            if spans:
+                starts[t] = start
+                ends[t] = i
+            if i - start > max_packed_len:
+                code = 0
+                long_tok[n_long] = t
+                long_start[n_long] = start
+                long_end[n_long] = i
+                n_long += 1
+            elif stem and code >= MIN_STEM_CODE:
+                h = _slot(keys, code, shift, mask)
+                if keys[h] == code and vals[h] > 0:
+                    code = vals[h]
+                else:  # not in the table yet, or a stem that does not pack: the caller's
+                    pending[n_pending] = t
+                    n_pending += 1
+            codes[t] = code
+            t += 1
+            continue
+        ch = buf[i]
+        if ch == 10 or ch == 0:
+            sent_ends[n_sent] = t
+            n_sent += 1
+            if ch == 0:
+                text_ends[n_text] = n_sent
+                n_text += 1
+        i += 1
+    sent_ends[n_sent] = t  # the end of the buffer ends the last sentence and text
+    n_sent += 1
+    text_ends[n_text] = n_sent
+    n_text += 1
+    return (codes, sent_ends[:n_sent], text_ends[:n_text], long_tok[:n_long],
+            long_start[:n_long], long_end[:n_long], pending[:n_pending], starts, ends)
+
+
+def scan_stem_tokens(buf: np.ndarray, max_packed_len: int, keys: np.ndarray, vals: np.ndarray,
+                     stem: bool):
+    """scan_ascii_tokens of a buffer that is not lowercased yet (A-Z read as a-z), with the
+    stems of a hash table applied on the way (see _scan_stem)."""
+    return _scan_stem(buf, _WORD_BYTE_FOLD, max_packed_len, keys, vals, stem, False)[:7]
+
+
+@njit(cache=True, nogil=True)
+def stem_table_insert(keys, vals, new_keys, new_vals):
+    """Insert new_keys -> new_vals into the open-addressing table (keys, vals) in place
+    (key 0 marks an empty slot; the caller keeps the load below 1/2)."""
+    shift, mask = _table_geometry(keys.shape[0])
+    for q in range(new_keys.shape[0]):
+        code = new_keys[q]
+        h = _slot(keys, code, shift, mask)
+        keys[h] = code
+        vals[h] = new_vals[q]

@@ -1,0 +1,213 @@
+"""The kernels of rouge_kernels of the profiles that count sets (pltrdy's rouge 1.0.1,
+rouge-chinese 1.0.3): ROUGE-N over distinct n-grams, and pltrdy's ROUGE-L, the distinct words
+on the LCS of each pair of sentences. Their numpy twins are in rouge_vectorized_sets.
+
+* ``distinct_ngram_stats``: (hit, pred_count, ref_count) with hit the number of distinct
+  n-grams both texts have, and the counts those of each text's distinct n-grams.
+* ``set_union_lcs_stats``: (words, pred_words, ref_words), where words is the number of
+  distinct words on pltrdy's traceback of the LCS of every (reference sentence, prediction
+  sentence) pair (``_recon_lcs``: equal tokens -> diagonal; up when the cell above is
+  strictly larger, else left), and the counts those of each text's distinct words.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .rouge_kernels import _copy, _dense_ids, _dense_ids_into, _table_size, njit
+from .rouge_kernels_union import _BASE_CELLS, _mark_path
+
+
+# --------------------------------------------------------------------------------------------
+# ROUGE-N over distinct n-grams
+
+
+@njit(cache=True)
+def _count_new(ids, lo, hi, flags, bit):
+    """How many distinct ids ids[lo:hi] holds, setting ``bit`` in flags[id] for each."""
+    count = 0
+    for i in range(lo, hi):
+        if not flags[ids[i]] & bit:
+            flags[ids[i]] |= bit
+            count += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
+def distinct_ngram_stats(tokens, text_offsets, pair_pred, pair_ref, orders):
+    """ROUGE-N over distinct n-grams for each N in orders (int64, ascending): int64[pairs,
+    len(orders), 3] of (shared distinct n-grams, the prediction's, the reference's). The
+    n-gram ids of level n are made from level n - 1's and the unigrams: time
+    O((len_p + len_r) * max(orders)) per pair."""
+    n_pairs = pair_pred.shape[0]
+    out = np.zeros((n_pairs, orders.shape[0], 3), dtype=np.int64)
+    top = orders[orders.shape[0] - 1] if orders.shape[0] else 0
+    for k in range(n_pairs):
+        p = pair_pred[k]
+        r = pair_ref[k]
+        p0, p1, r0, r1 = text_offsets[p], text_offsets[p + 1], text_offsets[r], text_offsets[r + 1]
+        lp = p1 - p0
+        lr = r1 - r0
+        if lp == 0 and lr == 0:
+            continue
+        both = np.empty(lp + lr, dtype=np.int64)
+        _copy(tokens, p0, p1, both, 0)
+        _copy(tokens, r0, r1, both, lp)
+        unigram, u = _dense_ids(both)
+        gram = unigram.copy()
+        keys = np.empty(lp + lr, dtype=np.int64)
+        flags = np.zeros(lp + lr, dtype=np.int8)
+        q = 0
+        for n in range(1, min(top, max(lp, lr)) + 1):
+            if n > 1:  # gram[i]: the id of the n-gram at i, for windows inside one text
+                for i in range(lp + lr):
+                    inside = i + n <= lp if i < lp else i + n <= lp + lr
+                    keys[i] = gram[i] * u + unigram[i + n - 1] if inside else -1
+                gram, _ = _dense_ids(keys)
+            if orders[q] != n:
+                continue
+            for i in range(lp + lr):
+                flags[i] = 0
+            cp = max(0, lp - n + 1)
+            cr = max(0, lr - n + 1)
+            out[k, q, 1] = _count_new(gram, 0, cp, flags, 1)
+            out[k, q, 2] = _count_new(gram, lp, lp + cr, flags, 2)
+            hit = 0
+            for i in range(lp, lp + cr):
+                g = gram[i]
+                if flags[g] == 3:
+                    flags[g] = 7  # counted
+                    hit += 1
+            out[k, q, 0] = hit
+            q += 1
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# pltrdy's ROUGE-L: distinct words on the LCS of each pair of sentences
+
+
+@njit(cache=True)
+def _set_union_mask(ids, lp, sent_p, sent_r, mask, buf_c, buf_l, zeros_c, zeros_l, f):
+    """Mark mask[i] for each prediction position i (ids[:lp]; its sentences at sent_p) on
+    pltrdy's traceback of the LCS of some (reference sentence, prediction sentence) pair (the
+    reference at ids[lp:], its sentences at sent_r). Returns how many it marked.
+
+    pltrdy traces its table (reference rows, prediction columns) up when the cell above is
+    strictly larger, else left: _mark_path's rule (up when up >= left) on the transposed
+    table, the prediction sentence as rows, so its marks fall on the prediction."""
+    # which reference sentence last held each id: a sentence pair without a shared word has
+    # an empty LCS, and is skipped; once every prediction position whose word the reference
+    # has is marked, no traceback can mark more
+    seen_in = np.full(ids.shape[0], -1, dtype=np.int64)
+    for q in range(lp, ids.shape[0]):
+        seen_in[ids[q]] = 0
+    markable = 0
+    for q in range(lp):
+        markable += 1 if seen_in[ids[q]] == 0 else 0
+    marked = 0
+    for si in range(sent_r.shape[0] - 1):
+        y0 = lp + sent_r[si]
+        y1 = lp + sent_r[si + 1]
+        if y1 == y0 or marked == markable:
+            continue
+        for q in range(y0, y1):
+            seen_in[ids[q]] = si + 1
+        for sj in range(sent_p.shape[0] - 1):
+            x0 = sent_p[sj]
+            x1 = sent_p[sj + 1]
+            shared = False
+            for q in range(x0, x1):
+                if seen_in[ids[q]] == si + 1:
+                    shared = True
+                    break
+            if shared:
+                marked += _mark_path(ids[x0:x1], ids[y0:y1], False, f, mask[x0:x1], buf_c,
+                                     buf_l, zeros_c, zeros_l, _BASE_CELLS)
+    return marked
+
+
+@njit(cache=True)
+def _set_union_buffers(max_p, max_r):
+    """Scratch arrays for _mark_path over sentences of up to max_p x max_r tokens."""
+    size = min(_BASE_CELLS, (max_p + 1) * (max_r + 1))
+    zeros = max(max_p, max_r) + 1
+    return (np.empty(size, dtype=np.float64), np.empty(size, dtype=np.int64),
+            np.zeros(zeros, dtype=np.float64), np.zeros(zeros, dtype=np.int64),
+            np.zeros(1, dtype=np.float64))
+
+
+@njit(cache=True)
+def set_union_mask(tokens, lp, sent_p, sent_r):
+    """The Space's highlights: the prediction positions _set_union_mask marks, for one pair
+    (tokens: the prediction's, then the reference's; sentence bounds relative to each)."""
+    ids, _ = _dense_ids(tokens)
+    max_p = 0
+    for s in range(sent_p.shape[0] - 1):
+        max_p = max(max_p, sent_p[s + 1] - sent_p[s])
+    max_r = 0
+    for s in range(sent_r.shape[0] - 1):
+        max_r = max(max_r, sent_r[s + 1] - sent_r[s])
+    buf_c, buf_l, zeros_c, zeros_l, f = _set_union_buffers(max_p, max_r)
+    mask = np.zeros(lp, dtype=np.bool_)
+    _set_union_mask(ids, lp, sent_p, sent_r, mask, buf_c, buf_l, zeros_c, zeros_l, f)
+    return mask
+
+
+@njit(cache=True, nogil=True)
+def set_union_lcs_stats(tokens, sent_offsets, text_sent_offsets, pair_pred, pair_ref):
+    """pltrdy's ROUGE-L: int64[pairs, 3] of (distinct words on the LCS tracebacks of the
+    sentence pairs, distinct words of the prediction, distinct words of the reference)."""
+    n_pairs = pair_pred.shape[0]
+    out = np.zeros((n_pairs, 3), dtype=np.int64)
+    n_max = 0
+    max_p = 0
+    max_r = 0
+    for k in range(n_pairs):
+        for side in range(2):
+            t = pair_pred[k] if side == 0 else pair_ref[k]
+            longest = 0
+            for s in range(text_sent_offsets[t], text_sent_offsets[t + 1]):
+                longest = max(longest, sent_offsets[s + 1] - sent_offsets[s])
+            if side == 0:
+                max_p = max(max_p, longest)
+            else:
+                max_r = max(max_r, longest)
+        p, r = pair_pred[k], pair_ref[k]
+        n_max = max(n_max, sent_offsets[text_sent_offsets[p + 1]]
+                    - sent_offsets[text_sent_offsets[p]] + sent_offsets[text_sent_offsets[r + 1]]
+                    - sent_offsets[text_sent_offsets[r]])
+    both = np.empty(n_max, dtype=np.int64)
+    ids = np.empty(n_max, dtype=np.int64)
+    first = np.empty(_table_size(n_max), dtype=np.int64)
+    flags = np.zeros(n_max, dtype=np.int8)
+    mask = np.zeros(n_max, dtype=np.bool_)
+    buf_c, buf_l, zeros_c, zeros_l, f = _set_union_buffers(max_p, max_r)
+    for k in range(n_pairs):
+        p, r = pair_pred[k], pair_ref[k]
+        sp0, sp1 = text_sent_offsets[p], text_sent_offsets[p + 1]
+        sr0, sr1 = text_sent_offsets[r], text_sent_offsets[r + 1]
+        t_p0, t_r0 = sent_offsets[sp0], sent_offsets[sr0]
+        lp = sent_offsets[sp1] - t_p0
+        lr = sent_offsets[sr1] - t_r0
+        _copy(tokens, t_p0, t_p0 + lp, both, 0)
+        _copy(tokens, t_r0, t_r0 + lr, both, lp)
+        u = _dense_ids_into(both, lp + lr, ids, first)
+        for t in range(u):
+            flags[t] = 0
+        out[k, 1] = _count_new(ids, 0, lp, flags, 1)
+        out[k, 2] = _count_new(ids, lp, lp + lr, flags, 2)
+        if lp == 0 or lr == 0:
+            continue
+        for i in range(lp):
+            mask[i] = False
+        _set_union_mask(ids[:lp + lr], lp, sent_offsets[sp0:sp1 + 1] - t_p0,
+                        sent_offsets[sr0:sr1 + 1] - t_r0, mask, buf_c, buf_l, zeros_c,
+                        zeros_l, f)
+        words = 0
+        for i in range(lp):
+            if mask[i] and not flags[ids[i]] & 4:
+                flags[ids[i]] |= 4
+                words += 1
+        out[k, 0] = words
+    return out
