@@ -38,6 +38,7 @@ from .rouge155_lexicon import __name__ as _staged_rouge155_lexicon
 from .rouge_options import __name__ as _staged_rouge_options
 from .rouge_profiles import __name__ as _staged_rouge_profiles
 from .rouge_text import __name__ as _staged_rouge_text
+from .rouge_text_peers import __name__ as _staged_rouge_text_peers
 from .rouge_lang import __name__ as _staged_rouge_lang
 from .rouge_lang_data import __name__ as _staged_rouge_lang_data
 from .rouge_lang_languages import __name__ as _staged_rouge_lang_languages
@@ -67,8 +68,9 @@ from .rouge_api import __name__ as _staged_rouge_api
 
 HELPER_MODULES = (
     _staged_rouge155_lexicon, _staged_rouge_options, _staged_rouge_profiles, _staged_rouge_text,
-    _staged_rouge_lang, _staged_rouge_lang_data, _staged_rouge_lang_languages,
-    _staged_rouge_lang_segmenters, _staged_rouge_lang_stemmers, _staged_rouge_lang_lines,
+    _staged_rouge_text_peers, _staged_rouge_lang, _staged_rouge_lang_data,
+    _staged_rouge_lang_languages, _staged_rouge_lang_segmenters, _staged_rouge_lang_stemmers,
+    _staged_rouge_lang_lines,
     _staged_rouge_kernels, _staged_rouge_kernels_scan, _staged_rouge_kernels_score,
     _staged_rouge_kernels_union, _staged_rouge_kernels_sums, _staged_rouge_kernels_sets,
     _staged_rouge_vectorized, _staged_rouge_vectorized_sets, _staged_rouge_backend,

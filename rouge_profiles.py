@@ -20,11 +20,13 @@ from collections.abc import Callable
 import numpy as np
 
 from .rouge_text import (
+    ROUGE155_TOKENIZER,
+    TokenizerProfile,
+)
+from .rouge_text_peers import (
     COCO_TOKENIZER,
     PLTRDY_TOKENIZER,
-    ROUGE155_TOKENIZER,
     ROUGE_CHINESE_TOKENIZER,
-    TokenizerProfile,
 )
 from .rouge_vectorized import fscore
 
@@ -160,8 +162,8 @@ PLTRDY = Profile(
     languages=("zh",), rouge_types=("rouge1", "rouge2", "rougeL"))  # (their DEFAULT_METRICS)
 
 # rouge-chinese 1.0.3 (LLaMA-Factory's and ChatGLM's compute_metrics): pltrdy's rouge with
-# Chinese sentence ends (rouge_text.rouge_chinese_sentences), and ROUGE-L one LCS of all the
-# words (lists, not sets)
+# Chinese sentence ends (rouge_text_peers.rouge_chinese_sentences), and ROUGE-L one LCS of all
+# the words (lists, not sets)
 ROUGE_CHINESE = dataclasses.replace(PLTRDY, name="rouge_chinese",
                                     tokenizer=ROUGE_CHINESE_TOKENIZER, rouge_l="lcs")
 
