@@ -427,22 +427,10 @@ def union_lcs_stats(tokens, sent_offsets, text_sent_offsets, clip_tokens, clip_o
     sent_len = np.diff(sent_offsets)
     if n_pairs == 0:
         return out
-    ys, xs, combo_pair, ly, lx = _sentence_pairs(sent_len, text_sent_offsets, pair_pred,
-                                                 pair_ref)
-    marked_pos = []  # token positions (in tokens) of marked reference tokens, and their pair
-    marked_pair = []
-    # groups of sentence pairs of similar sizes: the steps are reference tokens, the words
-    # (of 64 bits) hold prediction tokens
-    words = (lx + 63) // 64
-    order = np.lexsort((ly, words))
-    for c in _groups(order, ly[order] + 1, words[order] + 1, 2_000_000):
-        pos, owner = _mark_group(tokens, sent_offsets, ys[c], xs[c], ly[c], lx[c])
-        marked_pos.append(pos)
-        marked_pair.append(combo_pair[c][owner])
-    if not marked_pos:
+    pos, pair = traced_positions(tokens, sent_offsets, *_sentence_pairs(
+        sent_len, text_sent_offsets, pair_pred, pair_ref))
+    if pos.shape[0] == 0:
         return out
-    pos = np.concatenate(marked_pos)
-    pair = np.concatenate(marked_pair)
     # the union: a reference position marked by several prediction sentences counts once
     unique_key = np.unique(pair * tokens.shape[0] + pos)
     pair, pos = unique_key // tokens.shape[0], unique_key % tokens.shape[0]
@@ -466,6 +454,23 @@ def union_lcs_stats(tokens, sent_offsets, text_sent_offsets, clip_tokens, clip_o
     hits = np.minimum(np.minimum(ca[ia][ja], cb[ib][ja]), cc[jc])
     np.add.at(out[:, 0], abc // width, hits)
     return out
+
+
+def traced_positions(tokens, sent_offsets, ys, xs, combo_pair, ly, lx) -> tuple:
+    """The token positions the traceback of every sentence pair (_sentence_pairs' ys, xs,
+    combo_pair, ly, lx) marks on its ys sentence, and the pair of each: the sentence pairs in
+    groups of similar sizes (the steps are ys tokens, the words of 64 bits hold xs tokens)."""
+    marked_pos, marked_pair = [], []
+    words = (lx + 63) // 64
+    order = np.lexsort((ly, words))
+    for c in _groups(order, ly[order] + 1, words[order] + 1, 2_000_000):
+        pos, owner = _mark_group(tokens, sent_offsets, ys[c], xs[c], ly[c], lx[c])
+        marked_pos.append(pos)
+        marked_pair.append(combo_pair[c][owner])
+    if not marked_pos:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty
+    return np.concatenate(marked_pos), np.concatenate(marked_pair)
 
 
 def _groups(order, steps, width, budget):

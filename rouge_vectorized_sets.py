@@ -8,11 +8,11 @@ from __future__ import annotations
 import numpy as np
 
 if __package__:
-    from .rouge_vectorized import _groups, _mark_group, _pair_positions, _sentence_pairs
-    from .rouge_vectorized import ngram_levels
+    from .rouge_vectorized import _pair_positions, _sentence_pairs, ngram_levels
+    from .rouge_vectorized import traced_positions
 else:  # (rouge_vectorized imported directly, as the tests do)
-    from rouge_vectorized import _groups, _mark_group, _pair_positions, _sentence_pairs
-    from rouge_vectorized import ngram_levels
+    from rouge_vectorized import _pair_positions, _sentence_pairs, ngram_levels
+    from rouge_vectorized import traced_positions
 
 
 def _distinct_per_pair(n_pairs: int, pair: np.ndarray, key: np.ndarray) -> np.ndarray:
@@ -55,16 +55,7 @@ def set_union_lcs_stats(tokens, sent_offsets, text_sent_offsets, pair_pred, pair
         pos, owner, _ = _pair_positions(text_offsets, texts)
         out[:, column] = _distinct_per_pair(n_pairs, owner, tokens[pos])
     sent_len = np.diff(sent_offsets)
-    ys, xs, combo_pair, ly, lx = _sentence_pairs(sent_len, text_sent_offsets, pair_ref,
-                                                 pair_pred)  # rows: prediction sentences
-    marked_pos, marked_pair = [], []
-    words = (lx + 63) // 64
-    order = np.lexsort((ly, words))
-    for c in _groups(order, ly[order] + 1, words[order] + 1, 2_000_000):
-        pos, owner = _mark_group(tokens, sent_offsets, ys[c], xs[c], ly[c], lx[c])
-        marked_pos.append(pos)
-        marked_pair.append(combo_pair[c][owner])
-    if marked_pos:
-        pos = np.concatenate(marked_pos)
-        out[:, 0] = _distinct_per_pair(n_pairs, np.concatenate(marked_pair), tokens[pos])
+    pos, pair = traced_positions(tokens, sent_offsets, *_sentence_pairs(
+        sent_len, text_sent_offsets, pair_ref, pair_pred))  # rows: the prediction's sentences
+    out[:, 0] = _distinct_per_pair(n_pairs, pair, tokens[pos])
     return out
