@@ -140,14 +140,20 @@ _state = {"module": None, "process": None, "pid": os.getpid(), "loading": 0, "no
 _guards: list = []  # the no-compile listeners registered with numba now (_loads_only)
 
 
+def cache_root() -> str:
+    """This package's cache folder: ROUGE_METRIC_CACHE_DIR, else ~/.cache/rouge_metric (under
+    XDG_CACHE_HOME where set). The kernel cache and jieba's dictionary cache live in it."""
+    return os.environ.get(CACHE_ENV) or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
+        "rouge_metric")
+
+
 def _folder() -> str | None:
     """The content-keyed cache folder, holding a copy of each kernels file (made once, and
     restored where it is not the package's text), or None where there is none (no numba, or
     no writable cache directory)."""
     if "folder" not in _state:
-        root = os.environ.get(CACHE_ENV) or os.path.join(
-            os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
-            "rouge_metric")
+        root = cache_root()
         altered = []
         try:
             sources = {}

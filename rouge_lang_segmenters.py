@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 
+from .rouge_backend import cache_root
 from .rouge_lang_languages import Language, _require, _version
 
 
@@ -17,14 +18,10 @@ from .rouge_lang_languages import Language, _require, _version
 
 def _jieba_cache_dir() -> str | None:
     """Where jieba keeps its dictionary's cache: a folder of this package's own cache
-    (ROUGE_METRIC_CACHE_DIR, else ~/.cache/rouge_metric), not jieba's default, the system's
-    shared temporary folder, where another user could leave a jieba.cache that jieba would
-    load in place of its dictionary. None where it cannot be made (jieba then builds the
-    dictionary each time, without writing)."""
-    root = os.environ.get("ROUGE_METRIC_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
-        "rouge_metric")
-    folder = os.path.join(root, "jieba")
+    (rouge_backend.cache_root), not jieba's default, the system's shared temporary folder,
+    where another user could leave a jieba.cache that jieba would load in place of its
+    dictionary. None where it cannot be made (_jieba then loads in a private folder)."""
+    folder = os.path.join(cache_root(), "jieba")
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
     except OSError:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .rouge155_lexicon import SMART_STOPWORDS
-from .rouge_text import StringTokenizer, tokenize_string_batch
+from .rouge_text import StringTokenizer
 
 
 def coco_split(text: str) -> list[str]:
@@ -95,9 +95,8 @@ class SentenceTokenizer(StringTokenizer):
             sentences = [[t for t in s if t not in SMART_STOPWORDS] for s in sentences]
         return sentences
 
-    def batch(self, texts, *, stemmer, stopwords):
-        return tokenize_string_batch(texts, lambda text: self.tokens(text, stemmer=stemmer,
-                                                                     stopwords=stopwords))
+    # the flat batch is the sentence view: the sentences are the profile's own, not the lines
+    batch = StringTokenizer.sentence_batch
 
     def sentence_batch(self, texts, *, stemmer, stopwords):
         return None  # batch() has the sentences
