@@ -31,8 +31,8 @@ Definitions follow ROUGE-1.5.5 (``tests/rouge155/SPEC.md``) and rouge_score 0.1.
 
 The kernels are in modules by concern, flat files beside this one (``MODULES``):
 
-* ``rouge_kernels_scan``: the byte scanner that tokenizes (and, from a table, stems) a whole
-  batch;
+* ``rouge_kernels_scan``: the scanners that tokenize a whole batch: the byte scanner (which,
+  from a table, also stems) and the word scanner of the profiles that count sets;
 * ``rouge_kernels_score``: ROUGE-N, ROUGE-L and ROUGE-S/SU, and the bit-parallel LCS rows;
 * ``rouge_kernels_union``: the summary-level union LCS and ROUGE-W, with their tracebacks;
 * ``rouge_kernels_sums``: the aggregate's exact column sums and per-example P, R, F, and the
@@ -232,6 +232,7 @@ def _examples():
     sent, text_sent = i64([0, 2, 4, 7]), i64([0, 2, 3])
     pred, ref = i64([0]), i64([1])
     buf = np.frombuffer(b"The cats sat\nthe mat\x00a dog", dtype=np.uint8)
+    points = np.frombuffer("a b. \u3002a".encode("utf-32-le"), dtype="<u4")
     table = np.zeros(64, dtype=np.int64)
     cdf = (np.array([0.36787944, 0.73575888, 0.9196986, 0.98101184, 0.99634015, 0.99940582,
                      0.99991676, 0.99998975, 0.99999887, 1.0]) * 2.0 ** 32).astype(np.uint64)
@@ -258,6 +259,7 @@ def _examples():
                                                                  i64([1, 2])),
         "set_union_lcs_stats": lambda K: K.set_union_lcs_stats(tokens, sent, text_sent, pred,
                                                                ref),
+        "scan_words": lambda K: K.scan_words(points, np.cumsum(i64([4, 2])), 1),
     }
 
 

@@ -1,5 +1,7 @@
-"""The byte scanner of rouge_kernels: it tokenizes (and, from a table, stems) a whole batch of
-texts in one pass, for rouge_text's byte tokenizers; and the stem table's inserts."""
+"""The scanners of rouge_kernels, each tokenizing a whole batch of texts in a few passes: the
+byte scanner of rouge_text's byte tokenizers (which, from a table, also stems), with the stem
+table's inserts; and the word scanner of the pltrdy and rouge_chinese profiles' tokenizer
+(rouge_text_peers.SentenceTokenizer), on code points."""
 
 from __future__ import annotations
 
@@ -208,3 +210,212 @@ def stem_table_insert(keys, vals, new_keys, new_vals):
         h = _slot(keys, code, shift, mask)
         keys[h] = code
         vals[h] = new_vals[q]
+
+
+# --------------------------------------------------------------------------------------------
+# The words and sentences of pltrdy's rouge 1.0.1 and rouge-chinese 1.0.3, on code points
+# (rouge_text_peers.SentenceTokenizer: its Python is the reference, and this kernel's twin)
+
+
+@njit(cache=True)
+def _is_space(c) -> bool:
+    """str.isspace() of code point c: what str.split() and str.rstrip() take as whitespace."""
+    if c <= 0x20:
+        return c == 0x20 or 0x09 <= c <= 0x0D or 0x1C <= c <= 0x1F
+    if c < 0x85:
+        return False
+    return (c == 0x85 or c == 0xA0 or c == 0x1680 or 0x2000 <= c <= 0x200A or c == 0x2028
+            or c == 0x2029 or c == 0x202F or c == 0x205F or c == 0x3000)
+
+
+@njit(cache=True)
+def _is_end(c) -> bool:
+    return c == 0x3002 or c == 0xFF01 or c == 0xFF1F or c == 0x3F  # 。！？ ?
+
+
+@njit(cache=True)
+def _is_quote(c) -> bool:
+    return c == 0x201D or c == 0x2019  # ” ’
+
+
+@njit(cache=True)
+def _rouge_chinese_cuts(p, lo, hi, cut):
+    """cut[i] = 1 where rouge-chinese's cut_sent puts a line break before p[i] (lo < i < hi).
+    Its four rules are regex substitutions, each a leftmost, non-overlapping scan of the text
+    the rules before it left; the breaks they insert never fall inside or next to another
+    rule's match (they follow 。！？?, six dots or two ellipses, which no match of another
+    rule ends before), so each rule scans the text as given."""
+    i = lo
+    while i + 1 < hi:  # ([。！？\?])([^”’])
+        if _is_end(p[i]) and not _is_quote(p[i + 1]):
+            cut[i + 1] = 1
+            i += 2
+        else:
+            i += 1
+    i = lo
+    while i + 6 < hi:  # (\.{6})([^”’])
+        k = 0
+        while k < 6 and p[i + k] == 0x2E:
+            k += 1
+        if k == 6 and not _is_quote(p[i + 6]):
+            cut[i + 6] = 1
+            i += 7
+        else:
+            i += 1
+    i = lo
+    while i + 2 < hi:  # (\…{2})([^”’])
+        if p[i] == 0x2026 and p[i + 1] == 0x2026 and not _is_quote(p[i + 2]):
+            cut[i + 2] = 1
+            i += 3
+        else:
+            i += 1
+    i = lo
+    while i + 2 < hi:  # ([。！？\?][”’])([^，。！？\?])
+        if (_is_end(p[i]) and _is_quote(p[i + 1]) and p[i + 2] != 0xFF0C
+                and not _is_end(p[i + 2])):
+            cut[i + 2] = 1
+            i += 3
+        else:
+            i += 1
+
+
+@njit(cache=True)
+def _walk_words(p, text_ends, stops, cut, sep, starts, lengths, sent_ends, text_sents):
+    """The words of every text: its pieces are cut before each p[i] with cut[i] and at each
+    separator sep (dropped); a piece of at least one code point is a sentence, whose words
+    are its runs of non-whitespace, or one empty word if it has none (pltrdy's and
+    rouge-chinese's " ".join(s.split()).split(" ")). Text k is read up to stops[k]. With
+    empty output arrays it only counts: (words, sentences)."""
+    fill = starts.shape[0] > 0
+    t = 0
+    s = 0
+    lo = 0
+    for k in range(text_ends.shape[0]):
+        stop = stops[k]
+        piece = 0  # code points in the current piece
+        words = 0  # words ended in it
+        w0 = -1  # the start of the word being read
+        for i in range(lo, stop + 1):
+            c = p[i] if i < stop else 0
+            if i == stop or cut[i] or c == sep:  # the piece ends before p[i]
+                if w0 >= 0:
+                    if fill:
+                        starts[t] = w0
+                        lengths[t] = i - w0
+                    t += 1
+                    words += 1
+                    w0 = -1
+                if piece > 0:
+                    if words == 0:  # a piece of whitespace alone: one empty word
+                        if fill:
+                            starts[t] = i
+                            lengths[t] = 0
+                        t += 1
+                    if fill:
+                        sent_ends[s] = t
+                    s += 1
+                piece = 0
+                words = 0
+                if i == stop or c == sep:
+                    continue
+            piece += 1
+            if _is_space(c):
+                if w0 >= 0:
+                    if fill:
+                        starts[t] = w0
+                        lengths[t] = i - w0
+                    t += 1
+                    words += 1
+                    w0 = -1
+            elif w0 < 0:
+                w0 = i
+        if fill:
+            text_sents[k] = s
+        lo = text_ends[k]
+    return t, s
+
+
+@njit(cache=True)
+def _word_hash(p, start, length):
+    h = np.uint64(0xCBF29CE484222325) ^ np.uint64(length)  # FNV-1a over the code points
+    for i in range(start, start + length):
+        h = (h ^ np.uint64(p[i])) * np.uint64(0x100000001B3)
+    return h
+
+
+@njit(cache=True, nogil=True)
+def scan_words(points, text_ends, rule):
+    """The words of the texts whose code points (uint32) are ``points``, text k ending at
+    ``text_ends[k]``, by the sentence rule ``rule``: 0 pltrdy's (the text split on "."), 1
+    rouge-chinese's (its cut_sent: line breaks after sentence ends, then the text's trailing
+    whitespace dropped and the lines split). Returns TokenizedBatch's arrays: word ids (equal
+    words, equal ids: exact, by comparing the code points; dense, in order of first
+    appearance), sent_offsets and text_sent_offsets."""
+    n_texts = text_ends.shape[0]
+    cut = np.zeros(points.shape[0], dtype=np.uint8)
+    stops = text_ends.copy()
+    sep = 0x2E
+    if rule == 1:
+        sep = 0x0A
+        lo = 0
+        for k in range(n_texts):
+            hi = text_ends[k]
+            _rouge_chinese_cuts(points, lo, hi, cut)
+            stop = hi
+            while stop > lo and _is_space(points[stop - 1]):  # text.rstrip()
+                stop -= 1
+            stops[k] = stop
+            lo = hi
+    none = np.empty(0, dtype=np.int64)
+    n_tok, n_sent = _walk_words(points, text_ends, stops, cut, sep, none, none, none, none)
+    starts = np.empty(max(n_tok, 1), dtype=np.int64)  # (non-empty: "fill")
+    lengths = np.empty(max(n_tok, 1), dtype=np.int64)
+    sent_offsets = np.zeros(n_sent + 1, dtype=np.int64)
+    text_sent_offsets = np.zeros(n_texts + 1, dtype=np.int64)
+    _walk_words(points, text_ends, stops, cut, sep, starts, lengths, sent_offsets[1:],
+                text_sent_offsets[1:])
+    # intern: an open-addressing table of word ids + 1, probed by hash, confirmed by content;
+    # it grows with the vocabulary, not the tokens (a table sized for every token was most
+    # of the scan's time: its slots missed the caches)
+    size = 1024
+    shift, mask = _table_geometry(size)
+    slots = np.zeros(size, dtype=np.int64)
+    first = np.empty(max(n_tok, 1), dtype=np.int64)  # the token that first had each id
+    hashes = np.empty(max(n_tok, 1), dtype=np.uint64)
+    ids = np.empty(n_tok, dtype=np.int64)
+    u = 0
+    for t in range(n_tok):
+        start = starts[t]
+        length = lengths[t]
+        h = _word_hash(points, start, length)
+        j = np.int64((h * _GOLDEN) >> shift)
+        while True:
+            held = slots[j] - 1
+            if held < 0:
+                slots[j] = u + 1
+                first[u] = t
+                hashes[u] = h
+                ids[t] = u
+                u += 1
+                break
+            if hashes[held] == h and lengths[first[held]] == length:
+                other = starts[first[held]]
+                same = True
+                for q in range(length):
+                    if points[other + q] != points[start + q]:
+                        same = False
+                        break
+                if same:
+                    ids[t] = held
+                    break
+            j = (j + 1) & mask
+        if 2 * u > size:  # over half full: twice the slots, every id placed anew
+            size *= 2
+            shift, mask = _table_geometry(size)
+            slots = np.zeros(size, dtype=np.int64)
+            for v in range(u):
+                j = np.int64((hashes[v] * _GOLDEN) >> shift)
+                while slots[j] != 0:
+                    j = (j + 1) & mask
+                slots[j] = v + 1
+    return ids, sent_offsets, text_sent_offsets

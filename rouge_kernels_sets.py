@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .rouge_kernels import _copy, _dense_ids, _dense_ids_into, _table_size, njit
-from .rouge_kernels_union import _BASE_CELLS, _mark_path
+from .rouge_kernels_union import _BASE_CELLS, _mark_lcs_bits, _mark_path
 
 
 # --------------------------------------------------------------------------------------------
@@ -88,23 +88,33 @@ def distinct_ngram_stats(tokens, text_offsets, pair_pred, pair_ref, orders):
 
 
 @njit(cache=True)
-def _set_union_mask(ids, lp, sent_p, sent_r, mask, buf_c, buf_l, zeros_c, zeros_l, f):
+def _set_union_mask(ids, lp, sent_p, sent_r, mask, by_word, scratch):
     """Mark mask[i] for each prediction position i (ids[:lp]; its sentences at sent_p) on
     pltrdy's traceback of the LCS of some (reference sentence, prediction sentence) pair (the
-    reference at ids[lp:], its sentences at sent_r). Returns how many it marked.
+    reference at ids[lp:], its sentences at sent_r). Returns how many positions it marked,
+    or with by_word how many distinct words: then it marks until each word that can be is
+    marked somewhere (the statistics count words; the Space highlights every position).
 
     pltrdy traces its table (reference rows, prediction columns) up when the cell above is
     strictly larger, else left: _mark_path's rule (up when up >= left) on the transposed
-    table, the prediction sentence as rows, so its marks fall on the prediction."""
-    # which reference sentence last held each id: a sentence pair without a shared word has
-    # an empty LCS, and is skipped; once every prediction position whose word the reference
-    # has is marked, no traceback can mark more
+    table, the prediction sentence as rows, so its marks fall on the prediction (by bit rows
+    # where the reference sentence has at most 64 words: the same path). scratch:
+    # _set_union_buffers'."""
+    buf_c, buf_l, zeros_c, zeros_l, f, bit_of, rows = scratch
+    # seen_in: which reference sentence last held each id. A traceback marks only positions
+    # whose word its reference sentence has: a sentence pair without such a position still
+    # unmarked (by_word: such a word) is skipped, and once all are marked, the rest
     seen_in = np.full(ids.shape[0], -1, dtype=np.int64)
     for q in range(lp, ids.shape[0]):
         seen_in[ids[q]] = 0
+    done = np.zeros(ids.shape[0], dtype=np.bool_)  # by_word: the words marked so far
     markable = 0
     for q in range(lp):
-        markable += 1 if seen_in[ids[q]] == 0 else 0
+        if seen_in[ids[q]] == 0 and not done[ids[q]]:
+            markable += 1
+            done[ids[q]] = by_word  # (each word counted once)
+    for q in range(lp):
+        done[ids[q]] = False
     marked = 0
     for si in range(sent_r.shape[0] - 1):
         y0 = lp + sent_r[si]
@@ -116,25 +126,38 @@ def _set_union_mask(ids, lp, sent_p, sent_r, mask, buf_c, buf_l, zeros_c, zeros_
         for sj in range(sent_p.shape[0] - 1):
             x0 = sent_p[sj]
             x1 = sent_p[sj + 1]
-            shared = False
+            fresh = False
             for q in range(x0, x1):
-                if seen_in[ids[q]] == si + 1:
-                    shared = True
+                if seen_in[ids[q]] == si + 1 and not (done[ids[q]] if by_word else mask[q]):
+                    fresh = True
                     break
-            if shared:
-                marked += _mark_path(ids[x0:x1], ids[y0:y1], False, f, mask[x0:x1], buf_c,
-                                     buf_l, zeros_c, zeros_l, _BASE_CELLS)
+            if not fresh:
+                continue
+            if y1 - y0 <= 64:
+                new = _mark_lcs_bits(ids, x0, x1 - x0, y0, y1 - y0, bit_of, rows, mask[x0:x1])
+            else:
+                new = _mark_path(ids[x0:x1], ids[y0:y1], False, f, mask[x0:x1], buf_c, buf_l,
+                                 zeros_c, zeros_l, _BASE_CELLS)
+            if not by_word:
+                marked += new
+                continue
+            for q in range(x0, x1):
+                if mask[q] and not done[ids[q]]:
+                    done[ids[q]] = True
+                    marked += 1
     return marked
 
 
 @njit(cache=True)
-def _set_union_buffers(max_p, max_r):
-    """Scratch arrays for _mark_path over sentences of up to max_p x max_r tokens."""
+def _set_union_buffers(max_p, max_r, n_ids):
+    """Scratch arrays for _set_union_mask over sentences of up to max_p (prediction) x max_r
+    (reference) tokens and up to n_ids ids: _mark_path's, then _mark_lcs_bits' (zeroed)."""
     size = min(_BASE_CELLS, (max_p + 1) * (max_r + 1))
     zeros = max(max_p, max_r) + 1
     return (np.empty(size, dtype=np.float64), np.empty(size, dtype=np.int64),
             np.zeros(zeros, dtype=np.float64), np.zeros(zeros, dtype=np.int64),
-            np.zeros(1, dtype=np.float64))
+            np.zeros(1, dtype=np.float64), np.zeros(n_ids, dtype=np.uint64),
+            np.empty(max_p + 1, dtype=np.uint64))
 
 
 @njit(cache=True)
@@ -148,9 +171,9 @@ def set_union_mask(tokens, lp, sent_p, sent_r):
     max_r = 0
     for s in range(sent_r.shape[0] - 1):
         max_r = max(max_r, sent_r[s + 1] - sent_r[s])
-    buf_c, buf_l, zeros_c, zeros_l, f = _set_union_buffers(max_p, max_r)
+    scratch = _set_union_buffers(max_p, max_r, ids.shape[0])
     mask = np.zeros(lp, dtype=np.bool_)
-    _set_union_mask(ids, lp, sent_p, sent_r, mask, buf_c, buf_l, zeros_c, zeros_l, f)
+    _set_union_mask(ids, lp, sent_p, sent_r, mask, False, scratch)
     return mask
 
 
@@ -182,7 +205,7 @@ def set_union_lcs_stats(tokens, sent_offsets, text_sent_offsets, pair_pred, pair
     first = np.empty(_table_size(n_max), dtype=np.int64)
     flags = np.zeros(n_max, dtype=np.int8)
     mask = np.zeros(n_max, dtype=np.bool_)
-    buf_c, buf_l, zeros_c, zeros_l, f = _set_union_buffers(max_p, max_r)
+    scratch = _set_union_buffers(max_p, max_r, n_max)
     for k in range(n_pairs):
         p, r = pair_pred[k], pair_ref[k]
         sp0, sp1 = text_sent_offsets[p], text_sent_offsets[p + 1]
@@ -201,13 +224,6 @@ def set_union_lcs_stats(tokens, sent_offsets, text_sent_offsets, pair_pred, pair
             continue
         for i in range(lp):
             mask[i] = False
-        _set_union_mask(ids[:lp + lr], lp, sent_offsets[sp0:sp1 + 1] - t_p0,
-                        sent_offsets[sr0:sr1 + 1] - t_r0, mask, buf_c, buf_l, zeros_c,
-                        zeros_l, f)
-        words = 0
-        for i in range(lp):
-            if mask[i] and not flags[ids[i]] & 4:
-                flags[ids[i]] |= 4
-                words += 1
-        out[k, 0] = words
+        out[k, 0] = _set_union_mask(ids[:lp + lr], lp, sent_offsets[sp0:sp1 + 1] - t_p0,
+                                    sent_offsets[sr0:sr1 + 1] - t_r0, mask, True, scratch)
     return out

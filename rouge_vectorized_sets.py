@@ -1,7 +1,7 @@
 """The numpy twins of the kernels of the profiles that count sets (rouge_kernels'
-distinct_ngram_stats and set_union_lcs_stats), re-exported by rouge_vectorized, where
-rouge_backend finds every twin by its kernel's name: the same statistics for all the pairs
-of a call at once."""
+distinct_ngram_stats and set_union_lcs_stats, and their tokenizer's scan_words),
+re-exported by rouge_vectorized, where rouge_backend finds every twin by its kernel's name:
+the same statistics for all the pairs of a call at once."""
 
 from __future__ import annotations
 
@@ -59,3 +59,11 @@ def set_union_lcs_stats(tokens, sent_offsets, text_sent_offsets, pair_pred, pair
         sent_len, text_sent_offsets, pair_ref, pair_pred))  # rows: the prediction's sentences
     out[:, 0] = _distinct_per_pair(n_pairs, pair, tokens[pos])
     return out
+
+
+def scan_words(points, text_ends, rule):
+    """rouge_kernels.scan_words: rouge_text_peers.words_batch, the tokenizers' own Python."""
+    # (imported here: rouge_text_peers imports the backend, which imports this module)
+    from .rouge_text_peers import words_batch
+
+    return words_batch(points, text_ends, rule)

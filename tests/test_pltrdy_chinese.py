@@ -403,3 +403,43 @@ def test_jieba_never_loads_a_cache_from_the_shared_temporary_folder(tmp_path):
     os.makedirs(tokenizer.tmp_dir)
     assert out.strip() == str([list(tokenizer.cut(text))]) != str([[text]])
     assert (cache / "jieba" / "jieba.cache").is_file()
+
+
+# rouge-chinese's sentence ends, quotes, dots and ellipses, pltrdy's ".", and whitespace (a
+# few of str.split's non-ASCII ones), so that every rule, its non-overlapping matches and the
+# empty pieces come up often
+_SCAN_ALPHABET = list("。！？?”’.…，\n \t\u3000\xa0\x1fab中") + ["......", "……", "”。"]
+
+
+def _scanned_both(texts, rule):
+    """(compiled scan_words, its Python twin) on the texts."""
+    from rouge_exact import rouge_backend, rouge_vectorized
+
+    points = np.frombuffer("".join(texts).encode("utf-32-le"), dtype="<u4")
+    ends = np.cumsum(np.array([len(t) for t in texts], dtype=np.int64))
+    return (rouge_backend.compiled_kernels().scan_words(points, ends, rule),
+            rouge_vectorized.scan_words(points, ends, rule))
+
+
+@pytest.mark.parametrize("rule", [0, 1])
+def test_word_scanner_equals_the_packages_python(rule):
+    """The compiled scanner against its twin, the profiles' own Python (whose sentence
+    functions are the packages' own splitting: the tests above), on 3,000 seeded random
+    batches of texts drawn from the characters every rule reads."""
+    rng = random.Random(20261127 + rule)
+    for _ in range(3000):
+        texts = ["".join(rng.choice(_SCAN_ALPHABET) for _ in range(rng.randint(0, 14)))
+                 for _ in range(rng.randint(0, 4))]
+        compiled, twin = _scanned_both(texts, rule)
+        for got, want in zip(compiled, twin):
+            assert np.array_equal(got, want), (texts, rule)
+
+
+def test_word_scanner_whitespace_is_str_split_s():
+    """Every code point between two letters: a word break exactly where str.split() breaks
+    (all 1,114,112 less the surrogates, which no str the scanner gets holds)."""
+    text = "".join("a" + chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF) + "a"
+    compiled, twin = _scanned_both([text], 0)
+    assert compiled[0].shape == twin[0].shape == (len(text.replace(".", " ").split()),)
+    for got, want in zip(compiled, twin):
+        assert np.array_equal(got, want)
