@@ -89,6 +89,9 @@ _PARALLEL_MIN_TOKENS = 50_000
 _PAIRS_PER_CHUNK = 8  # the fewest pairs a chunk of kernel calls on the pool gets
 _CHUNK_EXAMPLES = 50_000  # examples tokenized and scored at a time: bounds the token arrays
 _THREAD_CHUNK_MIN = 32  # examples per chunk below which one thread does it all
+# from this many examples a call is cut into chunks of examples, each tokenized and scored on
+# a thread; below it, one chunk whose kernels are spread over the pool (_over_pairs)
+_EXAMPLE_CHUNKS_FROM = 2 * _THREAD_CHUNK_MIN
 _ONE = np.ones(1, dtype=np.int64)
 
 
@@ -110,7 +113,14 @@ class _Plan:
         self.ngram_kernel = next((kind.kernel for t, kind in zip(types, self.kinds)
                                   if t.kind == "n"), None)
         self.ngram_orders = np.array(orders, dtype=np.int64)  # only these orders are built
-        self.ngram_column = {n: q for q, n in enumerate(orders)}
+        # where the n-gram kernel's orders go: stats[:, to] = by_order[:, of] (slices when
+        # the types are the orders in order, the common case: no fancy indexing)
+        to = [j for j, t in enumerate(types) if t.kind == "n"]
+        of = [orders.index(types[j].n) for j in to]
+        self.ngram_place = (_as_slice(to), _as_slice(of))
+        # the other types: (column, type, kind), each one kernel call
+        self.others = tuple((j, t, kind) for j, (t, kind) in enumerate(zip(types, self.kinds))
+                            if t.kind != "n")
         # the sentence view of a language tokenizer (rougeLsum, rougeW: XL-Sum's lines)
         self.sentence_view = any(t.spec.sentences for t in types)
         self.reads_sentences = any(kind.sentences for kind in self.kinds)
@@ -120,6 +130,8 @@ class _Plan:
         self.checks_texts = _tokenizer_checks_texts(options)
         self.token_options = {"stemmer": options.stemmer,
                               "stopwords": options.remove_stopwords}
+        # the byte tokenizers take the call's backend choice (else they read it again)
+        self.takes_backend = type(options.tokenizer) is ByteTokenizer
         self.row_keys = wants_poisson_bootstrap(options)
         # the profile's P, R and F are example_prf's (no rounding, the alpha formula)
         self.plain_prf = options.profile.rounding is no_rounding and \
@@ -132,6 +144,15 @@ class _Plan:
 # function in them) alive, and a dead entry's id, reused by new options, is told apart.
 _PLANS: dict = {}
 KIND_MEMOS.append(_PLANS)
+
+
+def _as_slice(indices: list):
+    """indices as a slice where they are consecutive and ascending (the common case: basic
+    indexing), else as an int64 array."""
+    first = indices[0] if indices else 0
+    if indices == list(range(first, first + len(indices))):
+        return slice(first, first + len(indices))
+    return np.array(indices, dtype=np.int64)
 
 
 def _plan(options: RougeOptions) -> _Plan:
@@ -200,7 +221,8 @@ def _pair_statistics_of(options: RougeOptions, predictions, references, plan: _P
         # garbage collector, whose full collections scan every object of the process)
         ref_counts = _ONE.repeat(n_examples)  # (np.ones is a Python function: 3x the time)
         texts = [*predictions, *references]
-        pair_pred = np.arange(n_examples, dtype=np.int64)
+        ids = np.arange(2 * n_examples, dtype=np.int64)  # text k's pair: (k, n + k)
+        pair_pred, pair_ref = ids[:n_examples], ids[n_examples:]
     else:
         refs = [[r] if isinstance(r, str) else list(r) for r in references]
         ref_counts = np.array([len(r) for r in refs], dtype=np.int64)
@@ -210,12 +232,14 @@ def _pair_statistics_of(options: RougeOptions, predictions, references, plan: _P
                              "reference string per prediction")
         texts = list(predictions) + [r for row in refs for r in row]
         pair_pred = np.repeat(np.arange(n_examples, dtype=np.int64), ref_counts)
+        pair_ref = np.arange(n_examples, n_examples + len(pair_pred), dtype=np.int64)
     if options.split_sentences:
         texts = [split_sentences_rule_based(t) for t in texts]
-    pair_ref = np.arange(n_examples, n_examples + len(pair_pred), dtype=np.int64)
 
     tokenizer = options.tokenizer
     token_options = plan.token_options
+    batch_options = {**token_options, "backend": backend} if plan.takes_backend else \
+        token_options
     if options.length_limit_words is not None:
         texts = [_truncate_words(t, options.length_limit_words) for t in texts]
     flat_texts = texts
@@ -228,47 +252,56 @@ def _pair_statistics_of(options: RougeOptions, predictions, references, plan: _P
         # view with unigram tables of the flat view.
         lcs_texts = [_truncate_bytes(t, options.length_limit_bytes, False) for t in texts]
         flat, sent = _split_batch(tokenizer.batch(flat_texts + lcs_texts,
-                                                  **token_options), len(flat_texts))
+                                                  **batch_options), len(flat_texts))
     else:
-        flat = tokenizer.batch(flat_texts, **token_options)
+        flat = tokenizer.batch(flat_texts, **batch_options)
         sent = flat
         if plan.sentence_view:
             sent = tokenizer.sentence_batch(texts, **token_options) or flat
 
-    flat_offsets = flat.text_offsets
-    stats = np.empty((len(pair_pred), len(options.rouge_types), 3), dtype=np.float64)
-    if len(plan.ngram_orders):
-        by_order = _over_pairs(kernel(plan.ngram_kernel, backend), (flat.tokens, flat_offsets),
-                               pair_pred, pair_ref, (plan.ngram_orders,))
-    for j, (t, kind) in enumerate(zip(options.rouge_types, plan.kinds)):
-        if t.kind == "n":
-            stats[:, j] = by_order[:, plan.ngram_column[t.n], :]
-        else:
-            head, tail = kind.arguments(t, flat, sent, _clip_view(options, flat, sent))
-            stats[:, j] = _over_pairs(kernel(kind.kernel, backend), head, pair_pred, pair_ref,
-                                      tail)
+    stats = np.empty((len(pair_pred), len(plan.names), 3), dtype=np.float64)
+    _over_pairs(_kernel_calls(options, plan, flat, sent, backend), stats, pair_pred, pair_ref,
+                len(flat.tokens))
     return stats, ref_counts, texts, flat, sent
 
 
+def _kernel_calls(options: RougeOptions, plan: _Plan, flat, sent, backend: str) -> list:
+    """The kernel calls of a batch: (kernel, its arguments before the pairs, after them,
+    (columns of stats it fills, columns of its result)); ROUGE-N's orders in one call."""
+    calls = []
+    if len(plan.ngram_orders):
+        calls.append((kernel(plan.ngram_kernel, backend), (flat.tokens, flat.text_offsets),
+                      (plan.ngram_orders,), plan.ngram_place))
+    clip = _clip_view(options, flat, sent)
+    for j, t, kind in plan.others:
+        head, tail = kind.arguments(t, flat, sent, clip)
+        calls.append((kernel(kind.kernel, backend), head, tail, (j, slice(None))))
+    return calls
 
-def _over_pairs(kernel, head: tuple, pair_pred, pair_ref, tail: tuple = ()):
-    """kernel(*head, pair_pred, pair_ref, *tail) over chunks of the pairs on a thread pool:
-    the kernels release the GIL (numba nogil), so the chunks run on all cores. (numba's own
-    parallel=True compiles several times slower, and compilation is the cold-start cost.)"""
+
+def _over_pairs(calls: list, stats: np.ndarray, pair_pred, pair_ref, tokens: int) -> None:
+    """Every kernel call over the pairs, into stats (float64[pairs, types, 3]): in spans of
+    pairs on the kept pool, each span all the calls, so that a call hands work to the
+    threads once, not once per kernel. The kernels release the GIL (numba nogil), so the
+    spans run on all cores. (numba's own parallel=True compiles several times slower, and
+    compilation is the cold-start cost.)"""
+
+    def run(span):
+        lo, hi = span
+        pred, ref = pair_pred[lo:hi], pair_ref[lo:hi]
+        for function, head, tail, (to, of) in calls:
+            stats[lo:hi, to] = function(*head, pred, ref, *tail)[:, of]
+
     n = len(pair_pred)
     threads = threads_here()
-    few = n < _PARALLEL_MIN_PAIRS and len(head[0]) < _PARALLEL_MIN_TOKENS  # head[0]: tokens
-    if n < 2 or few or threads == 1:
-        return kernel(*head, pair_pred, pair_ref, *tail)
-    # more chunks than threads, so one chunk of long documents does not hold up the rest; at
-    # least _PAIRS_PER_CHUNK pairs each, so that a small call's chunks are worth a hand-off
+    if n < 2 or threads == 1 or (n < _PARALLEL_MIN_PAIRS and tokens < _PARALLEL_MIN_TOKENS):
+        run((0, n))
+        return
+    # more spans than threads, so that one span of long documents does not hold up the rest;
+    # at least _PAIRS_PER_CHUNK pairs each, so that a small call's spans are worth a hand-off
     parts = max(2, min(4 * threads, n // _PAIRS_PER_CHUNK))
-    bounds = np.linspace(0, n, parts + 1).astype(np.int64)
-    chunks = [(lo, hi) for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]
-    parts = run_parts(
-        lambda span: kernel(*head, pair_pred[span[0]:span[1]], pair_ref[span[0]:span[1]],
-                            *tail), chunks)
-    return np.concatenate(parts)
+    bounds = np.linspace(0, n, parts + 1).astype(np.int64).tolist()
+    run_parts(run, [(lo, hi) for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo])
 
 
 def _split_batch(batch: TokenizedBatch, k: int) -> tuple:
@@ -505,7 +538,7 @@ class Scorer:
         n = len(predictions)
         size = _CHUNK_EXAMPLES
         threads = threads_here()
-        if threads > 1 and n >= 2 * _THREAD_CHUNK_MIN:
+        if threads > 1 and n >= _EXAMPLE_CHUNKS_FROM:
             # two chunks per thread, so that a thread slowed by the others' GIL-held parts
             # (text to bytes) does not hold up the call, and tokenization overlaps too; but a
             # small call in at most 8 chunks (a chunk's own GIL-held steps, ~0.1 ms, would

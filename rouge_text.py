@@ -669,11 +669,15 @@ class ByteTokenizer(TokenizerProfile):
     stems: bool = True
     line_sentences = True  # the scanner's sentences are the lines (a class attribute)
 
-    def batch(self, texts, *, stemmer, stopwords):
-        chosen = mode()
+    def batch(self, texts, *, stemmer, stopwords, backend=None):
+        """backend: rouge_backend.mode(), when the caller has read it (it reads the
+        environment, ~2 us inside a small call)."""
+        chosen = backend or mode()
+        # the scanner without stems is only for stopwords (the one scan stems otherwise)
+        scan = functools.partial(kernel("scan_ascii_tokens", chosen),
+                                 parts=threads_here()) if stopwords else None
         return tokenize_ascii_batch(
-            texts, functools.partial(kernel("scan_ascii_tokens", chosen), parts=threads_here()),
-            unicode_lower=self.unicode_lower,
+            texts, scan, unicode_lower=self.unicode_lower,
             stem_memo=stem_memo(stemmer) if stemmer else None,
             stopwords=SMART_STOPWORDS if stopwords else None,
             dense_ids=kernel("dense_ids", chosen), scan_stem=kernel("scan_stem_tokens", chosen),

@@ -5,12 +5,14 @@ turns (so that a neighbour's load falls on each alike), medians and spread.
     .venv/bin/python benchmarks/percall.py                        # this checkout alone
     .venv/bin/python benchmarks/percall.py --old /tmp/old         # against a `git archive`
     .venv/bin/python benchmarks/percall.py --old /tmp/old --sizes 1,8 --rounds 31
+    .venv/bin/python benchmarks/percall.py --old /tmp/old --rs    # and rouge-score-rs
 
 Workload: scaling.py's (realsumm predictions, words shuffled and dropped, seeded, against their
 first reference; rouge1+rouge2+rougeL+rougeLsum, stemmed). Each copy is imported as a package
 of its own name (its modules import each other relatively), and every copy's results are
 checked equal before timing. "score" is RougeScorer(...).score(target, prediction) called once
-per pair, as people call rouge_score's.
+per pair, as people call rouge_score's. --rs adds rouge-score-rs's score_batch (its rayon
+pool) as a contender of compute's row.
 """
 
 import argparse
@@ -42,18 +44,21 @@ def load(folder: str, name: str):
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--old", action="append", default=[],
-                    help="another copy of the package (a folder), timed against this one")
+                    help="another copy of the package (a folder, or NAME=FOLDER), timed "
+                         "against this one")
     ap.add_argument("--sizes", default="1,8,64,512")
     ap.add_argument("--rounds", type=int, default=21)
     ap.add_argument("--what", default="compute,score", help="compute, score or both")
+    ap.add_argument("--rs", action="store_true", help="time rouge-score-rs's score_batch too")
     args = ap.parse_args()
     warnings.simplefilter("ignore")
     sizes = [int(n) for n in args.sizes.split(",")]
     rows = corpus(os.path.join(ROOT, "tests", "data", "realsumm.jsonl"), max(sizes))
     P, R = [p for p, _ in rows], [r for _, r in rows]
     copies = {"new": load(ROOT, "rouge_percall_new")}
-    copies.update({f"old{i or ''}": load(folder, f"rouge_percall_old{i}")
-                   for i, folder in enumerate(args.old)})
+    for i, old in enumerate(args.old):  # FOLDER, or NAME=FOLDER
+        name, _, folder = old.rpartition("=")
+        copies[name or f"old{i or ''}"] = load(folder, f"rouge_percall_old{i}")
     calls = {}
     for who, package in copies.items():
         package.compile_kernels(wait=True)
@@ -64,9 +69,16 @@ def main() -> None:
         calls[who, "score"] = lambda n, scorer=scorer: [scorer.score(r, p) for p, r in
                                                         zip(P[:n], R[:n])]
     what = args.what.split(",")
+    if args.rs:  # (its results have another form: not in the equality check below)
+        from rouge_score_rs import rouge_scorer
+
+        rs = rouge_scorer.RougeScorer(TYPES, use_stemmer=True)
+        copies["rs"] = None
+        calls["rs", "compute"] = lambda n: rs.score_batch(R[:n], P[:n])
+        calls["rs", "score"] = lambda n: [rs.score(r, p) for p, r in zip(P[:n], R[:n])]
     for n in sizes:
         for w in what:
-            results = [calls[who, w](n) for who in copies]
+            results = [calls[who, w](n) for who in copies if who != "rs"]
             assert all(r == results[0] for r in results), (w, n)
     times: dict = {}
     for round_ in range(args.rounds):
