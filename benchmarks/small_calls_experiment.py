@@ -16,6 +16,10 @@ is some forty Python steps (docs/performance.md). Three contenders, default opti
   one chunk, so that from 32 pairs the spans go to the kept pool with one GIL round trip each
   (not one per kernel, nor a chunk's tokenizing and sums each);
 
+* parallel stats: as fused stats, but the one compiled call spreads spans of 4 pairs over
+  numba's own threads (parallel=True, prange): no GIL between them; its compile time is
+  printed;
+
 and rs's score_batch. Each result is checked equal to compute()'s (1, 8, 64, 512 pairs), then
 all take turns in one process; medians. (The prototypes run serially and take the flat tokens
 as the sentence view: right for these options and the byte tokenizer, not in general.)
@@ -79,6 +83,18 @@ def fused_sums(tokens, text_offsets, sent_offsets, text_sent_offsets, pair_pred,
     return exact_column_sums(example_prf(stats, 0.5).reshape(pair_pred.shape[0], 12))
 
 
+@numba.njit(nogil=True, parallel=True)
+def parallel_stats(tokens, text_offsets, sent_offsets, text_sent_offsets, pair_pred, pair_ref):
+    n = pair_pred.shape[0]
+    stats = np.empty((n, 4, 3), dtype=np.float64)
+    for q in numba.prange((n + 3) // 4):
+        lo = 4 * q
+        hi = min(n, lo + 4)
+        stats[lo:hi] = fused_stats(tokens, text_offsets, sent_offsets, text_sent_offsets,
+                                   pair_pred[lo:hi], pair_ref[lo:hi])
+    return stats
+
+
 def _batch(options, predictions, references):
     n = len(predictions)
     texts = [*predictions, *references]
@@ -91,6 +107,11 @@ def _batch(options, predictions, references):
 def pair_statistics(options, predictions, references, plan=None, backend=None):  # (its place)
     texts, flat, head = _batch(options, predictions, references)
     return fused_stats(*head), np.ones(len(predictions), dtype=np.int64), texts, flat, flat
+
+
+def parallel_pair_statistics(options, predictions, references, plan=None, backend=None):
+    texts, flat, head = _batch(options, predictions, references)
+    return parallel_stats(*head), np.ones(len(predictions), dtype=np.int64), texts, flat, flat
 
 
 def one_call(predictions, references):
@@ -120,6 +141,18 @@ def main() -> None:
         finally:
             pipeline._pair_statistics_of = real
 
+    def parallel(predictions, references):
+        pipeline._pair_statistics_of = parallel_pair_statistics
+        try:
+            return compute(predictions, references)
+        finally:
+            pipeline._pair_statistics_of = real
+
+    start = time.perf_counter()
+    parallel(P[:1], R[:1])
+    print(f"parallel stats compiled in {time.perf_counter() - start:.1f} s "
+          f"({numba.config.NUMBA_NUM_THREADS} threads, layer {numba.threading_layer()})")
+
     def spans(options, plan, flat, sent, backend):  # _kernel_calls' place: one call
         return [(fused_stats, (flat.tokens, flat.text_offsets, sent.sent_offsets,
                                sent.text_sent_offsets), (), (slice(None), slice(None)))]
@@ -135,11 +168,12 @@ def main() -> None:
     from rouge_score_rs import rouge_scorer
     rs = rouge_scorer.RougeScorer(scaling.TYPES, use_stemmer=True)
     contenders = {"compute": compute, "fused stats": fused, "one call": one_call,
-                  "fused spans": fused_spans, "rs": lambda p, r: rs.score_batch(r, p)}
+                  "fused spans": fused_spans, "parallel stats": parallel,
+                  "rs": lambda p, r: rs.score_batch(r, p)}
     sizes = (1, 8, 64, 128, 512)
     for b in sizes:
         truth = compute(P[:b], R[:b])
-        if any(f(P[:b], R[:b]) != truth for f in (fused, one_call, fused_spans)):
+        if any(f(P[:b], R[:b]) != truth for f in (fused, one_call, fused_spans, parallel)):
             raise AssertionError(f"{b} pairs: a contender's result differs from compute()'s")
     times = {}
     for _ in range(7):
