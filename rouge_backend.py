@@ -263,6 +263,16 @@ def _import_compiled_module() -> None:
     _state["module"] = module
 
 
+# Functions saying whether this process was interrupted by a Ctrl-C that something swallowed
+# (the rouge command's: a KeyboardInterrupt raised in a finalizer while numba loads a kernel is
+# only printed by CPython, and the load then fails in another way). Empty in a user's process.
+INTERRUPT_CHECKS: list = []
+
+
+def _swallowed_interrupt() -> bool:
+    return any(check() for check in INTERRUPT_CHECKS)
+
+
 def _load(name: str, failed: dict | None = None) -> None:
     """Compile kernel `name` in this thread, or load it from numba's cache, and adopt it.
     failed: a kernel the cache should hold, only loaded: where numba raises as it loads it (a
@@ -280,10 +290,16 @@ def _load(name: str, failed: dict | None = None) -> None:
                     with _loads_only():
                         module.EXAMPLES[name](module)
                 except Exception as error:  # noqa: BLE001 - whatever numba raised as it loaded
+                    if _swallowed_interrupt():
+                        raise KeyboardInterrupt from error  # (see below)
                     if _interrupted(error):
                         raise
                     failed[name] = error
                     return
+        if _swallowed_interrupt():
+            # a Ctrl-C came and something swallowed it, perhaps inside this load, which may
+            # have left numba's compiler lock taken: stop here, before any other thread waits
+            raise KeyboardInterrupt
         _compiled[name] = getattr(module, name)
     finally:
         with _lock:
@@ -391,8 +407,10 @@ def _set_aside(folder: str, bad: list) -> list:
 def _interrupted(error: BaseException) -> bool:
     """A Ctrl-C (or exit) inside the error, as numba wraps one that lands while a kernel loads
     (SystemError: ... returned a result with an exception set), or numba's own import cut short
-    by one (numba half there: "module 'numba' has no attribute 'core'" at the next kernel):
-    not the cache's fault."""
+    by one (numba half there: "module 'numba' has no attribute 'core'" at the next kernel), or
+    one that INTERRUPT_CHECKS saw: not the cache's fault."""
+    if _swallowed_interrupt():
+        return True
     numba = sys.modules.get("numba")
     if numba is not None and not hasattr(numba, "core"):
         return True

@@ -206,10 +206,19 @@ def api():
 
 
 def library():
-    """rouge_api, once the settings the library reads from the environment are checked."""
+    """rouge_api, once the settings the library reads from the environment are checked; a
+    Ctrl-C that something swallowed while a kernel loaded is not taken for a damaged cache
+    (rouge_backend.INTERRUPT_CHECKS: the run stops at its next checkpoint)."""
     module = api()
     check_environment()
+    checks = sibling("rouge_backend").INTERRUPT_CHECKS
+    if _interrupt_seen not in checks:
+        checks.append(_interrupt_seen)
     return module
+
+
+def _interrupt_seen() -> bool:
+    return INTERRUPTS.seen
 
 
 def check_environment() -> None:

@@ -13,6 +13,8 @@ than wait. The pool:
   runs, let alone blocks, at a fork);
 * never holds up the interpreter's exit: its threads are daemons, and an idle one holds no
   lock and runs no Python;
+* stops a call at a Ctrl-C: the workers take no further item, and the caller waits at most
+  INTERRUPT_GRACE for the items in flight (one may be blocked on a lock the interrupt left);
 * has ``rouge_backend.THREADS`` threads: the CPUs this process may use (its affinity), at
   most ROUGE_METRIC_THREADS (the documented cap: 1 keeps every call on the caller's thread),
   NUMBA_NUM_THREADS or OMP_NUM_THREADS.
@@ -27,11 +29,15 @@ import itertools
 import os
 import queue
 import threading
+import time
 from typing import Any
 from collections.abc import Callable, Sequence
 
 from .rouge_backend import THREADS, one_thread, pool_worker, threads_here
 from .rouge_text import ForkSafeLock
+
+
+INTERRUPT_GRACE = 1.0  # seconds an interrupted call waits for the items its workers run
 
 
 class _Call:
@@ -77,12 +83,24 @@ class _Call:
                     self.idle.notify_all()
 
     def finish(self) -> list:
-        """The caller's side, after its own work(): wait for the workers that joined."""
+        """The caller's side, after its own work(): wait for the workers that joined. When
+        the call was interrupted (an error that is not an Exception: KeyboardInterrupt), for
+        INTERRUPT_GRACE seconds at most: a worker may be blocked on a lock the interrupt left
+        held (a Ctrl-C that lands as numba takes its compiler lock to load a kernel leaves it
+        taken), and the workers skip the items left anyway."""
         with self.lock:
             self.closed = True
+            deadline = None
             while self.active:
-                self.idle.wait()
-        error, self.error = self.error, None
+                if self.error is None or isinstance(self.error, Exception):
+                    self.idle.wait()
+                    continue
+                deadline = deadline or time.monotonic() + INTERRUPT_GRACE
+                if not self.idle.wait(deadline - time.monotonic()):
+                    break
+            error = self.error
+            if isinstance(error, Exception):
+                self.error = None  # (an interrupt stays: the workers still running stop)
         if error is not None:
             self.results = None  # (the error's traceback holds this call: free its data now)
             raise error

@@ -175,3 +175,27 @@ def test_the_cap_from_the_environment(cap, expected):
     env = {"ROUGE_METRIC_THREADS": cap, "NUMBA_NUM_THREADS": "", "OMP_NUM_THREADS": ""}
     size, threads, cpus = map(int, run_python(code, env=env).split())
     assert size == threads == (min(expected, cpus) if expected else cpus)
+
+
+def test_an_interrupt_does_not_wait_for_a_worker_that_is_stuck():
+    """A Ctrl-C in the caller's share while a worker is blocked (as on numba's compiler lock,
+    which a Ctrl-C landing as a kernel loads can leave taken): the caller gets its
+    KeyboardInterrupt after the pool's grace period, not when the worker is freed."""
+    rouge_pool = staged("rouge_pool")
+    pool = rouge_pool.KeptPool(2)
+    caller = threading.current_thread()
+    blocked, freed = threading.Event(), threading.Event()
+
+    def work(item):
+        if threading.current_thread() is caller:
+            assert blocked.wait(10)  # the worker holds the other item
+            raise KeyboardInterrupt
+        blocked.set()
+        freed.wait(30)
+
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        pool.run_parts(work, [0, 1])
+    took = time.monotonic() - started
+    freed.set()
+    assert rouge_pool.INTERRUPT_GRACE <= took < rouge_pool.INTERRUPT_GRACE + 5
