@@ -276,7 +276,8 @@ def _run_interrupted(env, cli, workdir: Path, args, offset):
 
 def _problems(run, complete: bytes) -> list:
     """What is wrong with one interrupted run: [] if nothing."""
-    where = f"SIGINT at {run['offset']} s: status {run['code']}, stderr {run['stderr'][-300:]!r}"
+    where = (f"SIGINT at {run['offset']} s: status {run['code']}, "
+             f"stderr {run['stderr'][-1500:]!r}")  # (its start: what printed a traceback)
     problems = []
     if run["code"] == 130:
         if run["stderr"] != INTERRUPTED:
