@@ -297,14 +297,16 @@ def _walk_words(p, text_ends, stops, cut, sep, starts, lengths, sent_ends, text_
         w0 = -1  # the start of the word being read
         for i in range(lo, stop + 1):
             c = p[i] if i < stop else 0
-            if i == stop or cut[i] or c == sep:  # the piece ends before p[i]
-                if w0 >= 0:
-                    if fill:
-                        starts[t] = w0
-                        lengths[t] = i - w0
-                    t += 1
-                    words += 1
-                    w0 = -1
+            ends = i == stop or cut[i] or c == sep  # the piece ends before p[i]
+            space = _is_space(c)
+            if w0 >= 0 and (ends or space):  # so does the word being read
+                if fill:
+                    starts[t] = w0
+                    lengths[t] = i - w0
+                t += 1
+                words += 1
+                w0 = -1
+            if ends:
                 if piece > 0:
                     if words == 0:  # a piece of whitespace alone: one empty word
                         if fill:
@@ -319,15 +321,7 @@ def _walk_words(p, text_ends, stops, cut, sep, starts, lengths, sent_ends, text_
                 if i == stop or c == sep:
                     continue
             piece += 1
-            if _is_space(c):
-                if w0 >= 0:
-                    if fill:
-                        starts[t] = w0
-                        lengths[t] = i - w0
-                    t += 1
-                    words += 1
-                    w0 = -1
-            elif w0 < 0:
+            if w0 < 0 and not space:
                 w0 = i
         if fill:
             text_sents[k] = s

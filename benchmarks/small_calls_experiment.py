@@ -132,38 +132,28 @@ def compute(predictions, references):
 
 
 def main() -> None:
-    real = pipeline._pair_statistics_of
-
-    def fused(predictions, references):
-        pipeline._pair_statistics_of = pair_statistics
-        try:
-            return compute(predictions, references)
-        finally:
-            pipeline._pair_statistics_of = real
-
-    def parallel(predictions, references):
-        pipeline._pair_statistics_of = parallel_pair_statistics
-        try:
-            return compute(predictions, references)
-        finally:
-            pipeline._pair_statistics_of = real
-
-    start = time.perf_counter()
-    parallel(P[:1], R[:1])
-    print(f"parallel stats compiled in {time.perf_counter() - start:.1f} s "
-          f"({numba.config.NUMBA_NUM_THREADS} threads, layer {numba.threading_layer()})")
+    def patched(**names):
+        """compute() with these names of rouge_pipeline replaced, for the call."""
+        def run(predictions, references):
+            saved = {name: getattr(pipeline, name) for name in names}
+            vars(pipeline).update(names)
+            try:
+                return compute(predictions, references)
+            finally:
+                vars(pipeline).update(saved)
+        return run
 
     def spans(options, plan, flat, sent, backend):  # _kernel_calls' place: one call
         return [(fused_stats, (flat.tokens, flat.text_offsets, sent.sent_offsets,
                                sent.text_sent_offsets), (), (slice(None), slice(None)))]
 
-    def fused_spans(predictions, references):
-        saved = pipeline._kernel_calls, pipeline._EXAMPLE_CHUNKS_FROM
-        pipeline._kernel_calls, pipeline._EXAMPLE_CHUNKS_FROM = spans, 1 << 30
-        try:
-            return compute(predictions, references)
-        finally:
-            pipeline._kernel_calls, pipeline._EXAMPLE_CHUNKS_FROM = saved
+    fused = patched(_pair_statistics_of=pair_statistics)
+    parallel = patched(_pair_statistics_of=parallel_pair_statistics)
+    fused_spans = patched(_kernel_calls=spans, _EXAMPLE_CHUNKS_FROM=1 << 30)
+    start = time.perf_counter()
+    parallel(P[:1], R[:1])
+    print(f"parallel stats compiled in {time.perf_counter() - start:.1f} s "
+          f"({numba.config.NUMBA_NUM_THREADS} threads, layer {numba.threading_layer()})")
 
     from rouge_score_rs import rouge_scorer
     rs = rouge_scorer.RougeScorer(scaling.TYPES, use_stemmer=True)
