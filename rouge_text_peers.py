@@ -122,7 +122,8 @@ class SentenceTokenizer(StringTokenizer):
     def batch(self, texts, *, stemmer, stopwords):
         """The sentence view (the sentences are the profile's own, not the lines)."""
         if stopwords:  # (the scanner keeps every word)
-            return self.sentence_batch_of(texts, stemmer=stemmer, stopwords=stopwords)
+            return StringTokenizer.sentence_batch(self, texts, stemmer=stemmer,
+                                                  stopwords=stopwords)
         if self.segmenter is not None:
             texts = [" ".join(self.segmenter(t)) for t in texts]
         # one buffer of code points (UTF-32 in C), then one compiled pass over it
@@ -130,8 +131,6 @@ class SentenceTokenizer(StringTokenizer):
         ends = np.cumsum(np.fromiter(map(len, texts), dtype=np.int64, count=len(texts)))
         return TokenizedBatch(*kernel("scan_words", mode())(
             points, ends, SENTENCE_RULES.index(self.function)))
-
-    sentence_batch_of = StringTokenizer.sentence_batch
 
     def sentence_batch(self, texts, *, stemmer, stopwords):
         return None  # batch() has the sentences
