@@ -130,8 +130,6 @@ class _Plan:
         self.checks_texts = _tokenizer_checks_texts(options)
         self.token_options = {"stemmer": options.stemmer,
                               "stopwords": options.remove_stopwords}
-        # the byte tokenizers take the call's backend choice (else they read it again)
-        self.takes_backend = type(options.tokenizer) is ByteTokenizer
         self.row_keys = wants_poisson_bootstrap(options)
         # the profile's P, R and F are example_prf's (no rounding, the alpha formula)
         self.plain_prf = options.profile.rounding is no_rounding and \
@@ -238,8 +236,6 @@ def _pair_statistics_of(options: RougeOptions, predictions, references, plan: _P
 
     tokenizer = options.tokenizer
     token_options = plan.token_options
-    batch_options = {**token_options, "backend": backend} if plan.takes_backend else \
-        token_options
     if options.length_limit_words is not None:
         texts = [_truncate_words(t, options.length_limit_words) for t in texts]
     flat_texts = texts
@@ -252,9 +248,9 @@ def _pair_statistics_of(options: RougeOptions, predictions, references, plan: _P
         # view with unigram tables of the flat view.
         lcs_texts = [_truncate_bytes(t, options.length_limit_bytes, False) for t in texts]
         flat, sent = _split_batch(tokenizer.batch(flat_texts + lcs_texts,
-                                                  **batch_options), len(flat_texts))
+                                                  **token_options), len(flat_texts))
     else:
-        flat = tokenizer.batch(flat_texts, **batch_options)
+        flat = tokenizer.batch(flat_texts, **token_options)
         sent = flat
         if plan.sentence_view:
             sent = tokenizer.sentence_batch(texts, **token_options) or flat

@@ -669,10 +669,8 @@ class ByteTokenizer(TokenizerProfile):
     stems: bool = True
     line_sentences = True  # the scanner's sentences are the lines (a class attribute)
 
-    def batch(self, texts, *, stemmer, stopwords, backend=None):
-        """backend: rouge_backend.mode(), when the caller has read it (it reads the
-        environment, ~2 us inside a small call)."""
-        chosen = backend or mode()
+    def batch(self, texts, *, stemmer, stopwords):
+        chosen = mode()
         # the scanner without stems is only for stopwords (the one scan stems otherwise)
         scan = functools.partial(kernel("scan_ascii_tokens", chosen),
                                  parts=threads_here()) if stopwords else None

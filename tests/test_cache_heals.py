@@ -372,11 +372,14 @@ def test_two_processes_heal_the_same_cache_at_once(cache, expected):
 
 
 _INTERRUPTED = textwrap.dedent("""
-    import json, os, warnings
+    import json, os, sys, warnings
     from rouge_exact import rouge_backend as backend
     module = backend._compiled_module()
 
     def interrupted(K):  # as numba surfaces a Ctrl-C that lands while a kernel loads
+        if sys.argv[1] == "swallowed":  # the Ctrl-C went to a finalizer: the rouge command
+            backend.INTERRUPT_CHECKS.append(lambda: True)  # saw it, the load just fails
+            raise EOFError("Ran out of input")
         try:
             raise KeyboardInterrupt
         except KeyboardInterrupt as error:
@@ -398,14 +401,18 @@ _INTERRUPTED = textwrap.dedent("""
 """)
 
 
-def test_a_ctrl_c_while_a_kernel_loads_is_no_damage(cache):
+@pytest.mark.parametrize("how, raised", [("wrapped", "SystemError"),
+                                         ("swallowed", "KeyboardInterrupt")])
+def test_a_ctrl_c_while_a_kernel_loads_is_no_damage(cache, how, raised):
     """A Ctrl-C that numba wraps in a SystemError as a kernel loads goes up to the caller (the
-    command line exits 130 on it): it is not taken for a damaged cache, healed and swallowed."""
+    command line exits 130 on it): it is not taken for a damaged cache, healed and swallowed.
+    Nor is a load that fails after a Ctrl-C that something swallowed and the rouge command
+    saw (rouge_backend.INTERRUPT_CHECKS): the load stops with KeyboardInterrupt."""
     root, folder = cache
-    done = subprocess.run([sys.executable, "-c", _INTERRUPTED], env=_env(root),
+    done = subprocess.run([sys.executable, "-c", _INTERRUPTED, how], env=_env(root),
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     result = json.loads(done.stdout.splitlines()[-1])
-    assert result == dict(raised="SystemError", warnings=[], marker=True, process=False)
+    assert result == dict(raised=raised, warnings=[], marker=True, process=False)
     assert _aside(folder) == []
     _none_left(folder)
