@@ -7,48 +7,38 @@ Perl script, with a seeded bootstrap interval, paired significance tests and a s
     {'rouge1': 0.8333333333333334, 'rougeL': 0.8333333333333334}
 
 The same functions serve every door: this API, ``evaluate.load(rouge_exact.EVALUATE_SCRIPT)``
-(the evaluate metric), the ``rouge`` command, ``rouge_exact.rouge_scorer`` (rouge_score's API)
-and the Hub Space. Importing the package imports neither evaluate nor datasets.
-
-This file exists only in the installed package: evaluate's loader stages the flat modules
-beside rouge_metric.py without it, and the Space imports them through the metric.
+(the evaluate metric, ``rouge_exact.hf``), the ``rouge-exact`` command (``rouge_exact.cli``),
+``rouge_exact.rouge_scorer`` (rouge_score's API) and the Hub Space. The names below are imported
+at their first use, so that ``import rouge_exact`` (and the command's ``--help``) costs no numpy;
+nothing here imports evaluate or datasets.
 """
-from os import path as _path
+from __future__ import annotations
 
-from .rouge_api import (
-    RESULT_FIELDS,
-    check_inputs,
-    compare,
-    compile_kernels,
-    compute,
-    finalize,
-    merge,
-    partial,
-    score_ray,
-    score_spark,
-    state_from_bytes,
-)
-from .rouge_options import (
-    OPTIONS,
-    RougeWarning,
-    __version__,
-    parse_rouge_type,
-)
-from .rouge_pipeline import (
-    Scorer,
-)
-from .rouge_profiles import (
-    PROFILES,
-)
-from .rouge_significance import (
-    DEFAULT_SAMPLES,
-    DEFAULT_TEST,
-    TESTS,
-    format_comparison,
-)
+from os import path as _path
+from typing import TYPE_CHECKING
+
+from .version import __version__
 
 EVALUATE_SCRIPT = _path.join(_path.dirname(_path.abspath(__file__)), "rouge_metric.py")
 """The evaluate metric's script in this installation: ``evaluate.load(EVALUATE_SCRIPT)``."""
+
+if TYPE_CHECKING:  # what a type checker and "go to definition" see; at run time: __getattr__
+    from .api import (
+        RESULT_FIELDS,
+        check_inputs,
+        compare,
+        compile_kernels,
+        compute,
+        finalize,
+        merge,
+        partial,
+        state_from_bytes,
+    )
+    from .engines import score_ray, score_spark
+    from .options import OPTIONS, RougeWarning, parse_rouge_type
+    from .profiles import PROFILES
+    from .scorer.pipeline import Scorer
+    from .significance import DEFAULT_SAMPLES, DEFAULT_TEST, TESTS, format_comparison
 
 __all__ = [
     "DEFAULT_SAMPLES", "DEFAULT_TEST", "EVALUATE_SCRIPT", "OPTIONS", "PROFILES",
@@ -57,3 +47,29 @@ __all__ = [
     "format_comparison", "merge", "parse_rouge_type", "partial", "score_ray", "score_spark",
     "state_from_bytes",
 ]
+
+
+def __getattr__(name: str):
+    """The public names, each imported from its module at its first use (PEP 562)."""
+    if name in ("RESULT_FIELDS", "check_inputs", "compare", "compile_kernels", "compute",
+                "finalize", "merge", "partial", "state_from_bytes"):
+        from . import api as module
+    elif name in ("score_ray", "score_spark"):
+        from . import engines as module
+    elif name in ("OPTIONS", "RougeWarning", "parse_rouge_type"):
+        from . import options as module
+    elif name == "PROFILES":
+        from . import profiles as module
+    elif name == "Scorer":
+        from .scorer import pipeline as module
+    elif name in ("DEFAULT_SAMPLES", "DEFAULT_TEST", "TESTS", "format_comparison"):
+        from . import significance as module
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(module, name)
+    globals()[name] = value  # (the next look-up finds it without this function)
+    return value
+
+
+def __dir__() -> list:
+    return sorted(set(globals()) | set(__all__))

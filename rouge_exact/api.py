@@ -19,23 +19,23 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from .rouge_aggregate import (
+from .scorer.aggregate import (
     exact_means,
 )
-from .rouge_backend import (
+from .kernels.backend import (
     compile_all,
     start,
 )
-from .rouge_options import (
+from .options import (
     DEFAULT_SEED,
     RougeOptions,
     RougeWarning,
 )
-from .rouge_pipeline import (
+from .scorer.pipeline import (
     Scorer,
     not_text,
 )
-from .rouge_significance import (
+from .significance import (
     DEFAULT_SAMPLES,
     DEFAULT_TEST,
     TESTS,
@@ -43,7 +43,7 @@ from .rouge_significance import (
     paired_test,
     pooled_scores,
 )
-from .rouge_text import (
+from .text.tokenizers import (
     NotText,
 )
 
@@ -321,25 +321,7 @@ def finalize(state: Scorer) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------------------------
-# Engines and kernels
-
-
-def score_spark(df: Any, prediction_col: str = "prediction",
-                references_col: str = "references", **options: Any) -> Any:
-    """compute()'s result for the rows of a Spark DataFrame (docs/engines.md); with
-    use_aggregator=False, the DataFrame with per-example P/R/F columns."""
-    from .rouge_engines import score_spark as engine
-
-    return engine(df, prediction_col, references_col, **options)
-
-
-def score_ray(dataset: Any, prediction_col: str = "prediction",
-              references_col: str = "references", **options: Any) -> Any:
-    """compute()'s result for the rows of a Ray Dataset (docs/engines.md); with
-    use_aggregator=False, the dataset with per-example P/R/F columns."""
-    from .rouge_engines import score_ray as engine
-
-    return engine(dataset, prediction_col, references_col, **options)
+# Kernels
 
 
 def compile_kernels(wait: bool = False) -> None:

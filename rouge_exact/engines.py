@@ -18,6 +18,8 @@ at exit) and imports them from there under a private package name, without touch
 pyspark and ray are optional and imported only here, lazily.
 """
 
+from __future__ import annotations
+
 import functools
 import hashlib
 import importlib
@@ -28,21 +30,27 @@ import sys
 import tempfile
 import weakref
 from pathlib import Path
+from typing import Any
+
+from .api import finalize, merge, state_from_bytes
+from .options import RougeOptions
 
 _RAY_BLOCKS = 8  # hash partitions of a Ray dataset: states merged on the driver
 _STAGED = {}  # source digest -> the rouge_pipeline module that serves it, per worker process
 INSTALLED = "rouge_exact"  # the package's import name, looked for on the workers
-# the evaluate face, the command, the Space and the package's own __init__ (a private copy is
-# a namespace of the modules): never imported on a worker
-_NOT_SHIPPED = ("rouge_metric.py", "app.py", "__init__.py")  # and the CLI's rouge_cli*.py
+# the evaluate face, the command and the package's own __init__ (a private copy is a
+# namespace of the modules): never imported on a worker
+_NOT_SHIPPED = ("__init__.py", "__main__.py", "hf.py", "rouge_metric.py")
 
 
 def metric_sources(folder=None) -> dict:
-    """{file name: text} of the metric's modules (those of ``folder``, by default this
-    file's): everything a worker imports, not the evaluate face or the CLI."""
+    """{path in the package: text} of its modules (those of ``folder``, by default this
+    file's package): everything a worker imports, not the evaluate face or the command."""
     here = Path(folder or Path(__file__).resolve().parent)
-    return {p.name: p.read_text(encoding="utf-8") for p in sorted(here.glob("*.py"))
-            if p.name not in _NOT_SHIPPED and not p.name.startswith("rouge_cli")}
+    return {p.relative_to(here).as_posix(): p.read_text(encoding="utf-8")
+            for p in sorted(here.rglob("*.py"))
+            if p.parent != here or p.name not in _NOT_SHIPPED
+            if p.relative_to(here).parts[0] != "cli"}
 
 
 def _digest(sources: dict) -> str:
@@ -71,7 +79,8 @@ def _installed_pipeline(digest: str):
     folder = list(spec.submodule_search_locations)[0]
     if _digest(metric_sources(folder)) != digest:
         return None
-    return importlib.import_module(f"{INSTALLED}.rouge_pipeline")
+    # (by name: the package a worker has installed, which may not be the driver's)
+    return importlib.import_module(f"{INSTALLED}.scorer.pipeline")
 
 
 def _private_pipeline(digest: str, sources: dict):
@@ -79,14 +88,17 @@ def _private_pipeline(digest: str, sources: dict):
     (mkdtemp), imported as a package of a name of this process's, removed at exit."""
     folder = tempfile.mkdtemp(prefix="rouge_exact_worker_")
     for name, text in sources.items():
-        with open(os.path.join(folder, name), "x", encoding="utf-8") as f:
+        path = os.path.join(folder, *name.split("/"))
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        with open(path, "x", encoding="utf-8") as f:
             f.write(text)
     package = f"_rouge_exact_worker_{digest}_{os.getpid()}"
     spec = importlib.util.spec_from_loader(package, loader=None, is_package=True)
     module = importlib.util.module_from_spec(spec)
     module.__path__ = [folder]  # a namespace of this folder alone: no sys.path entry
     sys.modules[package] = module
-    pipeline = importlib.import_module(f"{package}.rouge_pipeline")
+    # (by name: a package made here, at run time)
+    pipeline = importlib.import_module(f"{package}.scorer.pipeline")
     weakref.finalize(pipeline, shutil.rmtree, folder, True)  # at exit (or if unloaded)
     return pipeline
 
@@ -133,8 +145,6 @@ def _with_scores(sources, kwargs, prediction_col, references_col, frame):
 
 
 def _checked(prediction_col, references_col, options):
-    from .rouge_options import RougeOptions  # the driver's (workers get the staged one)
-
     for name, value in (("prediction_col", prediction_col), ("references_col", references_col)):
         if not isinstance(value, str):
             raise TypeError(f"{name}: got {type(value).__name__}; allowed: a column name (str)")
@@ -147,9 +157,7 @@ def _checked(prediction_col, references_col, options):
 
 
 def _finalize(states: list):
-    """The partitions' states merged (rouge_api.merge: a balanced tree) and finalized."""
-    from .rouge_api import finalize, merge, state_from_bytes
-
+    """The partitions' states merged (api.merge: a balanced tree) and finalized."""
     return finalize(merge(*[state_from_bytes(bytes(s)) for s in states]))
 
 
@@ -159,8 +167,8 @@ def _pickle_by_value(cloudpickle) -> None:
     cloudpickle.register_pickle_by_value(sys.modules[__name__])
 
 
-def score_spark(df, prediction_col="prediction", references_col="references",
-                **options):
+def score_spark(df: Any, prediction_col: str = "prediction",
+                references_col: str = "references", **options: Any) -> Any:
     """compute()'s result for the rows of a Spark DataFrame (mapInPandas per partition, a
     reduce of the states on the driver); with use_aggregator=False, the DataFrame with
     ``<type>_precision``, ``<type>_recall``, ``<type>_fmeasure`` columns added."""
@@ -204,8 +212,8 @@ class _RayScorer:
         return _with_scores(*self.args, frame)
 
 
-def score_ray(dataset, prediction_col="prediction", references_col="references",
-              **options):
+def score_ray(dataset: Any, prediction_col: str = "prediction",
+              references_col: str = "references", **options: Any) -> Any:
     """compute()'s result for the rows of a Ray Dataset (map_batches on a callable class,
     whole hash-partitioned blocks, states reduced on the driver); with
     use_aggregator=False, the dataset with per-example P/R/F columns added."""

@@ -1,142 +1,46 @@
-"""ROUGE for Hugging Face `evaluate`: ROUGE-N, L, Lsum, W, S and SU with precision, recall and F,
-a seeded bootstrap interval, a reproducibility signature, and exact profiles:
-``profile="rouge_score"`` (the default: the numbers of rouge_score 0.1.2, which
-``evaluate.load("rouge")`` runs), ``profile="rouge155"`` (the numbers the official
-ROUGE-1.5.5 Perl script prints) and ``profile="coco"`` (coco-caption's ROUGE-L).
-
-This class is an adapter over ``rouge_api``, whose functions it binds. The work is done by flat
-sibling modules, in the order data flows (docs/design.md has the whole table):
-
-* ``rouge_options``: the options schema (defaults, bounds, signature);
-* ``rouge_profiles`` and ``rouge_registry``: the named profiles, and the ROUGE kinds;
-* ``rouge_text`` (and ``rouge_lang*``): text to token ids;
-* ``rouge_kernels`` and the kernel modules it lists (``rouge_kernels_*``; their numpy twins:
-  ``rouge_vectorized``), chosen by ``rouge_backend`` and run on ``rouge_pool``'s threads:
-  integer statistics per pair;
-* ``rouge_pipeline``: the one ``Scorer`` (tokenize, kernels, combine references), with
-  ``rouge_limits``, ``rouge_notes`` (warnings) and ``rouge_state`` (the state's bytes);
-* ``rouge_aggregate``: exact means and the bootstrap interval; ``rouge_significance``:
-  ``compare()``'s tests; ``rouge_display``: what the Space shows behind a number.
+"""The evaluate face: ``RougeMetric``, an ``evaluate.Metric`` over the package's API (``api``),
+and the only module of the package that imports evaluate or datasets. The evaluate script
+(``rouge_metric.py``, ``EVALUATE_SCRIPT``) subclasses it; ``check_script_version`` holds the
+installed package to the versions that script accepts.
 """
 
 import threading
 
 import datasets
 import evaluate
-import importlib.util
 
-# numba compiles the kernels; it is imported when they are compiled (rouge_backend), not here:
-# evaluate.load imports every library the script imports, and a first call served by the numpy
-# twins does without numba's 0.3-0.7 s import. Still named at load when missing:
-if importlib.util.find_spec("numba") is None:
-    raise ImportError("rouge_metric needs numba: pip install numba")
-
-# -- Staging. evaluate's loader copies beside this script only the helper modules that it imports
-#    relatively, one `from .module import` line each (docs/design.md, "evaluate's loader"). Every helper is
-#    named here once, in data-flow order, whether or not this script uses a name from it.
-from .rouge155_lexicon import __name__ as _staged_rouge155_lexicon
-from .rouge_options import __name__ as _staged_rouge_options
-from .rouge_profiles import __name__ as _staged_rouge_profiles
-from .rouge_text import __name__ as _staged_rouge_text
-from .rouge_text_peers import __name__ as _staged_rouge_text_peers
-from .rouge_lang import __name__ as _staged_rouge_lang
-from .rouge_lang_data import __name__ as _staged_rouge_lang_data
-from .rouge_lang_languages import __name__ as _staged_rouge_lang_languages
-from .rouge_lang_segmenters import __name__ as _staged_rouge_lang_segmenters
-from .rouge_lang_stemmers import __name__ as _staged_rouge_lang_stemmers
-from .rouge_lang_lines import __name__ as _staged_rouge_lang_lines
-from .rouge_kernels import __name__ as _staged_rouge_kernels
-from .rouge_kernels_scan import __name__ as _staged_rouge_kernels_scan
-from .rouge_kernels_score import __name__ as _staged_rouge_kernels_score
-from .rouge_kernels_union import __name__ as _staged_rouge_kernels_union
-from .rouge_kernels_sums import __name__ as _staged_rouge_kernels_sums
-from .rouge_kernels_sets import __name__ as _staged_rouge_kernels_sets
-from .rouge_vectorized import __name__ as _staged_rouge_vectorized
-from .rouge_vectorized_sets import __name__ as _staged_rouge_vectorized_sets
-from .rouge_backend import __name__ as _staged_rouge_backend
-from .rouge_pool import __name__ as _staged_rouge_pool
-from .rouge_registry import __name__ as _staged_rouge_registry
-from .rouge_limits import __name__ as _staged_rouge_limits
-from .rouge_notes import __name__ as _staged_rouge_notes
-from .rouge_state import __name__ as _staged_rouge_state
-from .rouge_pipeline import __name__ as _staged_rouge_pipeline
-from .rouge_display import __name__ as _staged_rouge_display
-from .rouge_aggregate import __name__ as _staged_rouge_aggregate
-from .rouge_significance import __name__ as _staged_rouge_significance
-from .rouge_engines import __name__ as _staged_rouge_engines
-from .rouge_api import __name__ as _staged_rouge_api
-
-HELPER_MODULES = (
-    _staged_rouge155_lexicon, _staged_rouge_options, _staged_rouge_profiles, _staged_rouge_text,
-    _staged_rouge_text_peers, _staged_rouge_lang, _staged_rouge_lang_data,
-    _staged_rouge_lang_languages, _staged_rouge_lang_segmenters, _staged_rouge_lang_stemmers,
-    _staged_rouge_lang_lines,
-    _staged_rouge_kernels, _staged_rouge_kernels_scan, _staged_rouge_kernels_score,
-    _staged_rouge_kernels_union, _staged_rouge_kernels_sums, _staged_rouge_kernels_sets,
-    _staged_rouge_vectorized, _staged_rouge_vectorized_sets, _staged_rouge_backend,
-    _staged_rouge_pool, _staged_rouge_registry, _staged_rouge_limits, _staged_rouge_notes,
-    _staged_rouge_state, _staged_rouge_pipeline, _staged_rouge_display, _staged_rouge_aggregate,
-    _staged_rouge_significance, _staged_rouge_engines, _staged_rouge_api)
-
-# -- What this adapter uses.
-from .rouge_api import (
-    RESULT_FIELDS,
+from .api import (
     check_inputs,
     compare,
     compile_kernels,
     finalize,
     partial,
     score,
-    score_ray,
-    score_spark,
     state_from_bytes,
 )
-from .rouge_backend import (
-    start,
-)
-from .rouge_display import (
-    pair_marks,
-    reference_scores,
-    skip_bigram_matches,
-    tokens_of,
-)
-from .rouge_lang import (
-    LANGUAGES,
-    language_tokenizer,
-)
-from .rouge_options import (
-    DEFAULT_SEED,
-    OPTIONS,
-    RougeOptions,
-    RougeWarning,
-    __version__,
-    options_doc,
-    parse_rouge_type,
-)
-from .rouge_pipeline import (
-    Scorer,
-    example_scores,
-)
-from .rouge_profiles import (
-    PROFILES,
-)
-from .rouge_registry import (
-    estimate_cost,
-    resampling_cost,
-    text_sizes,
-)
-from .rouge_significance import (
-    DEFAULT_SAMPLES,
-    DEFAULT_TEST,
-    TESTS,
-    format_comparison,
-)
-from .rouge_text import (
-    TOKENIZERS,
-    ForkSafeLock,
-    import_stemmer,
-    split_sentences as split_sentences_rule_based,
-)
+from .engines import score_ray, score_spark
+from .kernels.backend import start
+from .options import DEFAULT_SEED, RougeOptions, __version__, options_doc
+from .text.tokenizers import ForkSafeLock, import_stemmer
+
+
+def check_script_version(accepted: str, script: str = "rouge_metric.py") -> None:
+    """ImportError naming the pip command unless this package's version is in ``accepted``
+    (``">=0.7,<0.8"``: comma-separated ``>=``, ``<`` and ``==`` clauses on X.Y.Z versions)."""
+    have = _version_tuple(__version__)
+    for clause in accepted.split(","):
+        clause = clause.strip()
+        op = next(o for o in (">=", "==", "<") if clause.startswith(o))
+        want = _version_tuple(clause[len(op):])
+        ok = {">=": have >= want, "==": have == want, "<": have < want}[op]
+        if not ok:
+            raise ImportError(f"{script} needs rouge-exact{accepted}; this is {__version__}: "
+                              f"pip install 'rouge-exact{accepted}'")
+
+
+def _version_tuple(text: str) -> tuple:
+    return tuple(int(part) for part in text.strip().split(".")[:3])
+
 
 _CITATION = """\
 @inproceedings{lin-2004-rouge,
@@ -167,7 +71,8 @@ _RETURNS_AND_EXAMPLES = """Returns:
      "signature": str, "count": int}.
 Examples:
     >>> import evaluate
-    >>> rouge = evaluate.load(__file__)  # this script; yours: evaluate.load("path/to/rouge_metric.py")
+    >>> import rouge_exact
+    >>> rouge = evaluate.load(rouge_exact.EVALUATE_SCRIPT)  # or the Hub's id, or your copy's path
     >>> rouge.compute(predictions=["the cat sat on the mat"], references=["the cat lay on the mat"],
     ...               rouge_types=["rouge1", "rougeL"])
     {'rouge1': 0.8333333333333334, 'rougeL': 0.8333333333333334}
@@ -316,34 +221,3 @@ class RougeMetric(evaluate.Metric):
     finalize = staticmethod(finalize)
     score_spark = staticmethod(score_spark)
     score_ray = staticmethod(score_ray)
-
-    # -- for front ends (the Space, the CLI): options, costs and explanations --------------
-    # They reach the metric's modules through these names only, so that evaluate's staging
-    # (a hashed package) stays the metric's business.
-
-    RougeWarning = RougeWarning
-    OPTIONS = OPTIONS
-    check_inputs = staticmethod(check_inputs)
-    parse_rouge_type = staticmethod(parse_rouge_type)
-    PROFILES = PROFILES
-    TOKENIZERS = TOKENIZERS
-    LANGUAGES = LANGUAGES
-    version = __version__
-
-    options = staticmethod(RougeOptions.build)  # the checked options of a call
-    text_sizes = staticmethod(text_sizes)  # rouge_registry's cost model, before scoring
-    estimate_cost = staticmethod(estimate_cost)
-    resampling_cost = staticmethod(resampling_cost)
-    DEFAULT_TEST = DEFAULT_TEST
-    TESTS = TESTS
-    RESULT_FIELDS = RESULT_FIELDS  # compare()'s own keys, which no system may be named
-    DEFAULT_SAMPLES = DEFAULT_SAMPLES
-    tokens = staticmethod(tokens_of)
-    example_scores = staticmethod(example_scores)
-    format_comparison = staticmethod(format_comparison)
-    reference_scores = staticmethod(reference_scores)
-    pair_marks = staticmethod(pair_marks)
-    skip_bigram_matches = staticmethod(skip_bigram_matches)
-    split_sentences = staticmethod(split_sentences_rule_based)
-    language_tokenizer = staticmethod(language_tokenizer)
-    Scorer = Scorer

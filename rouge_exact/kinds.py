@@ -32,20 +32,20 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
-from . import rouge_kernels as _kernels
-from .rouge_backend import (
+from .kernels import registry as _kernels
+from .kernels.backend import (
     THREADS,
     helper,
     register_kernel,
     unregister_kernel,
 )
-from .rouge_profiles import (
+from .profiles import (
     PROFILES,
 )
-from .rouge_text import (
+from .text.tokenizers import (
     split_sentences as split_sentences_rule_based,
 )
-from .rouge_vectorized import (
+from .kernels.twins import (
     safe_div,
 )
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .rouge_lang import (
+from .text.lang import (
     LANGUAGE_CODES,
     LanguageTokenizer,
     language_tokenizer,
@@ -29,23 +29,23 @@ from .rouge_lang import (
     segmenter,
     stemmer_signature,
 )
-from .rouge_profiles import (
+from .profiles import (
     PROFILES,
     Profile,
 )
-from .rouge_registry import (
+from .kinds import (
     KIND_MEMOS,
     KINDS,
     RougeType,  # (re-exported: the type of a parsed name is the kinds')
 )
-from .rouge_text import (
+from .text.tokenizers import (
     TOKENIZERS,
     TokenizerProfile,
     callable_tokenizer,
     nltk_version,
 )
 
-__version__ = "0.6.0"
+from .version import __version__
 
 DEFAULT_ROUGE_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 DEFAULT_SEED = 12345

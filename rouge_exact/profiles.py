@@ -19,16 +19,16 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .rouge_text import (
+from .text.tokenizers import (
     ROUGE155_TOKENIZER,
     TokenizerProfile,
 )
-from .rouge_text_peers import (
+from .text.peers import (
     COCO_TOKENIZER,
     PLTRDY_TOKENIZER,
     ROUGE_CHINESE_TOKENIZER,
 )
-from .rouge_vectorized import fscore
+from .kernels.twins import fscore
 
 # --------------------------------------------------------------------------------------------
 # Profiles

@@ -24,10 +24,10 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from .rouge_backend import mode
-from .rouge_options import RougeOptions
-from .rouge_pipeline import Scorer, _pair_statistics, example_statistics
-from .rouge_text import NotText, StringTokenizer
+from .kernels.backend import mode
+from .options import RougeOptions
+from .scorer.pipeline import Scorer, _pair_statistics, example_statistics
+from .text.tokenizers import NotText, StringTokenizer
 from .scoring import BaseScorer, Score
 
 __all__ = ["RougeScorer", "Score"]

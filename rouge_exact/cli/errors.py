@@ -11,10 +11,7 @@ import signal
 import sys
 import threading
 
-# "rouge": the installed command (rouge_exact.rouge_cli and its modules); "rouge_cli":
-# `python rouge_cli.py` (or rouge_cli imported from a checkout), whose sibling() imports the
-# files beside it as the package _rouge_cli_files
-PROG = "rouge_cli" if __package__ == "_rouge_cli_files" else "rouge"
+PROG = "rouge-exact"  # the command, and `python -m rouge_exact`
 
 
 class CliError(Exception):

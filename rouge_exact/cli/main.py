@@ -58,63 +58,27 @@ over; ``main()``, which tests call in-process, installs no handler (see ``Interr
 
 import signal
 
-if __name__ == "__main__":  # python rouge_cli.py: a Ctrl-C while the imports below run is
-    # remembered, and console() answers it (exit 130, one line) as soon as it starts
-    _EARLY_INTERRUPTS: list = []
-    signal.signal(signal.SIGINT, lambda signum, frame: _EARLY_INTERRUPTS.append(signum))
-
 import collections
-import importlib
 import json
 import os
 import re
 import sys
-import types
 import warnings
 from itertools import chain, islice
 from pathlib import Path
 
-METRIC_SCRIPT = Path(__file__).resolve().with_name("rouge_metric.py")
-
-
-def _module_name(name: str) -> str:
-    """The name under which sibling(name) imports the module."""
-    return f"{__package__}.{name}" if __package__ else f"_rouge_cli_files.{name}"
-
-
-def sibling(name: str):
-    """A module of the package (rouge_io, rouge_options, rouge_api, ...). Installed, the
-    ``rouge`` command is a module of the package rouge_exact. Run as a script from a checkout
-    (``python rouge_cli.py``), it imports the files beside it as a package of a private name:
-    the modules import each other relatively, and the code run is the checkout's, whatever
-    else is installed."""
-    if __package__:
-        return importlib.import_module(_module_name(name))
-    package = "_rouge_cli_files"
-    if package not in sys.modules:
-        module = types.ModuleType(package)
-        module.__path__ = [str(METRIC_SCRIPT.parent)]
-        sys.modules[package] = module
-    return importlib.import_module(_module_name(name))
-
-
-# The command's modules, and the reader: no third-party imports, so that --help and a bad
-# flag stay fast. The names this file uses (and those callers and tests take from it: the
-# parser's metric_options and _number)
-_errors = sibling("rouge_cli_errors")
-CliError, INTERRUPTS, PROG = _errors.CliError, _errors.INTERRUPTS, _errors.PROG
-interrupted_by = _errors.interrupted_by
-_parser = sibling("rouge_cli_parser")
-build_parser, metric_kwargs = _parser.build_parser, _parser.metric_kwargs
-metric_options, _number = _parser.metric_options, _parser._number
-_ROUGE_TYPE_LIKE, _TYPES_HINT = _parser._ROUGE_TYPE_LIKE, _parser._TYPES_HINT
-_output = sibling("rouge_cli_output")
-OutputFile, format_table = _output.OutputFile, _output.format_table
-progress_bar, write_per_example = _output.progress_bar, _output.write_per_example
-refuse_overwriting_inputs = _output.refuse_overwriting_inputs
-_io = sibling("rouge_io")
-RowError, Rows, read_system_rows = _io.RowError, _io.Rows, _io.read_system_rows
-
+# The command's modules and the reader: standard library only, so that --help and a bad flag
+# stay fast; the library (numpy, the kernels) is imported by library(), when a run needs it
+from ..io.rows import RowError, Rows, read_system_rows
+from .errors import INTERRUPTS, PROG, CliError, interrupted_by
+from .output import (
+    OutputFile,
+    format_table,
+    progress_bar,
+    refuse_overwriting_inputs,
+    write_per_example,
+)
+from .parser import ROUGE_TYPE_LIKE, TYPES_HINT, build_parser, metric_kwargs, metric_options
 
 # --------------------------------------------------------------------------------------------
 # Input: rouge_io's rows, in chunks
@@ -139,8 +103,8 @@ def open_rows(args) -> Rows:
             raise CliError("expected PREDICTIONS and at least one REFERENCES file (or --input "
                            "PAIRS.jsonl/.json/.csv/.tsv)")
         for path in args.files:
-            if _ROUGE_TYPE_LIKE.fullmatch(path) and not os.path.exists(path):
-                raise CliError(f"{path}: No such file or directory{_TYPES_HINT}")
+            if ROUGE_TYPE_LIKE.fullmatch(path) and not os.path.exists(path):
+                raise CliError(f"{path}: No such file or directory{TYPES_HINT}")
         return Rows(args.files[0], "text", reference_paths=args.files[1:], **limits)
     except RowError as error:
         raise CliError(str(error)) from None
@@ -201,8 +165,11 @@ def _located(message: str, path: str, lines: list) -> str:
 
 
 def api():
-    """rouge_api, the package's functions (compute, compare, compile_kernels, Scorer)."""
-    return sibling("rouge_api")
+    """The package's functions (compute, compare, compile_kernels, Scorer): imported at the
+    first run that scores, not with the command (numpy, the kernels)."""
+    from .. import api
+
+    return api
 
 
 def library():
@@ -211,7 +178,9 @@ def library():
     (rouge_backend.INTERRUPT_CHECKS: the run stops at its next checkpoint)."""
     module = api()
     check_environment()
-    checks = sibling("rouge_backend").INTERRUPT_CHECKS
+    from ..kernels import backend
+
+    checks = backend.INTERRUPT_CHECKS
     if _interrupt_seen not in checks:
         checks.append(_interrupt_seen)
     return module
@@ -225,8 +194,10 @@ def check_environment() -> None:
     """CliError if an environment variable the library reads has a value it refuses
     (``ROUGE_METRIC_BACKEND=junk``): checked before anything is scored or compiled, so that
     the line names the variable alone, not the rows being scored when it is read."""
+    from ..kernels import backend
+
     try:
-        sibling("rouge_backend").mode()
+        backend.mode()
     except (ValueError, TypeError) as error:
         raise CliError(str(error)) from None
 
@@ -321,8 +292,10 @@ def run_compare(args, stdout, stderr) -> None:
     if args.json:
         stdout.write(json.dumps(result) + "\n")
     else:
+        from .. import significance
+
         confidence = kwargs.get("confidence", 0.95)
-        stdout.write(sibling("rouge_significance").format_comparison(
+        stdout.write(significance.format_comparison(
             result, confidence=confidence) + "\n")
     stdout.flush()
 
@@ -460,12 +433,12 @@ def raised_by_library(error: BaseException) -> bool:
     return innermost not in (None, *own)
 
 
-def console() -> None:
+def console(early: bool = False) -> None:
     """The process's entry: the ``rouge`` command and ``python rouge_cli.py``. It takes
     SIGINT over for the rest of the process (``Interrupts``): Ctrl-C at any moment gives one
     line and exit status 130; once the exit status is decided, Ctrl-C is ignored while the
     interpreter exits (Python's own handler would end it by the signal, without the line)."""
-    INTERRUPTS.install(early=bool(globals().get("_EARLY_INTERRUPTS")))
+    INTERRUPTS.install(early=early)
     try:
         code = report_interrupt() if INTERRUPTS.seen else main()
     except KeyboardInterrupt:  # outside main()'s try, or while main() was answering
@@ -497,7 +470,7 @@ def end_compile_process() -> None:
     this run, if it still runs, ended (rouge_backend.stop), so that no process outlives the
     command. (It ends by itself when its stdin, a pipe from this process, closes; but a
     terminal's Ctrl-C reaches it too, and it then took up to a second to go.)"""
-    backend = sys.modules.get(_module_name("rouge_backend"))
+    backend = sys.modules.get(f"{__package__.rpartition('.')[0]}.kernels.backend")
     if backend is not None:  # (not imported: nothing was started)
         backend.stop()
 
@@ -508,6 +481,3 @@ def _drop_stdout() -> None:
     except (OSError, ValueError):  # no stdout to speak of (closed, or not a file)
         pass
 
-
-if __name__ == "__main__":
-    console()

@@ -13,7 +13,7 @@ import secrets
 import stat
 import sys
 
-from .rouge_cli_errors import PROG, CliError
+from .errors import PROG, CliError
 
 
 def _signature_fields(signature: str) -> dict:

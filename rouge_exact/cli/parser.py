@@ -11,21 +11,21 @@ import argparse
 import re
 import textwrap
 
-from .rouge_cli_errors import PROG, CliError
-from .rouge_io import DEFAULT_MAX_RECORD_BYTES
+from .errors import PROG, CliError
+from ..io.rows import DEFAULT_MAX_RECORD_BYTES
 
 DEFAULT_CHUNK_SIZE = 10_000
 INPUT_FORMATS = ("jsonl", "json", "csv", "tsv")  # --input's; text pairs are positional
 
-_ROUGE_TYPE_LIKE = re.compile(r"rouge\w+(-[\d.]+)?")
-_TYPES_HINT = " (several --rouge-types are separated by commas: --rouge-types rouge1,rouge2)"
+ROUGE_TYPE_LIKE = re.compile(r"rouge\w+(-[\d.]+)?")
+TYPES_HINT = " (several --rouge-types are separated by commas: --rouge-types rouge1,rouge2)"
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # argparse prints the usage too; we print one line
         if message.startswith("unrecognized arguments") and any(
-                _ROUGE_TYPE_LIKE.fullmatch(word) for word in message.split()[2:]):
-            message += _TYPES_HINT
+                ROUGE_TYPE_LIKE.fullmatch(word) for word in message.split()[2:]):
+            message += TYPES_HINT
         raise CliError(message)
 
 
@@ -52,7 +52,7 @@ def _positive_int(text: str) -> int:
 
 def schema():
     """rouge_options, the module of the options schema."""
-    from . import rouge_options  # (imported when needed: it imports numpy)
+    from .. import options as rouge_options  # (imported when needed: it imports numpy)
 
     return rouge_options
 
@@ -159,7 +159,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the reference text files of --compare's text files")
     c.add_argument("--baseline", metavar="NAME", help="the system the others are compared with\n"
                                                       "(default: the first)")
-    from . import rouge_significance as significance
+    from .. import significance as significance
     test_text = "\n".join(textwrap.wrap(test_help(significance), 60))
     c.add_argument("--test", choices=significance.TESTS, default=significance.DEFAULT_TEST,
                    help=test_text.replace("%", "%%"))  # argparse formats help with %

@@ -15,10 +15,7 @@ docstring).
 import itertools
 import re
 
-if __package__:  # rouge_exact.rouge_io and its parts: the package, the command
-    from .rouge_io_values import RowError, _loads, _references, _shown, _shown_list
-else:  # rouge_io as a top-level module: the Space's (beside app.py), the tests'
-    from rouge_io_values import RowError, _loads, _references, _shown, _shown_list
+from .values import RowError, _loads, _references, _shown, _shown_list
 
 CSV_COLUMNS = ("a header naming the columns prediction and one of: reference; reference_1, "
                "reference_2, ...; references (JSON arrays of strings)")

@@ -9,24 +9,14 @@ docstring).
 import json
 import re
 
-if __package__:  # rouge_exact.rouge_io and its parts: the package, the command
-    from .rouge_io_values import (
-        ROW_SHAPE,
-        RowError,
-        _is_text,
-        _references,
-        _row_of_object,
-        _text_error,
-    )
-else:  # rouge_io as a top-level module: the Space's (beside app.py), the tests'
-    from rouge_io_values import (
-        ROW_SHAPE,
-        RowError,
-        _is_text,
-        _references,
-        _row_of_object,
-        _text_error,
-    )
+from .values import (
+    ROW_SHAPE,
+    RowError,
+    _is_text,
+    _references,
+    _row_of_object,
+    _text_error,
+)
 
 # A corpus needs 3 levels (list > object > references list); deeper is never one, and
 # json.loads would recurse once per level.

@@ -83,43 +83,26 @@ from pathlib import Path
 
 # (_CSV_STRAY_CR, _csv_records and _CsvError: for tests/test_io.py, which compares the CSV
 # parser with the csv module's)
-if __package__:  # rouge_exact.rouge_io and its parts: the package, the command
-    from .rouge_io_delimited import (
-        _CSV_STRAY_CR,
-        _csv_records,
-        _CsvError,
-        _CsvReader,
-    )
-    from .rouge_io_json import MAX_JSON_DEPTH, _JsonDocument
-    from .rouge_io_values import (
-        _SHOWN_NAMES,
-        ROW_SHAPE,
-        RowError,
-        _is_text,
-        _json_kind,
-        _loads,
-        _references,
-        _row_of_object,
-        _shown,
-        _shown_list,
-        _text_error,
-    )
-else:  # rouge_io as a top-level module: the Space's (beside app.py), the tests'
-    from rouge_io_delimited import _CSV_STRAY_CR, _csv_records, _CsvError, _CsvReader  # noqa: F401
-    from rouge_io_json import MAX_JSON_DEPTH, _JsonDocument
-    from rouge_io_values import (
-        _SHOWN_NAMES,
-        ROW_SHAPE,
-        RowError,
-        _is_text,
-        _json_kind,
-        _loads,
-        _references,
-        _row_of_object,
-        _shown,
-        _shown_list,
-        _text_error,
-    )
+from .delimited import (
+    _CSV_STRAY_CR,
+    _csv_records,
+    _CsvError,
+    _CsvReader,
+)
+from .json_format import MAX_JSON_DEPTH, _JsonDocument
+from .values import (
+    _SHOWN_NAMES,
+    ROW_SHAPE,
+    RowError,
+    _is_text,
+    _json_kind,
+    _loads,
+    _references,
+    _row_of_object,
+    _shown,
+    _shown_list,
+    _text_error,
+)
 
 __all__ = ["DEFAULT_MAX_RECORD_BYTES", "FORMATS", "ID_KEYS", "MAX_JSON_DEPTH", "RowError",
            "Rows", "detect_format", "read_rows", "read_system_rows"]

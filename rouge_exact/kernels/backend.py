@@ -45,8 +45,8 @@ import warnings
 
 import numpy as np
 
-from . import rouge_kernels as _python_kernels
-from . import rouge_vectorized as _twins
+from . import registry as _python_kernels
+from . import twins as _twins
 
 BACKEND_ENV = "ROUGE_METRIC_BACKEND"  # "numba", "numpy", or unset: compiled when it is there
 CACHE_ENV = "ROUGE_METRIC_CACHE_DIR"
@@ -258,7 +258,7 @@ def _import_compiled_module() -> None:
         package = types.ModuleType(name)
         package.__path__ = [folder or _HERE]  # (no cache: the package's files, compiled)
         sys.modules[name] = package
-    module = importlib.import_module(f"{name}.rouge_kernels")
+    module = importlib.import_module(f"{name}.registry")
     module.use_numba()
     _state["module"] = module
 
@@ -572,7 +572,7 @@ folder, name = sys.argv[1], sys.argv[2]
 package = types.ModuleType(name)  # the folder as a package, as _import_compiled_module does
 package.__path__ = [folder]
 sys.modules[name] = package
-module = importlib.import_module(name + ".rouge_kernels")
+module = importlib.import_module(name + ".registry")
 module.use_numba()
 import numpy as np
 for kernel in sys.argv[3:]:

@@ -33,8 +33,8 @@ import time
 from typing import Any
 from collections.abc import Callable, Sequence
 
-from .rouge_backend import THREADS, one_thread, pool_worker, threads_here
-from .rouge_text import ForkSafeLock
+from .backend import THREADS, one_thread, pool_worker, threads_here
+from ..text.tokenizers import ForkSafeLock
 
 
 INTERRUPT_GRACE = 1.0  # seconds an interrupted call waits for the items its workers run

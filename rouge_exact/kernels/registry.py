@@ -73,8 +73,7 @@ def njit(*args, **options):
 
 # The kernel modules, this one first: rouge_backend copies these files into its cache folder
 # (keyed by all of their texts) and imports them from there.
-MODULES = ("rouge_kernels", "rouge_kernels_scan", "rouge_kernels_score", "rouge_kernels_union",
-           "rouge_kernels_sums", "rouge_kernels_sets")
+MODULES = ("registry", "scan", "score", "union", "sums", "sets")
 
 
 def modules() -> list:

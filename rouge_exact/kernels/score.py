@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .rouge_kernels import _clipped_hits, _copy, _dense_ids, _pair_ids, njit
+from .registry import _clipped_hits, _copy, _dense_ids, _pair_ids, njit
 
 
 # --------------------------------------------------------------------------------------------

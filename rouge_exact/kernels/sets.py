@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .rouge_kernels import _copy, _dense_ids, _dense_ids_into, _table_size, njit
-from .rouge_kernels_union import _BASE_CELLS, _mark_lcs_bits, _mark_path
+from .registry import _copy, _dense_ids, _dense_ids_into, _table_size, njit
+from .union import _BASE_CELLS, _mark_lcs_bits, _mark_path
 
 
 # --------------------------------------------------------------------------------------------

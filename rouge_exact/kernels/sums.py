@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .rouge_kernels import _GOLDEN, njit
+from .registry import _GOLDEN, njit
 
 
 # --------------------------------------------------------------------------------------------

@@ -771,9 +771,5 @@ def example_prf(counts, alpha):
 # the twins of the kernels of the profiles that count sets (in rouge_vectorized_sets), which use
 # the helpers above; found here by name. (A top-level module where the tests import this
 # file directly.)
-if __package__:
-    from .rouge_vectorized_sets import distinct_ngram_stats, scan_words  # noqa: E402, F401
-    from .rouge_vectorized_sets import set_union_lcs_stats  # noqa: E402, F401
-else:
-    from rouge_vectorized_sets import distinct_ngram_stats, scan_words  # noqa: E402, F401
-    from rouge_vectorized_sets import set_union_lcs_stats  # noqa: E402, F401
+from .twins_sets import distinct_ngram_stats, scan_words  # noqa: E402, F401
+from .twins_sets import set_union_lcs_stats  # noqa: E402, F401

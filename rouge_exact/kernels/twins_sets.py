@@ -7,12 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-if __package__:
-    from .rouge_vectorized import _pair_positions, _sentence_pairs, ngram_levels
-    from .rouge_vectorized import traced_positions
-else:  # (rouge_vectorized imported directly, as the tests do)
-    from rouge_vectorized import _pair_positions, _sentence_pairs, ngram_levels
-    from rouge_vectorized import traced_positions
+from .twins import _pair_positions, _sentence_pairs, ngram_levels, traced_positions
 
 
 def _distinct_per_pair(n_pairs: int, pair: np.ndarray, key: np.ndarray) -> np.ndarray:
@@ -61,9 +56,11 @@ def set_union_lcs_stats(tokens, sent_offsets, text_sent_offsets, pair_pred, pair
     return out
 
 
-def scan_words(points, text_ends, rule):
-    """rouge_kernels.scan_words: rouge_text_peers.words_batch, the tokenizers' own Python."""
-    # (imported here: rouge_text_peers imports the backend, which imports this module)
-    from .rouge_text_peers import words_batch
+# scan_words' twin is the tokenizers' own Python (text.peers.words_batch), in the layer above
+# the kernels: text.peers hands it here as it is imported, before anything can scan
+SCAN_WORDS_TWIN: list = []
 
-    return words_batch(points, text_ends, rule)
+
+def scan_words(points, text_ends, rule):
+    """kernels.scan.scan_words: text.peers.words_batch, the tokenizers' own Python."""
+    return SCAN_WORDS_TWIN[0](points, text_ends, rule)

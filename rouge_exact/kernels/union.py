@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .rouge_kernels import _copy, _dense_ids_into, _table_size, njit
-from .rouge_kernels_score import (
+from .registry import _copy, _dense_ids_into, _table_size, njit
+from .score import (
     _bit_rows,
     _match_rows,
     _zeros_below,

@@ -21,17 +21,17 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .rouge_backend import (
+from ..kernels.backend import (
     THREADS,
     kernel,
 )
-from .rouge_options import (
+from ..options import (
     RougeOptions,
 )
-from .rouge_pool import (
+from ..kernels.pool import (
     run_parts,
 )
-from .rouge_vectorized import (  # (re-exported: rouge_pipeline and the tests use them here)
+from ..kernels.twins import (  # (re-exported: rouge_pipeline and the tests use them here)
     fscore,  # noqa: F401 - re-exported
     safe_div,
 )

@@ -10,22 +10,22 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .rouge_options import (
+from ..options import (
     RougeOptions,
     RougeType,
 )
-from .rouge_pipeline import (
+from .pipeline import (
     _clip_view,
     _pair_statistics,
     chosen_references,
     example_statistics,
 )
-from .rouge_registry import (
+from ..kinds import (
     kind_of,
     skip_bigram_matches,  # (re-exported: the metric's name for the Space)  # noqa: F401 - re-exported
     text_ids,
 )
-from .rouge_text import (
+from ..text.tokenizers import (
     split_sentences as split_sentences_rule_based,
 )
 

@@ -11,20 +11,20 @@ import re
 
 import numpy as np
 
-from .rouge_aggregate import (
+from .aggregate import (
     InputNotes,
 )
-from .rouge_lang import (
+from ..text.lang import (
     fallback_warning,
     no_stemmer_warning,
     script_hint,
     script_of,
 )
-from .rouge_options import (
+from ..options import (
     MAX_SAMPLES,
     RougeOptions,
 )
-from .rouge_text import (
+from ..text.tokenizers import (
     TokenizedBatch,
     split_sentences as split_sentences_rule_based,
 )

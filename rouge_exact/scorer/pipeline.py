@@ -30,7 +30,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .rouge_aggregate import (
+from .aggregate import (
     Aggregate,
     NOTE_COUNTS,
     InputNotes,
@@ -39,35 +39,35 @@ from .rouge_aggregate import (
     safe_div,
     wants_poisson_bootstrap,
 )
-from .rouge_backend import (
+from ..kernels.backend import (
     kernel,
     mode,
     threads_here,
 )
-from .rouge_limits import (
+from .limits import (
     _truncate_bytes,
     _truncate_words,
 )
-from .rouge_notes import (
+from .notes import (
     _input_notes,
     input_warnings,
 )
-from .rouge_pool import (
+from ..kernels.pool import (
     run_parts,
 )
-from .rouge_profiles import (
+from ..profiles import (
     no_rounding,
 )
-from .rouge_registry import (
+from ..kinds import (
     KIND_MEMOS,
     kind_of,
 )
-from .rouge_options import (
+from ..options import (
     RougeOptions,
     __version__,  # noqa: F401 - re-exported: the tests read the version here
     RougeType,
 )
-from .rouge_state import (
+from .state import (
     _STATE_MAGIC,  # noqa: F401 - re-exported: the tests read it here
     _same_callables,
     _state_options,
@@ -75,7 +75,7 @@ from .rouge_state import (
     decode_state,
     encode_state,
 )
-from .rouge_text import (
+from ..text.tokenizers import (
     ByteTokenizer,
     ForkSafeLock,
     NotText,

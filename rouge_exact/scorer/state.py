@@ -13,16 +13,16 @@ import types
 
 import numpy as np
 
-from .rouge_aggregate import (
+from .aggregate import (
     Aggregate,
     NOTE_COUNTS,
     InputNotes,
 )
-from .rouge_options import (
+from ..options import (
     RougeOptions,
     __version__,
 )
-from .rouge_text import (
+from ..text.tokenizers import (
     StringTokenizer,
 )
 

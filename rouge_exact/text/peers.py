@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .rouge155_lexicon import SMART_STOPWORDS
-from .rouge_backend import kernel, mode
-from .rouge_text import StringTokenizer, TokenizedBatch, tokenize_string_batch
+from ..kernels import twins_sets
+from ..kernels.backend import kernel, mode
+from .tokenizers import StringTokenizer, TokenizedBatch, tokenize_string_batch
 
 
 def coco_split(text: str) -> list[str]:
@@ -92,6 +93,9 @@ def words_batch(points: np.ndarray, text_ends: np.ndarray, rule: int) -> tuple:
     batch = tokenize_string_batch([text[a:b] for a, b in zip(bounds, bounds[1:])],
                                   lambda t: sentence_words(SENTENCE_RULES[rule], t))
     return batch.tokens, batch.sent_offsets, batch.text_sent_offsets
+
+
+twins_sets.SCAN_WORDS_TWIN[:] = [words_batch]
 
 
 @dataclass(frozen=True)

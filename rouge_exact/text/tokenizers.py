@@ -35,7 +35,7 @@ from .rouge155_lexicon import (
     SMART_STOPWORDS,
     stem_token_rouge155,
 )
-from .rouge_backend import (
+from ..kernels.backend import (
     kernel,
     mode,
     threads_here,

@@ -45,13 +45,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .rouge155_lexicon import SMART_STOPWORDS
-from .rouge_text import ForkSafeLock, TokenizerProfile
-from .rouge_text import TokenizedBatch
+from ..rouge155_lexicon import SMART_STOPWORDS
+from ..tokenizers import ForkSafeLock, TokenizerProfile
+from ..tokenizers import TokenizedBatch
 # The tokenizer's parts, and the names imported from rouge_lang (re-exported: the options, the
 # pipeline, the metric, the Space and the tests import the languages, the stemmers and
 # token_lines from here)
-from .rouge_lang_languages import (
+from .languages import (
     LANGUAGE_CODES,  # noqa: F401 - re-exported
     LANGUAGES,  # noqa: F401 - re-exported
     Language,
@@ -61,18 +61,18 @@ from .rouge_lang_languages import (
     script_hint,  # noqa: F401 - re-exported
     script_of,  # noqa: F401 - re-exported
 )
-from .rouge_lang_segmenters import (
+from .segmenters import (
     _SEGMENTERS,
     burmese_segment,  # noqa: F401 - re-exported
 )
-from .rouge_lang_stemmers import (
+from .stemmers import (
     _HINDI_SUFFIXES,  # noqa: F401 - re-exported
     _STEMMERS,
     BengaliStemmer,  # noqa: F401 - re-exported
     hindi_stem,  # noqa: F401 - re-exported
     stopword_list,  # noqa: F401 - re-exported
 )
-from .rouge_lang_lines import (
+from .lines import (
     token_lines,
 )
 

@@ -9,7 +9,7 @@ import bisect
 import functools
 import re
 
-from .rouge_lang_segmenters import _ASAT, _DOT_BELOW
+from .segmenters import _ASAT, _DOT_BELOW
 
 
 # --------------------------------------------------------------------------------------------

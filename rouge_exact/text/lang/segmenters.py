@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import os
 
-from .rouge_backend import cache_root
-from .rouge_lang_languages import Language, _require, _version
+from ...kernels.backend import cache_root
+from .languages import Language, _require, _version
 
 
 # --------------------------------------------------------------------------------------------

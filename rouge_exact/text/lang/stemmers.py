@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from .rouge_lang_data import BENGALI_RULES, STOPWORDS
-from .rouge_lang_languages import _SNOWBALL, Language, _require, _version
+from .data import BENGALI_RULES, STOPWORDS
+from .languages import _SNOWBALL, Language, _require, _version
 
 
 # --------------------------------------------------------------------------------------------
