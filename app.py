@@ -2,10 +2,9 @@
 only (components and their wiring); the rest is in the ``space`` package beside it.
 
 Run it with ``python app.py`` (port: $GRADIO_SERVER_PORT, default 7860; host:
-$GRADIO_SERVER_NAME, default 127.0.0.1). The metric is loaded with
-``evaluate.load(<folder of this file>/rouge_metric.py)``, the same code path as every user
-(``space.metric``), and every number comes from it; files are read by ``rouge_io`` (the CLI's
-reader).
+$GRADIO_SERVER_NAME, default 127.0.0.1). Every number comes from the ``rouge_exact`` package
+(the folder beside this file in a clone, or the installed package), through the same scorer as
+every other way in; files are read by ``rouge_exact.io`` (the command's reader).
 
 Tabs: *Example* (P/R/F per type, each reference's scores, the matched tokens),
 *Corpus* (a file scored with its bootstrap interval, chart, histogram, worst examples, CSV
@@ -24,7 +23,6 @@ from space import handlers
 from space.api import rouge, rouge_compare, rouge_corpus
 from space.limits import MAX_COMPARE_SAMPLES, MAX_NGRAM, MAX_REFERENCES, MAX_SAMPLES, \
     MAX_SKIP, MAX_UPLOAD_BYTES
-from space.metric import metric
 from space.options import OPTION_NAMES, control
 from space.page import (COLLAPSE_ON_PHONES_JS, COMPARE_INPUTS, CORPUS_INPUTS, EMPTY_COMPARE,
                         EMPTY_CORPUS, EMPTY_HIGHLIGHTS, EMPTY_SINGLE, EXAMPLE_LABELS, EXAMPLES,
@@ -34,6 +32,7 @@ from space.startup import warm_up, warming_status
 from space.wiring import bind, mark_stale
 
 import gradio as gr
+from rouge_exact.significance import DEFAULT_SAMPLES, DEFAULT_TEST, TESTS
 
 
 def build_demo() -> gr.Blocks:
@@ -200,11 +199,11 @@ def _compare_tab() -> dict:
     with gr.Accordion("Test", open=False):
         ui["baseline"] = gr.Textbox(label="Baseline system", placeholder="the first system",
                                     elem_id="baseline")
-        ui["test"] = gr.Radio(list(metric.TESTS), value=metric.DEFAULT_TEST, label="Test",
+        ui["test"] = gr.Radio(list(TESTS), value=DEFAULT_TEST, label="Test",
                               info=TEST_INFO, elem_id="compare-test")
         # the test's own default count, set again when the test changes (test_changed)
         samples = control("n_samples", step=1, cap=MAX_COMPARE_SAMPLES)
-        samples["value"] = metric.DEFAULT_SAMPLES[metric.DEFAULT_TEST]
+        samples["value"] = DEFAULT_SAMPLES[DEFAULT_TEST]
         ui["n_samples"] = gr.Slider(**dict(samples, info="trials (randomization) or "
                                            "resamples (bootstrap)"),
                                     label="Trials / resamples", elem_id="compare-n-samples")

@@ -21,7 +21,8 @@ from .api import (
 from .engines import score_ray, score_spark
 from .kernels.backend import start
 from .options import DEFAULT_SEED, RougeOptions, __version__, options_doc
-from .text.tokenizers import ForkSafeLock, import_stemmer
+from .kernels.pool import ForkSafeLock
+from .text.tokenizers import import_stemmer
 
 
 def check_script_version(accepted: str, script: str = "rouge_metric.py") -> None:

@@ -45,9 +45,7 @@ from .profiles import (
 from .text.tokenizers import (
     split_sentences as split_sentences_rule_based,
 )
-from .kernels.twins import (
-    safe_div,
-)
+from .arithmetic import safe_div
 
 # Bounds of the names (each checked before any work; see the README's option table)
 MAX_NGRAM = 1000  # N of rouge<N>

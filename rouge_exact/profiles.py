@@ -28,7 +28,7 @@ from .text.peers import (
     PLTRDY_TOKENIZER,
     ROUGE_CHINESE_TOKENIZER,
 )
-from .kernels.twins import fscore
+from .arithmetic import fscore
 
 # --------------------------------------------------------------------------------------------
 # Profiles

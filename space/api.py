@@ -8,13 +8,14 @@ signatures, so their type hints are part of the API."""
 from __future__ import annotations
 
 
-from .metric import metric
+from rouge_exact.significance import DEFAULT_TEST
+
 from .options import DEFAULT_TYPES, OPTION, parse_types
 from .render import MEASURES
 from .scoring import compare_lists, score_corpus_lists, score_example
 
 
-# each default is the metric's (its schema, metric.OPTIONS), so that the API's schema shows it
+# each default is the metric's (its schema, OPTIONS), so that the API's schema shows it
 D = {name: option.default for name, option in OPTION.items()}
 
 
@@ -65,7 +66,7 @@ def rouge_corpus(predictions: list[str], references: list[str | list[str]],
 
 
 def rouge_compare(predictions: dict, references: list[str | list[str]],
-                  baseline: str | None = None, test: str = metric.DEFAULT_TEST,
+                  baseline: str | None = None, test: str = DEFAULT_TEST,
                   n_samples: int | None = None, rouge_types: list[str] | None = None,
                   use_stemmer: bool = D["use_stemmer"], profile: str = D["profile"],
                   multi_ref: str | None = D["multi_ref"],

@@ -13,12 +13,13 @@ from collections import deque
 from pathlib import Path
 from typing import NamedTuple
 
-from rouge_io import RowError, Rows, detect_format, read_system_rows
+from rouge_exact.io import RowError, Rows, detect_format, read_system_rows
+
+from rouge_exact.api import RESULT_FIELDS
 
 from .limits import (CLI, CPU_BUDGET_SECONDS, DOWNLOADS_KEPT, MAX_RECORD_BYTES, MAX_ROWS,
                      MAX_SYSTEMS, MAX_UPLOAD_BYTES, MEMORY_BUDGET_BYTES, download_cost,
                      read_cost, refused, user_error)
-from .metric import metric
 from .render import MEASURES
 
 
@@ -201,7 +202,7 @@ def read_corpus(corpus_file, pred_file, ref_files) -> Corpus:
 def _reserved_fields() -> tuple:
     """The comparison's own result fields ("signature", "count"), which no system may be
     named: the metric's compare() refuses them."""
-    return metric.RESULT_FIELDS
+    return RESULT_FIELDS
 
 
 def system_names(paths: list) -> list:

@@ -8,9 +8,12 @@ import html
 
 import gradio as gr
 
+from rouge_exact.options import parse_rouge_type
+from rouge_exact.profiles import PROFILES
+from rouge_exact.significance import DEFAULT_SAMPLES
+
 from .files import read_corpus, read_systems, write_scores_csv
 from .limits import CLI, MAX_REFERENCES, check_budget, check_texts, user_error
-from .metric import metric
 from .options import build_options, cli_flags, page_options
 from .render import (bar_chart_svg, chart_pair, comparison_html, corpus_latex,
                      corpus_markdown, error_html, histogram_svg, scores_table_html,
@@ -106,15 +109,15 @@ def profile_changed(profile, multi_ref, alpha, rouge_types):
     (ROUGE-1.5.5 has no 'max'), and its own F weight where the slider shows a profile's
     default (coco: beta = 1.2), not a weight the user chose. The types it does not score
     (pltrdy's and rouge-chinese's: ROUGE-N and L only) are unticked."""
-    chosen = metric.PROFILES[profile]
+    chosen = PROFILES[profile]
     mode = gr.update()
     if multi_ref not in chosen.multi_ref_allowed:
         mode = gr.update(value=chosen.multi_ref_default)
     weight = gr.update()
-    if any(alpha == p.alpha for p in metric.PROFILES.values()) and alpha != chosen.alpha:
+    if any(alpha == p.alpha for p in PROFILES.values()) and alpha != chosen.alpha:
         weight = gr.update(value=chosen.alpha)
     scored = [name for name in rouge_types
-              if metric.parse_rouge_type(name).spec.scored_by(chosen)]
+              if parse_rouge_type(name).spec.scored_by(chosen)]
     return mode, weight, gr.update(value=scored) if scored != list(rouge_types) else gr.update()
 
 
@@ -171,8 +174,8 @@ def corpus_view_changed(state, name):
 
 def test_changed(test: str):
     """A test picked in the Compare tab: its own default count of trials or resamples."""
-    if test in metric.DEFAULT_SAMPLES:
-        return gr.update(value=metric.DEFAULT_SAMPLES[test])
+    if test in DEFAULT_SAMPLES:
+        return gr.update(value=DEFAULT_SAMPLES[test])
     return gr.update()
 
 

@@ -2,7 +2,7 @@
 scoring. A request over a limit is refused with a message that names the limit and the CLI
 command that runs the job locally, with no limit.
 
-The cost of a request (seconds, bytes) is the metric's own estimate (``metric.estimate_cost``,
+The cost of a request (seconds, bytes) is the metric's own estimate (``estimate_cost``,
 the model of its kernels): the Space keeps no copy of a kernel's threshold, only its budget.
 """
 
@@ -13,7 +13,9 @@ import unicodedata
 import gradio as gr
 import numpy as np
 
-from .metric import metric
+from rouge_exact.api import check_inputs
+from rouge_exact.kinds import estimate_cost, text_sizes
+from rouge_exact.text.lang import LANGUAGES
 
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024  # per uploaded file
 MAX_RECORD_BYTES = 4 * 1024 * 1024  # one JSONL line / CSV record / text line (rouge_io)
@@ -73,7 +75,7 @@ WORST_SHOWN = 10
 PREVIEW_CHARS = 160
 DOWNLOADS_KEPT = 16  # per-example CSVs kept on disk (older ones are deleted)
 
-CLI = "python rouge_cli.py"
+CLI = "rouge-exact"  # the command (pip install rouge-exact)
 
 
 # what the metric raises on bad input: a wrong value or type, or a language whose package is
@@ -108,7 +110,7 @@ def check_texts(predictions: list, references: list) -> tuple:
     """(predictions, references as lists of lists) within the row, reference and character
     limits; the metric's own checks (types, empty lists) come first."""
     try:
-        predictions, references = metric.check_inputs(predictions, references)
+        predictions, references = check_inputs(predictions, references)
     except INPUT_ERRORS as problem:
         raise input_error(problem) from None
     if len(predictions) > MAX_ROWS:
@@ -198,7 +200,7 @@ def download_cost(rows: int, columns: int) -> float:
 def check_segmenter(options, predictions: list, references: list, local: str) -> None:
     """Refuse a text longer than its language's segmenter may see (MAX_SEGMENTER_CHARS)."""
     # (lang's segmenter: the language tokenizer's, or the one a profile cuts with first)
-    segmenter = next((language.segmenter for language in metric.LANGUAGES
+    segmenter = next((language.segmenter for language in LANGUAGES
                       if language.code == options.lang), None)
     if segmenter is None:
         return
@@ -234,7 +236,7 @@ def check_budget(options, predictions: list, references: list, local: str,
         raise refused("this request", f"an estimated {peak / 2 ** 30:,.1f} GiB of memory "
                       "(tokenizing)", f"{MEMORY_BUDGET_BYTES / 2 ** 30:g} GiB per request", local)
     try:
-        sizes = metric.text_sizes(options, texts)
+        sizes = text_sizes(options, texts)
     except INPUT_ERRORS as problem:
         raise input_error(problem) from None
     too_long = np.flatnonzero(sizes["tokens"] > MAX_TEXT_TOKENS)
@@ -246,7 +248,7 @@ def check_budget(options, predictions: list, references: list, local: str,
     counts = np.array([len(r) for r in references], dtype=np.int64)
     pair_pred = np.repeat(np.arange(len(predictions)), counts)
     pair_ref = np.arange(len(predictions), len(texts))
-    kernels, peak = metric.estimate_cost(options, sizes, pair_pred, pair_ref, repeats)
+    kernels, peak = estimate_cost(options, sizes, pair_pred, pair_ref, repeats)
     seconds += kernels + extra_seconds
     if seconds > CPU_BUDGET_SECONDS:
         raise refused("this request", f"an estimated {seconds:,.0f} s of CPU"

@@ -1,6 +1,6 @@
 """The Options panel's controls and the checked options of a request. Every control of a
-metric option is made from the metric's schema (``metric.OPTIONS``): its choices, default,
-bounds and help (``control``); the metric checks the values (``metric.options``); the Space
+metric option is made from the metric's schema (``OPTIONS``): its choices, default,
+bounds and help (``control``); the metric checks the values (``RougeOptions.build``); the Space
 adds its own bounds on the ROUGE types and the sample counts (``limits``)."""
 
 import math
@@ -9,16 +9,18 @@ import shlex
 
 from .limits import (CLI, INPUT_ERRORS, MAX_NGRAM, MAX_SKIP, MAX_TYPES, input_error, refused,
                      user_error)
-from .metric import metric
+from rouge_exact.options import OPTIONS, RougeOptions, parse_rouge_type
+from rouge_exact.profiles import PROFILES
+from rouge_exact.text.lang import LANGUAGES
 
-OPTION = {option.name: option for option in metric.OPTIONS}
+OPTION = {option.name: option for option in OPTIONS}
 # the metric's defaults as it resolves them (None is a default that depends on other
 # options: the rouge types, multi_ref and the tokenizer of the default profile)
-RESOLVED = metric.options()
+RESOLVED = RougeOptions.build()
 DEFAULT_TYPES = [t.name for t in RESOLVED.rouge_types]
 # the Language menu's value for lang=None (rouge_score's tokenizer)
 NO_LANGUAGE = "none"
-_LANGUAGE = {language.code: language for language in metric.LANGUAGES}
+_LANGUAGE = {language.code: language for language in LANGUAGES}
 # the Options panel's controls, by the name page_options gives their values
 OPTION_NAMES = ("rouge_types", "extra_types", "use_stemmer", "remove_stopwords", "profile",
                 "alpha", "multi_ref", "tokenizer", "split_sentences", "lang")
@@ -88,7 +90,7 @@ def parse_types(selected, extra: str = "") -> list:
     parsed = {}
     for name in names:
         try:
-            t = metric.parse_rouge_type(name)
+            t = parse_rouge_type(name)
         except (TypeError, ValueError) as problem:
             raise user_error(f"Options → More types: {problem}",
                              title="Invalid type") from None
@@ -123,7 +125,7 @@ def build_options(rouge_types, **options):
             value = float(value)
         given[name] = value
     try:
-        return metric.options(**given)
+        return RougeOptions.build(**given)
     except INPUT_ERRORS as problem:
         raise input_error(problem, title="Invalid option") from None
 
@@ -131,8 +133,8 @@ def build_options(rouge_types, **options):
 def page_options(rouge_types, extra_types, use_stemmer, remove_stopwords, profile, alpha,
                  multi_ref, tokenizer, split_sentences, lang) -> dict:
     """The Options panel's values (named as OPTION_NAMES) as the metric's keyword options."""
-    if profile in metric.PROFILES and alpha is not None and \
-            math.isclose(alpha, metric.PROFILES[profile].alpha, rel_tol=1e-12):
+    if profile in PROFILES and alpha is not None and \
+            math.isclose(alpha, PROFILES[profile].alpha, rel_tol=1e-12):
         alpha = None  # the profile's own F (coco's beta = 1.2, in coco-caption's arithmetic)
     return dict(rouge_types=parse_types(rouge_types, extra_types), use_stemmer=use_stemmer,
                 remove_stopwords=remove_stopwords, profile=profile, alpha=alpha,
@@ -146,13 +148,13 @@ def cli_flags(opts) -> str:
     from what the metric resolves without it (so a profile's own defaults are not repeated)."""
     given = opts.as_kwargs()
     flags = []
-    for option in metric.OPTIONS:
+    for option in OPTIONS:
         if not option.cli:
             continue
         value = given[option.name]
         without = {k: v for k, v in given.items() if k != option.name}
         try:
-            if value == metric.options(**without).as_kwargs()[option.name]:
+            if value == RougeOptions.build(**without).as_kwargs()[option.name]:
                 continue
         except (TypeError, ValueError):  # the others need this one (micro needs multi_ref)
             pass

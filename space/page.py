@@ -7,7 +7,8 @@ import os
 from pathlib import Path
 
 from .limits import CLI, LIMITS, MAX_UPLOAD_BYTES
-from .metric import metric
+from rouge_exact.significance import DEFAULT_SAMPLES, DEFAULT_TEST, TESTS
+from rouge_exact.version import __version__
 
 ASSETS = Path(__file__).resolve().parent / "assets"
 
@@ -40,7 +41,7 @@ EXAMPLE_LABELS = ["the cat sat on the mat", "News summary, two references", "Ste
 INTRO = f"""
 # ROUGE playground
 **ROUGE** scores a generated text (the *prediction*) by its overlap with human-written
-*references*. This page runs `rouge_metric` v{metric.version} for 🤗 `evaluate`: the default
+*references*. This page runs `rouge_metric` v{__version__} for 🤗 `evaluate`: the default
 profile gives `rouge_score`'s numbers (what `evaluate.load("rouge")` runs), `rouge155` those of
 the ROUGE-1.5.5 script.
 """
@@ -52,13 +53,16 @@ def usage_markdown() -> str:
     space = os.environ.get("SPACE_ID")
     if space:
         load = f'rouge = evaluate.load("{space}")  # this Space'
-        where = (f"`evaluate.load(\"{space}\")` downloads this Space's metric files; "
-                 f"`git clone https://huggingface.co/spaces/{space}` gives you the CLI too.")
+        where = (f"`pip install rouge-exact` first: `evaluate.load(\"{space}\")` downloads "
+                 "this Space's script, which imports the package (as evaluate's own rouge "
+                 "imports rouge_score); "
+                 "the package also installs the `rouge-exact` command.")
     else:
-        load = 'rouge = evaluate.load("path/to/rouge_metric.py")  # a local checkout'
-        where = ("Load the metric from its file in a checkout of this Space's repository "
-                 "(`evaluate.load` stages `rouge_metric.py` and its sibling modules). On the "
-                 "Hub, `evaluate.load` takes the Space's id instead of the path: the owner and "
+        load = ('import rouge_exact  # pip install rouge-exact\n'
+                'rouge = evaluate.load(rouge_exact.EVALUATE_SCRIPT)')
+        where = ("`pip install rouge-exact` installs the package and the metric's script "
+                 "(`rouge_exact.EVALUATE_SCRIPT`; a clone's `rouge_metric.py` is the same "
+                 "file). On the Hub, `evaluate.load` takes the Space's id instead of the path: the owner and "
                  "name from its address (this page shows the exact line when it runs there).")
     limits = "\n".join(f"| {k} | {v:,} |" for k, v in LIMITS.items())
     return f"""
@@ -71,8 +75,8 @@ rouge.compute(predictions=["the cat sat on the mat"],
 ```
 {where}
 
-**From the command line** (no limits): `python rouge_cli.py predictions.txt references.txt`,
-`python rouge_cli.py --input pairs.jsonl`, `python rouge_cli.py --compare a.txt b.txt
+**From the command line** (no limits): `rouge-exact predictions.txt references.txt`,
+`rouge-exact --input pairs.jsonl`, `rouge-exact --compare a.txt b.txt
 --references refs.txt`.
 
 **This Space's API** (`gradio_client`): `/rouge` (one example), `/rouge_corpus` (lists of
@@ -80,7 +84,7 @@ predictions and references), `/rouge_compare` (a dict of systems); the options a
 arguments named as the metric's (`use_stemmer=True`, `lang="zh"`, …).
 
 **Comparing systems** (`compare()`, `--compare`, the Compare tab, `/rouge_compare`): the
-test is one of {", ".join(f"`{t}`" for t in metric.TESTS)} (default `{metric.DEFAULT_TEST}`).
+test is one of {", ".join(f"`{t}`" for t in TESTS)} (default `{DEFAULT_TEST}`).
 Approximate randomization and the centred paired bootstrap reject true nulls at the rate they
 claim; `sacrebleu-bootstrap` is sacrebleu's (and Moses') rule, kept exact to reproduce
 published numbers, and calls about twice as many true nulls significant as it claims;
@@ -156,7 +160,7 @@ COMPARE_INPUTS = (
     "(`bootstrap`), or sacrebleu's paired bootstrap rule (`sacrebleu-bootstrap`: only to "
     "reproduce sacrebleu-style numbers; it calls about twice as many true nulls significant "
     "as it claims), or sacrebleu's randomization rule (`sacrebleu-randomization`, likewise "
-    f"only to reproduce sacrebleu). The default is `{metric.DEFAULT_TEST}`. Each system gets a verdict; each "
+    f"only to reproduce sacrebleu). The default is `{DEFAULT_TEST}`. Each system gets a verdict; each "
     "interval says whether it is per-comparison or family-wise, each p-value whether it is "
     "raw or Holm-adjusted.",
     ('Systems file (.jsonl: {"references": …, "<system>": …, …}; up to '
@@ -165,5 +169,5 @@ COMPARE_INPUTS = (
      "system-files"), "compare-ref-files")
 # the Test menu's help: each test's default count is the metric's (DEFAULT_SAMPLES)
 TEST_INFO = "; ".join(f"{test}: {samples:,} by default" + (" (the default test)" if
-                                                          test == metric.DEFAULT_TEST else "")
-                      for test, samples in metric.DEFAULT_SAMPLES.items())
+                                                          test == DEFAULT_TEST else "")
+                      for test, samples in DEFAULT_SAMPLES.items())

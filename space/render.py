@@ -13,7 +13,8 @@ import gradio as gr
 import numpy as np
 
 from .limits import PREVIEW_CHARS, SKIP_PAIRS_SHOWN, WORST_SHOWN
-from .metric import metric
+from rouge_exact.options import parse_rouge_type
+from rouge_exact.scorer.display import skip_bigram_matches
 
 MEASURES = ("precision", "recall", "fmeasure")
 BAR_COLORS = {"precision": "#6366f1", "recall": "#14b8a6", "fmeasure": "#f59e0b"}
@@ -47,7 +48,7 @@ def type_note(opts, name: str) -> str:
     spaces (the languages with a segmenter) each line is about one token."""
     language = getattr(getattr(opts, "tokenizer", None), "language", None)
     if language is None or not language.segmenter or \
-            metric.parse_rouge_type(name).kind != "Lsum":
+            parse_rouge_type(name).kind != "Lsum":
         return ""
     return (f'<span class="type-note">with lang={html.escape(language.code)}, each line is '
             "one token here (XL-Sum's rougeLsum does not segment): see rougeL</span>")
@@ -172,7 +173,7 @@ def token_spans(text: str, words: list, opts) -> list | None:
     for match in re.finditer(r"\S+", text):
         chunk = match.group()
         if chunk not in memo:
-            # the tokenizer of the options the metric checked (metric.options): metric.tokens
+            # the tokenizer of the options the metric checked (RougeOptions.build): tokens_of
             # would check the options again for each chunk (3x the time on 20,000 tokens)
             memo[chunk] = [w for s in opts.tokenizer.tokens(chunk, **token_options) for w in s]
         pieces = memo[chunk]
@@ -290,7 +291,7 @@ def skip_pairs_html(result, rouge_type) -> str:
     a = [ids.setdefault(w, len(ids)) for w in words_p]
     b = [ids.setdefault(w, len(ids)) for w in words_r]
     word_of = {v: k for k, v in ids.items()}
-    shared = metric.skip_bigram_matches(a, b, rouge_type.max_skip)
+    shared = skip_bigram_matches(a, b, rouge_type.max_skip)
     if not shared:
         return '<p class="note">No shared skip-bigrams.</p>'
     chips = "".join(f'<li><span class="m">{html.escape(word_of[x])}</span> … '

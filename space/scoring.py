@@ -14,7 +14,12 @@ import numpy as np
 from .limits import (CHUNK_ROWS, CLI, HIGHLIGHT_SECONDS, HIGHLIGHT_TOKENS, INPUT_ERRORS,
                      MAX_COMPARE_SAMPLES, MAX_SAMPLES, MAX_SYSTEMS, SKIP_LIST_TOKENS,
                      check_budget, check_texts, input_error, refused, scan_cost, user_error)
-from .metric import metric
+from rouge_exact.api import RESULT_FIELDS, compare
+from rouge_exact.kinds import estimate_cost, resampling_cost, text_sizes
+from rouge_exact.options import RougeOptions, RougeWarning, parse_rouge_type
+from rouge_exact.scorer.display import pair_marks, reference_scores
+from rouge_exact.scorer.pipeline import Scorer
+from rouge_exact.significance import DEFAULT_SAMPLES, DEFAULT_TEST, TESTS
 from .options import build_options, cli_flags
 from .render import explain_html, highlight_html, skip_pairs_html
 
@@ -26,11 +31,11 @@ _WARNINGS_LOCK = threading.Lock()
 def recorded_warnings():
     """The metric's warnings raised inside the block, as messages (filled when it ends)."""
     with _WARNINGS_LOCK, warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", metric.RougeWarning)
+        warnings.simplefilter("always", RougeWarning)
         messages: list = []
         yield messages
     for w in caught:
-        if issubclass(w.category, metric.RougeWarning) and str(w.message) not in messages:
+        if issubclass(w.category, RougeWarning) and str(w.message) not in messages:
             messages.append(str(w.message))
 
 
@@ -48,12 +53,12 @@ def score_example(prediction: str, references: list, options: dict) -> dict:
     sizes = check_budget(opts, [prediction], [references],
                          f"{CLI} --input example.jsonl {cli_flags(opts)}",
                          repeats=1 + (len(references) > 1))
-    scorer = metric.Scorer(opts)
+    scorer = Scorer(opts)
     try:
         batch = scorer.add([prediction], [references])
     except INPUT_ERRORS as error:
         raise input_error(error) from None
-    per_reference = metric.reference_scores(opts, prediction, references) \
+    per_reference = reference_scores(opts, prediction, references) \
         if len(references) > 1 else {}
     return {"scores": {name: tuple(float(v) for v in values[0])
                        for name, values in batch.scores.items()},
@@ -72,11 +77,11 @@ def highlights(prediction: str, references: list, options: dict, kind: str,
 def highlight_cost(opts, options: dict, texts: list, sizes: dict, rouge_type) -> float:
     """Estimated seconds of the highlights of one type, from the scan's sizes, before any of
     it runs: the metric's estimate of its kernel traced back both ways per reference
-    (metric.estimate_cost, traceback=True), and tokenizing the texts three more times (the
+    (estimate_cost, traceback=True), and tokenizing the texts three more times (the
     marks' flat and sentence views, and the spans of the tokens in the text), at the scan's
     rate (limits.scan_cost)."""
     n_refs = len(texts) - 1
-    kernels, _ = metric.estimate_cost(metric.options(rouge_types=[rouge_type.name], **{
+    kernels, _ = estimate_cost(RougeOptions.build(rouge_types=[rouge_type.name], **{
         k: v for k, v in options.items() if k != "rouge_types"}), sizes,
         np.zeros(n_refs, dtype=np.int64), np.arange(1, n_refs + 1), repeats=2,
         traceback=True)
@@ -94,12 +99,12 @@ def highlight_plan(opts, options: dict, texts: list, sizes: dict, rouge_type) ->
             notes.append(f"The shared skip-bigrams are listed for texts of up to "
                          f"{SKIP_LIST_TOKENS} tokens (the longest here has {longest:,}); "
                          "showing the ROUGE-1 matches instead.")
-            rouge_type = metric.parse_rouge_type("rouge1")
+            rouge_type = parse_rouge_type("rouge1")
     seconds = highlight_cost(opts, options, texts, sizes, rouge_type)
     if seconds > HIGHLIGHT_SECONDS and rouge_type.name != "rouge1":
         notes.append(f"The texts are too long to trace {rouge_type.name} here (an estimated "
                      f"{seconds:.1f} s); showing the ROUGE-1 matches instead.")
-        rouge_type = metric.parse_rouge_type("rouge1")
+        rouge_type = parse_rouge_type("rouge1")
         seconds = highlight_cost(opts, options, texts, sizes, rouge_type)
     if seconds > HIGHLIGHT_SECONDS:
         notes.append(f"The texts are too long to mark their tokens here (an estimated "
@@ -121,22 +126,22 @@ def highlight_panels(prediction: str, references: list, options: dict, kind: str
     rouge_type = next(t for t in opts.rouge_types if t.name == kind)
     texts = [prediction, *references]
     if sizes is None:  # the caller checked the budget; the scan's sizes are needed here
-        sizes = metric.text_sizes(opts, texts)
+        sizes = text_sizes(opts, texts)
     rouge_type, notes = highlight_plan(opts, options, texts, sizes, rouge_type)
     if rouge_type is None:
         yield ('<div id="highlights-inner" data-drawn="0">'
                + "".join(f'<p class="note">{html.escape(n)}</p>' for n in notes) + "</div>")
         return
     try:
-        results = [metric.pair_marks(opts, prediction, r, rouge_type) for r in references]
+        results = [pair_marks(opts, prediction, r, rouge_type) for r in references]
     except INPUT_ERRORS as error:  # the metric could not line its tokens up for display
         yield ('<div id="highlights-inner" data-drawn="0"><p class="note">No highlights for '
                f"these texts: {html.escape(str(error))}.</p></div>")
         return
     best = max(range(len(references)), key=lambda k: (int(np.count_nonzero(results[k][0])), -k))
     if len(references) > 1 and kind in names:
-        scored = metric.reference_scores(
-            metric.options(rouge_types=[rouge_type.name], **{
+        scored = reference_scores(
+            RougeOptions.build(rouge_types=[rouge_type.name], **{
                 k: v for k, v in options.items() if k != "rouge_types"}),
             prediction, references)
         chosen = scored[rouge_type.name][1]
@@ -191,11 +196,11 @@ def score_corpus_lists(predictions, references, options: dict, aggregation=None,
                          seed=seed)
     # the metric's estimate of its bootstrap (its kernels' is check_budget's): one side, a
     # statistic per type
-    bootstrap = metric.resampling_cost(len(predictions), opts.n_samples, len(opts.rouge_types))
+    bootstrap = resampling_cost(len(predictions), opts.n_samples, len(opts.rouge_types))
     check_budget(opts, predictions, references,
                  f"{CLI} --input YOUR_FILE.jsonl {cli_flags(opts)}",
                  extra_seconds=bootstrap + upload_seconds, extra_note=upload_note)
-    scorer = metric.Scorer(opts)
+    scorer = Scorer(opts)
     n, scores = len(predictions), {}
     for start in range(0, n, CHUNK_ROWS):
         if progress is not None:
@@ -214,10 +219,10 @@ def score_corpus_lists(predictions, references, options: dict, aggregation=None,
 
 
 def compare_lists(predictions: dict, references: list, options: dict, baseline=None,
-                  test=metric.DEFAULT_TEST, n_samples=None, seed=None,
+                  test=DEFAULT_TEST, n_samples=None, seed=None,
                   confidence=None, upload_seconds: float = 0.0, upload_note: str = "") -> tuple:
-    """Check the limits, then metric.compare(): (its result, its warnings). n_samples=None:
-    the test's default count (metric.DEFAULT_SAMPLES); seed, confidence: None is the
+    """Check the limits, then compare(): (its result, its warnings). n_samples=None:
+    the test's default count (DEFAULT_SAMPLES); seed, confidence: None is the
     metric's default. upload_seconds, upload_note: as score_corpus_lists' (files.read_systems)."""
     if not isinstance(predictions, dict) or len(predictions) > MAX_SYSTEMS:
         got = f"{len(predictions)} systems" if isinstance(predictions, dict) else \
@@ -234,14 +239,14 @@ def compare_lists(predictions: dict, references: list, options: dict, baseline=N
                       f"--n-samples {int(n_samples)}")
     if isinstance(n_samples, float) and n_samples.is_integer():
         n_samples = int(n_samples)
-    if test not in metric.TESTS:
-        raise user_error(f"test: got {test!r}; allowed: {', '.join(metric.TESTS)}",
+    if test not in TESTS:
+        raise user_error(f"test: got {test!r}; allowed: {', '.join(TESTS)}",
                          title="Invalid option")
     if not predictions:  # else no system's rows are checked, and there are no references
         raise user_error("predictions: got an empty dict; allowed: a dict {system: "
                          "[prediction, ...]} of 2 to " f"{MAX_SYSTEMS} systems",
                          title="Invalid input")
-    reserved = metric.RESULT_FIELDS  # the result's own fields: compare() refuses
+    reserved = RESULT_FIELDS  # the result's own fields: compare() refuses
     for name in predictions:  # them; refused here before any limit is counted
         if name in reserved:
             raise user_error(f"predictions: the system name {name!r} is one of the result's "
@@ -252,22 +257,22 @@ def compare_lists(predictions: dict, references: list, options: dict, baseline=N
         rows, refs = check_texts(rows, references)
         checked[name] = rows
     # the metric checks the count (an error names n_samples); None is the test's default
-    opts = build_options(**options, n_samples=metric.DEFAULT_SAMPLES[test]
+    opts = build_options(**options, n_samples=DEFAULT_SAMPLES[test]
                          if n_samples is None else n_samples)
     # the metric's estimate of the test's resampling, per row, sample and system
-    resampling = metric.resampling_cost(len(refs), opts.n_samples, len(opts.rouge_types),
+    resampling = resampling_cost(len(refs), opts.n_samples, len(opts.rouge_types),
                                         systems=len(checked))
     all_rows = [p for rows in checked.values() for p in rows]
     all_refs = refs * len(checked)
     check_budget(opts, all_rows, all_refs,
                  f"{CLI} --compare SYSTEM.txt ... --references REFS.txt {cli_flags(opts)}"
-                 + (f" --test {test}" if test != metric.DEFAULT_TEST else ""),
+                 + (f" --test {test}" if test != DEFAULT_TEST else ""),
                  extra_seconds=resampling + upload_seconds, extra_note=upload_note)
     try:
         with recorded_warnings() as messages:
             given = {k: v for k, v in dict(n_samples=n_samples, seed=seed,
                                                confidence=confidence).items() if v is not None}
-            result = metric.compare(predictions=checked, references=refs, baseline=baseline,
+            result = compare(predictions=checked, references=refs, baseline=baseline,
                                     test=test, **given, **options)
     except INPUT_ERRORS as error:
         raise input_error(error) from None

@@ -7,7 +7,8 @@ import threading
 
 import gradio as gr
 
-from .metric import metric
+from rouge_exact.api import compile_kernels
+from rouge_exact.text.lang import LANGUAGES, language_tokenizer
 
 # set once every kernel is compiled (or loaded from the cache) and in use
 KERNELS_READY = threading.Event()
@@ -30,9 +31,9 @@ def warming_status():
 
 def _compile_and_flag() -> None:
     """Wait for every kernel (the metric's compile_kernels(wait=True), what `python
-    rouge_cli.py --compile` runs), then say so."""
+    rouge-exact --compile` runs), then say so."""
     try:
-        metric.compile_kernels(wait=True)
+        compile_kernels(wait=True)
     except Exception as error:  # noqa: BLE001 - scoring goes on with the numpy twins
         print(f"warm-up: compile_kernels failed: {type(error).__name__}: {error}",
               file=sys.stderr)
@@ -59,11 +60,11 @@ def warm_up() -> None:
 def warm_up_segmenters() -> None:
     """Load the Language menu's segmenters that are installed (jieba's dictionary: ~2 s,
     MeCab: ~0.7 s, pythainlp's: ~2.8 s at their first text), so that no visitor waits."""
-    for language in metric.LANGUAGES:
+    for language in LANGUAGES:
         if not language.segmenter:
             continue
         try:
-            tokenizer = metric.language_tokenizer(language.code)
+            tokenizer = language_tokenizer(language.code)
             tokenizer.tokens("中文 日本語 ภาษาไทย မြန်မာ", stemmer=False, stopwords=False)
         except ImportError:  # not installed: the menu says so when it is chosen
             continue

@@ -78,7 +78,7 @@ from .output import (
     refuse_overwriting_inputs,
     write_per_example,
 )
-from .parser import ROUGE_TYPE_LIKE, TYPES_HINT, build_parser, metric_kwargs, metric_options
+from .parser import ROUGE_TYPE_LIKE, TYPES_HINT, build_parser, metric_kwargs
 
 # --------------------------------------------------------------------------------------------
 # Input: rouge_io's rows, in chunks
@@ -418,23 +418,22 @@ def report_interrupt() -> int:
 
 
 def raised_by_library(error: BaseException) -> bool:
-    """Whether the error comes from a module of the library (rouge_api, rouge_pipeline, ...):
-    the innermost frame of this package in its traceback is not the command's own (this
-    file's, or one of its modules': rouge_cli_errors, rouge_cli_parser, rouge_cli_output)."""
-    here = os.path.realpath(__file__)
-    own = {here, *(os.path.realpath(module.__file__) for module in (_errors, _parser, _output))}
+    """Whether the error comes from the library (api, scorer, ...): the innermost frame of
+    this package in its traceback is not the command's own (a module of ``cli/``)."""
+    command = os.path.dirname(os.path.realpath(__file__))
+    package = os.path.dirname(command)
     innermost = None
     tb = error.__traceback__
     while tb is not None:
         filename = os.path.realpath(tb.tb_frame.f_code.co_filename)
-        if os.path.dirname(filename) == os.path.dirname(here):
+        if filename.startswith(package + os.sep):
             innermost = filename
         tb = tb.tb_next
-    return innermost not in (None, *own)
+    return innermost is not None and os.path.dirname(innermost) != command
 
 
 def console(early: bool = False) -> None:
-    """The process's entry: the ``rouge`` command and ``python rouge_cli.py``. It takes
+    """The process's entry: the ``rouge-exact`` command and ``python -m rouge_exact``. It takes
     SIGINT over for the rest of the process (``Interrupts``): Ctrl-C at any moment gives one
     line and exit status 130; once the exit status is decided, Ctrl-C is ignored while the
     interpreter exits (Python's own handler would end it by the signal, without the line)."""

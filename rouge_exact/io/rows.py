@@ -84,9 +84,6 @@ from pathlib import Path
 # (_CSV_STRAY_CR, _csv_records and _CsvError: for tests/test_io.py, which compares the CSV
 # parser with the csv module's)
 from .delimited import (
-    _CSV_STRAY_CR,
-    _csv_records,
-    _CsvError,
     _CsvReader,
 )
 from .json_format import MAX_JSON_DEPTH, _JsonDocument

@@ -47,6 +47,7 @@ import numpy as np
 
 from . import registry as _python_kernels
 from . import twins as _twins
+from . import twins_sets as _twins_sets
 
 BACKEND_ENV = "ROUGE_METRIC_BACKEND"  # "numba", "numpy", or unset: compiled when it is there
 CACHE_ENV = "ROUGE_METRIC_CACHE_DIR"
@@ -472,7 +473,7 @@ def register_kernel(name: str, function) -> None:
     """Serve ``function`` as the kernel ``name``, in every backend: a kernel that is not
     rouge_kernels' own (a kind added with rouge_registry.registered), which no compile
     process knows. Its result must be what a kernel of the package would give."""
-    if name in KERNELS or hasattr(_twins, name) or name in _REGISTERED:
+    if name in KERNELS or _has_twin(name) or name in _REGISTERED:
         raise ValueError(f"name: got {name!r}, a kernel already; allowed: a new name")
     _REGISTERED[name] = function
 
@@ -487,11 +488,11 @@ def kernel(name: str, chosen: str | None = None):  # chosen: mode(), read by the
         return _REGISTERED[name]
     chosen = chosen or mode()
     if chosen == "numpy":  # past what a twin can do (OutOfScope), plain Python, never numba
-        return _twin(name, numba=False) if hasattr(_twins, name) else _python(name)
+        return _twin(name, numba=False) if _has_twin(name) else _python(name)
     function = _compiled.get(name)
     if function is not None:
         return function
-    if chosen == "numba" or not hasattr(_twins, name):
+    if chosen == "numba" or not _has_twin(name):
         return _wait(name)
     start()
     return _twin(name)
@@ -519,12 +520,22 @@ def helper(name: str):
     return run
 
 
+def _twin_of(name: str):
+    """The numpy twin of kernel ``name``: in ``twins``, or for the profiles that count sets in
+    ``twins_sets``."""
+    return getattr(_twins, name, None) or getattr(_twins_sets, name)
+
+
+def _has_twin(name: str) -> bool:
+    return hasattr(_twins, name) or hasattr(_twins_sets, name)
+
+
 def _twin(name: str, numba: bool = True):
     """The numpy twin of a kernel (the compiled one once it is here); past what the twin can
     do (OutOfScope), the compiled one, or without numba (numba=False) the plain Python one."""
     def run(*args, **kwargs):
         try:
-            return ((_compiled.get(name) if numba else None) or getattr(_twins, name))(
+            return ((_compiled.get(name) if numba else None) or _twin_of(name))(
                 *args, **kwargs)
         except _twins.OutOfScope:
             return (_wait(name) if numba else _python(name))(*args, **kwargs)

@@ -34,7 +34,26 @@ from typing import Any
 from collections.abc import Callable, Sequence
 
 from .backend import THREADS, one_thread, pool_worker, threads_here
-from ..text.tokenizers import ForkSafeLock
+
+
+class ForkSafeLock:
+    """A lock that a forked child gets afresh (the stem memos', the scorer's, the metric's): a
+    lock that another thread of the parent held at the fork would never be released in the
+    child (DataLoader workers, num_proc fork). Pickles and deep-copies as a new lock."""
+
+    def __init__(self, factory=threading.Lock):
+        self._factory, self._pid, self._lock = factory, os.getpid(), factory()
+
+    def __enter__(self):
+        if self._pid != os.getpid():
+            self._pid, self._lock = os.getpid(), self._factory()
+        return self._lock.__enter__()
+
+    def __exit__(self, *exc):
+        return self._lock.__exit__(*exc)
+
+    def __reduce__(self):
+        return type(self), (self._factory,)
 
 
 INTERRUPT_GRACE = 1.0  # seconds an interrupted call waits for the items its workers run

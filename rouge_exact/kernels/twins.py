@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..arithmetic import fscore, safe_div
+
 _WORD_BYTE = np.zeros(256, dtype=np.int64)  # as rouge_kernels_scan: base-37 digits of [a-z0-9]
 _WORD_BYTE[97:123] = np.arange(1, 27)
 _WORD_BYTE[48:58] = np.arange(27, 37)
@@ -746,30 +748,9 @@ def exact_column_sums(matrix):
     return np.stack((whole, high, low)).astype(np.int64).sum(axis=1), True
 
 
-def safe_div(num: np.ndarray, den: np.ndarray) -> np.ndarray:
-    out = np.zeros(np.broadcast(num, den).shape, dtype=np.float64)
-    np.divide(num, den, out=out, where=den > 0)
-    return out
-
-
-def fscore(p: np.ndarray, r: np.ndarray, alpha: float) -> np.ndarray:
-    """F = P R / ((1 - alpha) P + alpha R), 0 where that denominator is 0. For alpha = 0.5
-    the same expression as rouge_score (2 P R / (P + R)), so the numbers are identical."""
-    if alpha == 0.5:
-        return safe_div(2.0 * p * r, p + r)
-    return safe_div(p * r, (1.0 - alpha) * p + alpha * r)
-
-
 def example_prf(counts, alpha):
     """As rouge_kernels.example_prf: (P, R, F) from (hit, den_p, den_r), elementwise."""
     out = np.empty(counts.shape, dtype=np.float64)
     out[..., :2] = safe_div(counts[..., :1], counts[..., 1:])
     out[..., 2] = fscore(out[..., 0], out[..., 1], alpha)
     return out
-
-
-# the twins of the kernels of the profiles that count sets (in rouge_vectorized_sets), which use
-# the helpers above; found here by name. (A top-level module where the tests import this
-# file directly.)
-from .twins_sets import distinct_ngram_stats, scan_words  # noqa: E402, F401
-from .twins_sets import set_union_lcs_stats  # noqa: E402, F401

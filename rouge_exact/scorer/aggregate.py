@@ -31,10 +31,7 @@ from ..options import (
 from ..kernels.pool import (
     run_parts,
 )
-from ..kernels.twins import (  # (re-exported: rouge_pipeline and the tests use them here)
-    fscore,  # noqa: F401 - re-exported
-    safe_div,
-)
+from ..arithmetic import safe_div
 
 
 

@@ -35,10 +35,9 @@ from .aggregate import (
     NOTE_COUNTS,
     InputNotes,
     ScoredExamples,
-    fscore,
-    safe_div,
     wants_poisson_bootstrap,
 )
+from ..arithmetic import fscore, safe_div
 from ..kernels.backend import (
     kernel,
     mode,

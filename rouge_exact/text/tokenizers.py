@@ -22,9 +22,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-import os
 import re
-import threading
 import unicodedata
 from dataclasses import dataclass, field
 from collections.abc import Callable, Iterable, Sequence
@@ -35,6 +33,7 @@ from .rouge155_lexicon import (
     SMART_STOPWORDS,
     stem_token_rouge155,
 )
+from ..kernels.pool import ForkSafeLock
 from ..kernels.backend import (
     kernel,
     mode,
@@ -65,26 +64,6 @@ _DIGITS = "abcdefghijklmnopqrstuvwxyz0123456789"
 # The non-ASCII characters whose str.lower() contains [a-z0-9]: U+0130 ("i" + combining dot)
 # and the Kelvin sign U+212A ("k").
 LOWERS_TO_ASCII = ("\u0130", "\u212a")
-
-
-class ForkSafeLock:
-    """A lock that a forked child gets afresh (the stem memos', the scorer's, the metric's): a
-    lock that another thread of the parent held at the fork would never be released in the
-    child (DataLoader workers, num_proc fork). Pickles and deep-copies as a new lock."""
-
-    def __init__(self, factory=threading.Lock):
-        self._factory, self._pid, self._lock = factory, os.getpid(), factory()
-
-    def __enter__(self):
-        if self._pid != os.getpid():
-            self._pid, self._lock = os.getpid(), self._factory()
-        return self._lock.__enter__()
-
-    def __exit__(self, *exc):
-        return self._lock.__exit__(*exc)
-
-    def __reduce__(self):
-        return type(self), (self._factory,)
 
 
 @dataclass(frozen=True)

@@ -46,7 +46,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..rouge155_lexicon import SMART_STOPWORDS
-from ..tokenizers import ForkSafeLock, TokenizerProfile
+from ...kernels.pool import ForkSafeLock
+from ..tokenizers import TokenizerProfile
 from ..tokenizers import TokenizedBatch
 # The tokenizer's parts, and the names imported from rouge_lang (re-exported: the options, the
 # pipeline, the metric, the Space and the tests import the languages, the stemmers and
