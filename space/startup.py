@@ -30,8 +30,8 @@ def warming_status():
 
 
 def _compile_and_flag() -> None:
-    """Wait for every kernel (the metric's compile_kernels(wait=True), what `python
-    rouge-exact --compile` runs), then say so."""
+    """Wait for every kernel (compile_kernels(wait=True), what `rouge-exact
+    --compile` runs), then say so."""
     try:
         compile_kernels(wait=True)
     except Exception as error:  # noqa: BLE001 - scoring goes on with the numpy twins
@@ -44,16 +44,12 @@ def warm_up() -> None:
     """Start compiling the kernels (the metric's own background compile: scoring meanwhile
     runs on its numpy twins), flag them ready when they are all in (KERNELS_READY, on a
     thread), and load the installed segmenters on a thread of their own."""
-    compile_kernels = getattr(metric, "compile_kernels", None)
-    if compile_kernels is None:  # a metric from before rouge_backend compiles at load only
-        KERNELS_READY.set()
-    else:
-        try:
-            compile_kernels()
-        except Exception as error:  # noqa: BLE001 - a warm-up failure must not take the app down
-            print(f"warm-up: compile_kernels failed: {type(error).__name__}: {error}",
-                  file=sys.stderr)
-        threading.Thread(target=_compile_and_flag, name="rouge-kernels", daemon=True).start()
+    try:
+        compile_kernels()
+    except Exception as error:  # noqa: BLE001 - a warm-up failure must not take the app down
+        print(f"warm-up: compile_kernels failed: {type(error).__name__}: {error}",
+              file=sys.stderr)
+    threading.Thread(target=_compile_and_flag, name="rouge-kernels", daemon=True).start()
     threading.Thread(target=warm_up_segmenters, name="rouge-warm-up", daemon=True).start()
 
 
