@@ -84,7 +84,7 @@ def child(contender: str, lang: str, pairs: int, peer_pairs: int, stem: bool) ->
         # compiled kernels, not the numpy tier the first call may have used while the
         # background compile ran (a fresh cache: ~30 s)
         metric.compile_kernels(wait=True)
-        tokenizer = staged("rouge_lang").language_tokenizer(lang)
+        tokenizer = staged("text.lang").language_tokenizer(lang)
         tokenizer._memo.clear()  # no stem and no word's pre-tokens known: as a first call
         tokenizer._pieces.clear()
         start, cpu = time.perf_counter(), time.process_time()

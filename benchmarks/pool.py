@@ -48,8 +48,8 @@ def main() -> None:
         sys.modules["rouge_exact"] = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(sys.modules["rouge_exact"])
     import rouge_exact
-    from rouge_exact import rouge_pipeline as pipeline
-    from rouge_exact.rouge_backend import pool_worker
+    from rouge_exact.scorer import pipeline as pipeline
+    from rouge_exact.kernels.backend import pool_worker
     from rouge_score_rs import rouge_scorer
 
     rouge_exact.compile_kernels(wait=True)

@@ -317,8 +317,8 @@ def main() -> int:
     if any(b <= a for a, b in zip(sizes, sizes[1:])):
         parser.error(f"--{args.sweep}: got {sizes}; allowed: ascending sizes")
     sys.path.insert(0, args.code)
-    import rouge_cli
-    import rouge_io
+    from rouge_exact.cli import main as rouge_cli
+    from rouge_exact.io import rows as rouge_io
 
     stats = {"median": statistics.median, "min": min}
     if not args.stat or set(args.stat.split(",")) - set(stats):

@@ -1,12 +1,12 @@
 """Shared fixtures: the package rouge_exact, as users import it, and the evaluate face.
 
-The tests import the package (``pip install -e .``: the repository is the package): ``metric``
-is the package's API (compute, compare, partial, finalize, ...), ``metric_module`` its
-evaluate adapter module, ``staged(name)`` one of its modules. Only the tests of the evaluate
-face itself (add/add_batch, evaluate.load from a folder, evaluate's Arrow path, the Space) go
-through ``load_metric()``, which is evaluate.load of rouge_metric.py: evaluate stages the
-script and its helpers into HF_MODULES_CACHE. rouge_backend keeps the compiled kernels in
-ROUGE_METRIC_CACHE_DIR. One cache folder per test session (shared with
+The tests import the installed package (``pip install -e .``): ``metric`` is the package's
+API (compute, compare, partial, finalize, ...), ``metric_module`` its evaluate face
+(``rouge_exact.hf``), ``staged(name)`` one of its modules (``staged("scorer.pipeline")``).
+Only the tests of the evaluate face itself (add/add_batch, evaluate.load from a folder,
+evaluate's Arrow path) go through ``load_metric()``, which is evaluate.load of the thin
+script rouge_metric.py (evaluate copies it into HF_MODULES_CACHE; it imports the package).
+kernels.backend keeps the compiled kernels in ROUGE_METRIC_CACHE_DIR. One cache folder per test session (shared with
 the subprocesses the tests start) means the kernels compile once per session, not once per
 test. The session compiles every kernel before its first test (compiled_kernels), so that the
 tests score on the compiled kernels; tests of the numpy twins and of a cold start ask for them
@@ -57,24 +57,18 @@ def load_metric(path=None):
     return evaluate.load(str(path or REPO / "rouge_metric.py"))
 
 
-def module_of(loaded_metric, name: str):
-    """A helper module of a metric that evaluate.load staged (its own copy of the package's
-    modules): the one it runs, for tests that patch a module of the evaluate face."""
-    return sys.modules[f"{type(loaded_metric).__module__.rpartition('.')[0]}.{name}"]
-
-
 @functools.cache
 def compiled_kernels():
-    """rouge_kernels as numba compiled it (it names the kernels of every kernel module), every
+    """kernels.registry as numba compiled it (it names the kernels of every kernel module), every
     kernel compiled (once per session)."""
-    backend = staged("rouge_backend")
+    backend = staged("kernels.backend")
     backend.compile_all()
     return backend.compiled_kernels()
 
 
 def staged(name: str):
-    """A module of the package (rouge_text, rouge_pipeline, ...), imported as users import
-    it. The package must be installed: pip install -e . (the README's test command does)."""
+    """A module of the package ("text.tokenizers", "scorer.pipeline", ...), imported as users
+    import it. The package must be installed: pip install -e . (the README's test command does)."""
     try:
         return importlib.import_module(f"{PACKAGE}.{name}")
     except ModuleNotFoundError as error:
@@ -100,8 +94,8 @@ def evaluate_metric():
 
 @pytest.fixture(scope="session")
 def metric_module():
-    """The evaluate adapter module of the package (its names: RougeOptions, tokens_of, ...)."""
-    return staged("rouge_metric")
+    """The evaluate face of the package: rouge_exact.hf (the Metric class)."""
+    return staged("hf")
 
 
 @pytest.fixture(scope="session")

@@ -36,7 +36,7 @@ def metric():
 def kernels():
     from conftest import compiled_kernels, staged
     # the package's kernels: plain Python (rouge_backend compiles a copy)
-    return compiled_kernels(), staged("rouge_kernels")
+    return compiled_kernels(), staged("kernels.registry")
 
 def both_tiers(name, *args):
     # the compiled kernel and its plain-Python twin must agree exactly
@@ -166,7 +166,7 @@ CASES = [
      """, [0.0, 0.0], 60),
     ("split_sentences_on_many_abbreviations", """
         from conftest import staged
-        rouge_text = staged("rouge_text")
+        rouge_text = staged("text.tokenizers")
         text = "Mr. A " * 50_000 + "x"
         report(rouge_text.split_sentences(text) == text)
      """, True, 60),

@@ -481,7 +481,7 @@ def _peer_scores(xlsum_peer, code, stem):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         peer = xlsum_peer.RougeScorer(LANG_TYPES, use_stemmer=stem,
-                                      lang=staged("rouge_lang").resolve_language(code).name)
+                                      lang=staged("text.lang").resolve_language(code).name)
         return [peer.score(ref, pred) for pred, ref in LANG_PAIRS[code]]
 
 
@@ -570,7 +570,7 @@ def test_language_with_rouge155_or_a_tokenizer_is_a_clear_error(space):
     labels = dict((value, label) for label, value in space.options.LANGUAGE_CHOICES)
     assert labels["none"].startswith("none") and labels["ar"] == "ar — Arabic (right to left)"
     assert labels["gd"] == "gd — Scottish Gaelic"  # the metric's name is "scottish_gaelic"
-    assert len(labels) == 1 + len(staged("rouge_lang").LANGUAGE_CODES)
+    assert len(labels) == 1 + len(staged("text.lang").LANGUAGE_CODES)
 
 
 # --------------------------------------------------------------------------------------------

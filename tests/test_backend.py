@@ -30,8 +30,8 @@ from conftest import REPO, compiled_kernels, load_metric, staged
 from test_kernels import PAIR, batch, text
 
 K = compiled_kernels()
-PY = staged("rouge_kernels")  # the package's: plain Python (the backend compiles a copy)
-V = staged("rouge_vectorized")
+PY = staged("kernels.registry")  # the package's: plain Python (the backend compiles a copy)
+V = staged("kernels.twins")
 
 # several pairs in one call, with prediction sentences past 64 and 128 tokens (several machine
 # words) now and then, and a prediction scored against several references
@@ -128,7 +128,7 @@ def test_vectorized_stem_table_insert_keeps_every_key_reachable():
 
 
 def test_poisson_bootstrap_twin_equals_compiled():
-    cdf = staged("rouge_aggregate")._POISSON_CDF
+    cdf = staged("scorer.aggregate")._POISSON_CDF
     rng = np.random.default_rng(3)
     for rows, samples in ((1, 1), (7, 5), (600, 1000), (2500, 33)):
         values = rng.integers(0, 1 << 40, (rows, 3)).astype(np.float64)
@@ -175,7 +175,7 @@ def test_exact_column_sums_twin_equals_compiled_and_fractions(values, columns):
 def test_example_prf_kernel_and_twin_equal_the_numpy_formulas(counts, scale, alpha):
     # P, R, F of the counts as rouge_aggregate computes them elementwise (safe_div, fscore):
     # the kernel must give the same doubles (no fused multiply-add, same order)
-    aggregate = staged("rouge_aggregate")
+    aggregate = staged("scorer.aggregate")
     n = len(counts) // 2 or 1
     values = np.array(counts[:2 * n] if len(counts) >= 2 else counts * 2, dtype=np.float64)
     values = values.reshape(n, 2, 3) * scale  # scale: non-integer counts (ROUGE-W-like)
@@ -227,7 +227,7 @@ def test_metric_on_the_numpy_backend_equals_compiled(metric, realsumm, monkeypat
         compiled = [metric.compute(**kwargs), metric.compute(use_aggregator=False, **kwargs)]
         monkeypatch.setenv("ROUGE_METRIC_BACKEND", "numpy")
         # numba's kernels are never looked at: the twins, or plain Python past them
-        monkeypatch.setattr(staged("rouge_backend"), "_compiled", _Untouchable())
+        monkeypatch.setattr(staged("kernels.backend"), "_compiled", _Untouchable())
         assert _same([metric.compute(**kwargs), metric.compute(use_aggregator=False, **kwargs)],
                      compiled, options)
 

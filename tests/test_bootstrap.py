@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from conftest import compiled_kernels
+from conftest import staged, compiled_kernels
 
 K = compiled_kernels()
 from conftest import staged
@@ -19,7 +19,7 @@ def test_weights_follow_poisson_one(metric_module):
     n_samples = 200_000
     sums, weights = K.poisson_bootstrap_sums(
         np.ones((1, 1), dtype=np.int64), np.array([12345], dtype=np.uint64),
-        np.zeros(1, dtype=np.int64), np.uint64(7), n_samples, staged("rouge_aggregate")._POISSON_CDF)
+        np.zeros(1, dtype=np.int64), np.uint64(7), n_samples, staged("scorer.aggregate")._POISSON_CDF)
     assert (sums[:, 0] == weights).all()
     frequencies = np.bincount(weights, minlength=8)[:8] / n_samples
     for k in range(8):
@@ -29,7 +29,7 @@ def test_weights_follow_poisson_one(metric_module):
 
 
 def test_occurrences_number_copies_across_batches(metric_module):
-    register = staged("rouge_aggregate")._Occurrences()
+    register = staged("scorer.aggregate")._Occurrences()
     keys = lambda *k: np.array(k, dtype=np.uint64)
     assert register.number(keys(5, 3, 5)).tolist() == [0, 0, 1]
     assert register.number(keys(5, 7, 3, 7)).tolist() == [2, 0, 1, 1]
@@ -42,7 +42,7 @@ def test_occurrences_over_many_batches_equal_a_counter(metric_module):
     from collections import Counter
 
     rng = np.random.default_rng(11)
-    register, seen = staged("rouge_aggregate")._Occurrences(), Counter()
+    register, seen = staged("scorer.aggregate")._Occurrences(), Counter()
     for size in rng.integers(1, 300, 200):
         batch = rng.integers(0, 5000, size).astype(np.uint64)
         expected = []
@@ -156,7 +156,7 @@ def test_poisson_sums_equal_their_definition(metric_module, scale):
     fixed = rng.integers(0, scale, (700, 3))
     keys = rng.integers(0, 2 ** 63, 700).astype(np.uint64)
     occurrences = rng.integers(0, 3, 700)
-    cdf = staged("rouge_aggregate")._POISSON_CDF
+    cdf = staged("scorer.aggregate")._POISSON_CDF
     sums, weights = K.poisson_bootstrap_sums(fixed, keys, occurrences, np.uint64(99), 9, cdf)
     expected_sums, expected_weights = _naive_poisson_sums(fixed, keys, occurrences, 99, 9, cdf)
     assert sums.tolist() == expected_sums
@@ -173,8 +173,8 @@ def test_micro_rouge_w_with_huge_weighted_counts(metric, metric_module):
     refs = [" ".join(rng.choice(words, 200)) for _ in range(40)]
     kwargs = dict(rouge_types=["rougeW-3"], aggregation="micro")
     out = metric.compute(predictions=preds, references=refs, detailed=True, **kwargs)
-    options = metric_module.RougeOptions.build(detailed=True, use_aggregator=False, **kwargs)
-    counts = metric_module.example_scores(options, preds, refs)[0].counts["rougeW-3"]
+    options = staged("options").RougeOptions.build(detailed=True, use_aggregator=False, **kwargs)
+    counts = staged("scorer.pipeline").example_scores(options, preds, refs)[0].counts["rougeW-3"]
     assert counts.max() > 2 ** 63
     hit, den_p, den_r = (sum(map(Fraction, counts[:, j].tolist())) for j in range(3))
     recall = out["rougeW-3"]["recall"]
@@ -190,8 +190,8 @@ def test_micro_rouge_w_with_huge_weighted_counts(metric, metric_module):
                                  allow_infinity=False), min_size=1, max_size=40))
 def test_exact_column_sums_are_exact(metric_module, values):
     # both paths (the fast one for multiples of 2^-64, frexp for the rest) give the exact sum
-    got = staged("rouge_aggregate")._exact_column_sums(np.array(values).reshape(-1, 1))[0]
-    assert Fraction(got, 2 ** staged("rouge_aggregate")._EXACT_UNIT) == sum(map(Fraction, values))
+    got = staged("scorer.aggregate")._exact_column_sums(np.array(values).reshape(-1, 1))[0]
+    assert Fraction(got, 2 ** staged("scorer.aggregate")._EXACT_UNIT) == sum(map(Fraction, values))
 
 
 # --------------------------------------------------------------------------------------------

@@ -36,7 +36,7 @@ from test_backend import _alive  # the pids whose command line holds a marker
 pytestmark = pytest.mark.slow
 
 
-KERNELS = sorted(staged("rouge_backend").KERNELS)  # every kernel of every kernel module
+KERNELS = sorted(staged("kernels.backend").KERNELS)  # every kernel of every kernel module
 assert {"ngram_stats", "perl_bootstrap_means", "scan_stem_tokens", "set_union_lcs_stats",
         "wlcs_stats"} <= set(KERNELS)
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum", "rougeW", "rougeSU4"]
@@ -48,7 +48,7 @@ PRED, REF = "the cats sat on the mat", "the cat lay on the mat"
 _RUN = textwrap.dedent("""
     import json, sys, warnings
     import rouge_exact
-    from rouge_exact import rouge_backend as backend
+    from rouge_exact.kernels import backend as backend
     pred, ref, types = json.loads(sys.argv[1])
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -68,7 +68,8 @@ _RUN = textwrap.dedent("""
 _HELPER = textwrap.dedent("""
     import json, warnings
     import numpy as np
-    from rouge_exact import rouge_backend as backend, rouge_kernels as plain
+    from rouge_exact.kernels import backend as backend
+    from rouge_exact.kernels import registry as plain
     args = lambda: (np.array([1, 2, 3, 1, 3, 2]), np.array([0, 3, 6]), 0, 1, 1, 2,
                     np.array([1, 2, 3, 1, 3, 2]), 0, 3, 3, 6, None, np.zeros(3, dtype=np.bool_))
     with warnings.catch_warnings(record=True) as caught:
@@ -373,7 +374,7 @@ def test_two_processes_heal_the_same_cache_at_once(cache, expected):
 
 _INTERRUPTED = textwrap.dedent("""
     import json, os, sys, warnings
-    from rouge_exact import rouge_backend as backend
+    from rouge_exact.kernels import backend as backend
     module = backend._compiled_module()
 
     def interrupted(K):  # as numba surfaces a Ctrl-C that lands while a kernel loads

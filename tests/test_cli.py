@@ -137,7 +137,7 @@ def flat(text):
 
 
 def warning_lines(messages):
-    return ["rouge_cli: warning: " + " ".join(m.split()) for m in messages]
+    return ["rouge-exact: warning: " + " ".join(m.split()) for m in messages]
 
 
 def per_example_from_compute(result):
@@ -270,7 +270,7 @@ def test_text_files_and_jsonl_give_the_same_output(env, tmp_path):
     assert lines[7] == f"count: {len(preds)}"
     # no newline in a text file: rougeLsum is rougeL, and the metric says so once
     assert lines[4].split()[1:] == lines[5].split()[1:]
-    assert text.stderr.count("rouge_cli: warning:") == 1 and "rougeLsum" in text.stderr
+    assert text.stderr.count("rouge-exact: warning:") == 1 and "rougeLsum" in text.stderr
 
 
 def write_inputs(d: Path, rows) -> dict:
@@ -394,7 +394,7 @@ def test_compile_exits_after_compiling_every_kernel(env):
 
 
 def test_metric_errors_name_the_row_and_line():
-    import rouge_cli
+    from rouge_exact.cli import main as rouge_cli
 
     assert rouge_cli._located("references[2]: got an empty list", "x.jsonl", [3, 5, 9]) == \
         "x.jsonl:9: references[2]: got an empty list"
@@ -571,7 +571,7 @@ def test_bad_input_exits_2_with_one_line(bad_runs, case):
     assert proc.returncode == 2, (proc.stdout, proc.stderr)
     assert "Traceback" not in proc.stderr
     lines = proc.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("rouge_cli: error: "), proc.stderr
+    assert len(lines) == 1 and lines[0].startswith("rouge-exact: error: "), proc.stderr
     assert BAD[case][1] in lines[0]
     assert proc.stdout == ""
 
@@ -607,7 +607,7 @@ def test_two_gib_line_is_one_line_error_in_bounded_memory(env, tmp_path, fmt):
     assert proc.returncode == 2, proc.stdout
     line = {"jsonl": 1, "csv": 2, "json": 1, "text": 1}[fmt]
     limit = 16 * 2 ** 20
-    assert proc.stdout.startswith(f"rouge_cli: error: {path}:{line}: "), proc.stdout
+    assert proc.stdout.startswith(f"rouge-exact: error: {path}:{line}: "), proc.stdout
     assert f"allowed: at most --max-record-bytes={limit}" in proc.stdout
     assert len(proc.stdout.splitlines()) == 1 and "Traceback" not in proc.stdout
 
@@ -770,7 +770,7 @@ def test_compare_errors_are_one_line(env, tmp_path, args, message):
 def one_line_error(proc):
     assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
     lines = proc.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("rouge_cli: error: "), proc.stderr
+    assert len(lines) == 1 and lines[0].startswith("rouge-exact: error: "), proc.stderr
     return lines[0]
 
 
@@ -833,13 +833,13 @@ def test_a_full_disk_is_one_line(env, tmp_path):
     write_lines(tmp_path / "r.txt", ["a cat sat"] * 5)
     message = one_line_error(run_cli(env, "p.txt", "r.txt", "--per-example", "/dev/full",
                                      cwd=tmp_path))
-    assert message == "rouge_cli: error: /dev/full: No space left on device"
+    assert message == "rouge-exact: error: /dev/full: No space left on device"
     cli = Path(env["ROUGE_CLI_TEST_SNAPSHOT"]) / "rouge_cli.py"
     with open("/dev/full", "w") as full:
         proc = subprocess.run([sys.executable, str(cli), "p.txt", "r.txt"], env=env,
                               cwd=tmp_path, stdout=full, stderr=subprocess.PIPE, text=True,
                               timeout=600)
-    assert one_line_error(proc) == "rouge_cli: error: output: No space left on device"
+    assert one_line_error(proc) == "rouge-exact: error: output: No space left on device"
 
 
 def test_compare_reads_one_jsonl_file_in_linear_time(tmp_path, monkeypatch):
@@ -848,7 +848,7 @@ def test_compare_reads_one_jsonl_file_in_linear_time(tmp_path, monkeypatch):
     200k). Counted, not timed: at each row the reader hands over, the caller's lists are the
     same objects as at the first row, holding the rows before it (benchmarks/readers.py times
     every reader)."""
-    import rouge_cli  # (conftest puts the repository on sys.path)
+    from rouge_exact.cli import main as rouge_cli
 
     n = 1000
     path = tmp_path / "systems.jsonl"
@@ -877,7 +877,7 @@ def test_compare_reads_one_jsonl_file_in_linear_time(tmp_path, monkeypatch):
 
 
 def test_test_option_is_the_metrics(metric):
-    import rouge_cli
+    from rouge_exact.cli import main as rouge_cli
 
     test = next(a for a in rouge_cli.build_parser()._actions if a.dest == "test")
     assert tuple(test.choices) == tuple(metric.TESTS)
@@ -896,7 +896,7 @@ def test_test_option_is_the_metrics(metric):
 # Issue 38: every ValueError or TypeError of the library, a bad environment variable included,
 # is one line and exit status 2 (Ctrl-C: tests/test_interrupts.py)
 
-BAD_BACKEND = ("rouge_cli: error: ROUGE_METRIC_BACKEND: got 'junk'; allowed: 'numba', 'numpy' "
+BAD_BACKEND = ("rouge-exact: error: ROUGE_METRIC_BACKEND: got 'junk'; allowed: 'numba', 'numpy' "
                "or unset")
 
 
@@ -924,7 +924,7 @@ def test_library_value_and_type_errors_are_one_line_in_process(tmp_path, monkeyp
     """A ValueError or TypeError raised in a module of the library, where the CLI makes no
     check of its own first, is still one line and exit status 2 (main() in-process); one
     raised by the CLI's own code is a bug and keeps its traceback."""
-    import rouge_cli
+    from rouge_exact.cli import main as rouge_cli
 
     write_lines(tmp_path / "p.txt", ["the cat sat"])
     write_lines(tmp_path / "r.txt", ["a cat sat"])
@@ -938,7 +938,7 @@ def test_library_value_and_type_errors_are_one_line_in_process(tmp_path, monkeyp
     monkeypatch.setattr(rouge_cli, "score_rows", library_refuses)
     assert rouge_cli.main(args) == 2
     out, err = capsys.readouterr()
-    assert out == "" and err == f"rouge_cli: error: {' '.join(str(refused.value).split())}\n"
+    assert out == "" and err == f"rouge-exact: error: {' '.join(str(refused.value).split())}\n"
 
     def library_type_error(module, options, batches, path, on_batch):
         module.check_inputs(None, ["a"])  # a TypeError from rouge_api
@@ -946,7 +946,7 @@ def test_library_value_and_type_errors_are_one_line_in_process(tmp_path, monkeyp
     monkeypatch.setattr(rouge_cli, "score_rows", library_type_error)
     assert rouge_cli.main(args) == 2
     out, err = capsys.readouterr()
-    assert err.count("\n") == 1 and err.startswith("rouge_cli: error: predictions: "), err
+    assert err.count("\n") == 1 and err.startswith("rouge-exact: error: predictions: "), err
 
     def cli_bug(module, options, batches, path, on_batch):
         return None  # run() then unpacks None: a TypeError of rouge_cli.py itself
@@ -1032,11 +1032,11 @@ def test_compare_refuses_what_it_cannot_name_apart(env, tmp_path):
              "('signature', 'count'); allowed: any other key for a system (rename it in the "
              "file)")]:
         proc = run_cli(env, "--compare", *args, cwd=tmp_path)
-        assert one_line_error(proc) == f"rouge_cli: error: {message}" and proc.stdout == ""
+        assert one_line_error(proc) == f"rouge-exact: error: {message}" and proc.stdout == ""
 
 
 def test_compare_help_names_the_result_fields(metric):
-    import rouge_cli
+    from rouge_exact.cli import main as rouge_cli
 
     action = next(a for a in rouge_cli.build_parser()._actions if a.dest == "compare")
     assert metric.RESULT_FIELDS == ("signature", "count")

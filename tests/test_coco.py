@@ -7,6 +7,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+
+from conftest import staged
 from pycocoevalcap.rouge.rouge import Rouge
 
 
@@ -96,7 +98,7 @@ def test_realsumm_sentences_equal_pycocoevalcap(metric, realsumm):
 def test_profile_declares_its_own_conventions(metric, metric_module):
     """The profile's defaults: max_pr, beta = 1.2 (in the signature as its alpha), its tokens;
     micro aggregation of max_pr is refused by name; an explicit alpha is the alpha F."""
-    options = metric_module.RougeOptions.build
+    options = staged("options").RougeOptions.build
     opts = options(profile="coco")
     assert opts.multi_ref == "max_pr" and opts.alpha == 1 / (1 + 1.2 ** 2)
     assert "profile:coco" in opts.signature() and "multiref:max_pr" in opts.signature()
@@ -158,9 +160,9 @@ def test_space_takes_the_profile_and_its_weight():
 def test_what_the_space_shows_is_what_coco_scores(metric_module, prediction, reference):
     """The tokens shown are coco's own (split on single spaces: a newline stays in its token,
     "" is one empty token), and the marked ones are as many as the LCS that scores."""
-    opts = metric_module.RougeOptions.build(profile="coco", rouge_types=["rougeL"])
-    assert metric_module.tokens_of(prediction, profile="coco") == [prediction.split(" ")]
-    marks_p, marks_r, words_p, words_r = metric_module.pair_marks(
+    opts = staged("options").RougeOptions.build(profile="coco", rouge_types=["rougeL"])
+    assert staged("scorer.display").tokens_of(prediction, profile="coco") == [prediction.split(" ")]
+    marks_p, marks_r, words_p, words_r = staged("scorer.display").pair_marks(
         opts, prediction, reference, opts.rouge_types[0])
     assert list(words_p) == prediction.split(" ") and list(words_r) == reference.split(" ")
     lcs = _coco([prediction], [[reference]])  # F from coco's own LCS: P = lcs / len(words_p)

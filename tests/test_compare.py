@@ -8,7 +8,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-import rouge_significance as rs
+from rouge_exact import significance as rs
 from conftest import DATA
 from test_significance import TYPES, realsumm_stats  # noqa: F401 (a fixture)
 

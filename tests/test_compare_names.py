@@ -24,7 +24,7 @@ def predictions_of(hits):
 
 
 def test_the_reserved_names_are_what_compare_adds(metric):
-    import rouge_exact.rouge_api as api
+    import rouge_exact.api as api
 
     assert api.RESULT_FIELDS == FIELDS and metric.RESULT_FIELDS == FIELDS
     out = metric.compare(predictions={"a": predictions_of([1, 1, 0]),
@@ -100,7 +100,7 @@ def _files(folder, *names):
     (["a.b.txt", "a.b", "a.txt"], ["<resolved>a.b.txt", "<resolved>a.b", "a.txt"]),
 ])
 def test_cli_names_system_files_apart(in_tmp, paths, names):
-    import rouge_cli
+    from rouge_exact.cli import main as rouge_cli
 
     _files(in_tmp, *paths)
     want = [os.path.join(os.path.realpath(in_tmp), n.removeprefix("<resolved>"))
@@ -110,7 +110,7 @@ def test_cli_names_system_files_apart(in_tmp, paths, names):
 
 
 def test_cli_refuses_a_system_file_given_twice(in_tmp):
-    import rouge_cli
+    from rouge_exact.cli import main as rouge_cli
 
     _files(in_tmp, "a.txt", "b.txt")
     os.symlink("a.txt", in_tmp / "link.txt")

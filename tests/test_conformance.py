@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 from rouge_score import rouge_scorer
 
-from conftest import REPO, load_metric, module_of, staged
+from conftest import REPO, load_metric, staged
 
 TYPES = ["rouge1", "rouge2", "rougeL"]
 ROWS = [
@@ -35,7 +35,7 @@ def expected_means():
 
 
 def test_compute_parameters_are_the_options_schema(metric_module):
-    schema = metric_module.RougeOptions
+    schema = staged("options").RougeOptions
     params = inspect.signature(type(load_metric())._compute).parameters
     names = [n for n in params if n not in ("self", "predictions", "references")]
     assert tuple(names) == schema.names()
@@ -102,7 +102,7 @@ def test_a_lone_surrogate_is_named_by_its_row_in_any_chunk(monkeypatch, options,
     # the error names the row in the whole input, whichever chunk holds it, and the metric
     # keeps nothing of the call
     metric = load_metric()
-    pipeline = module_of(metric, "rouge_pipeline")  # evaluate's staged copy, which it runs
+    pipeline = staged("scorer.pipeline")  # evaluate's staged copy, which it runs
     monkeypatch.setattr(pipeline, "_CHUNK_EXAMPLES", 500)
     text = "caf\udce9 au lait"
     predictions = [f"the cat {i} sat" for i in range(2000)]
@@ -144,7 +144,7 @@ def test_the_first_lone_surrogate_is_named_whatever_the_chunks(monkeypatch, opti
     predictions = [f"the cat {i} sat" for i in range(1999)] + ["caf\udce9"]
     references = ["caf\udc80"] + [f"a cat {i} sat" for i in range(1999)]
     metric = load_metric()
-    pipeline = module_of(metric, "rouge_pipeline")  # evaluate's staged copy, which it runs
+    pipeline = staged("scorer.pipeline")  # evaluate's staged copy, which it runs
     for cap in (100, 500, 50_000):
         monkeypatch.setattr(pipeline, "_CHUNK_EXAMPLES", cap)
         with pytest.raises(ValueError, match=r"^predictions\[1999\]: holds '\\udce9'"):
@@ -224,6 +224,6 @@ def test_tokens_of_is_what_scoring_compares(metric_module):
 
     text = "The cats were running, quickly! Über-fast 42nd"
     stemmer = porter.PorterStemmer()
-    assert metric_module.tokens_of(text, use_stemmer=True) == [tokenize.tokenize(text, stemmer)]
-    assert staged("rouge_text").TOKENIZERS["default"].tokens(
+    assert staged("scorer.display").tokens_of(text, use_stemmer=True) == [tokenize.tokenize(text, stemmer)]
+    assert staged("text.tokenizers").TOKENIZERS["default"].tokens(
         text, stemmer=None, stopwords=False) == [tokenize.tokenize(text, None)]

@@ -1,5 +1,5 @@
 """Ctrl-C in the command line (issue 38, "Interrupts are clean"): at any moment it exits with
-status 130 and one line, ``rouge_cli: interrupted``; the ``--per-example`` file is then the old
+status 130 and one line, ``rouge-exact: interrupted``; the ``--per-example`` file is then the old
 one, untouched, or the new one, whole, and no temporary file is left beside it; no process of
 the run outlives it.
 
@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 REALSUMM = ROOT / "tests" / "data" / "realsumm.jsonl"
 ROWS = 1500  # of REALSUMM's: a run of about a second on a fresh cache (2 vCPUs, no load)
 PAIRS = b"".join(REALSUMM.read_bytes().splitlines(keepends=True)[:ROWS])
-INTERRUPTED = "rouge_cli: interrupted\n"
+INTERRUPTED = "rouge-exact: interrupted\n"
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
@@ -80,7 +80,7 @@ def test_a_wrapped_interrupt_exits_130_with_one_line(tmp_path, monkeypatch, caps
     KeyboardInterrupt, raised by the scorer (here after it wrote a chunk's rows), in this
     thread or in a worker of a pool, is an interrupt: status 130, one line, the old
     --per-example file untouched and no temporary file."""
-    import rouge_cli
+    from rouge_exact.cli import main as rouge_cli
 
     write_lines(tmp_path / "p.txt", ["the cat sat", "a dog"] * 3)
     write_lines(tmp_path / "r.txt", ["a cat sat", "the dog"] * 3)
@@ -112,7 +112,7 @@ def test_a_wrapped_interrupt_exits_130_with_one_line(tmp_path, monkeypatch, caps
 def test_a_plain_interrupt_from_a_worker_exits_130(tmp_path, monkeypatch, capsys):
     """A KeyboardInterrupt that a worker thread of the scorer's pool raises comes back in the
     main thread as itself: 130 (this one held before the issue too)."""
-    import rouge_cli
+    from rouge_exact.cli import main as rouge_cli
 
     write_lines(tmp_path / "p.txt", ["the cat sat"])
     write_lines(tmp_path / "r.txt", ["a cat sat"])
@@ -131,7 +131,7 @@ def test_a_plain_interrupt_from_a_worker_exits_130(tmp_path, monkeypatch, capsys
 def test_main_installs_no_signal_handler(tmp_path, capsys):
     """main() is called in-process (tests, notebooks): SIGINT and the unraisable hook stay
     the caller's. Only console(), the process's entry, takes them over."""
-    import rouge_cli
+    from rouge_exact.cli import main as rouge_cli
 
     write_lines(tmp_path / "p.txt", ["the cat sat"])
     write_lines(tmp_path / "r.txt", ["a cat sat"])
@@ -147,7 +147,7 @@ def test_main_installs_no_signal_handler(tmp_path, capsys):
 _FINALIZER = textwrap.dedent("""
     import os, signal, sys, time
     sys.path.insert(0, sys.argv[1])
-    import rouge_cli
+    from rouge_exact.cli import main as rouge_cli
     log = sys.argv[2]
 
     class Finalized:

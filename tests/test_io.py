@@ -22,8 +22,8 @@ from hypothesis import assume, given, settings, strategies as st
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import rouge_io  # noqa: E402
-from rouge_io import RowError, Rows, detect_format, read_rows  # noqa: E402
+from rouge_exact.io import rows as rouge_io  # noqa: E402
+from rouge_exact.io.rows import RowError, Rows, detect_format, read_rows  # noqa: E402
 
 # Texts a reader gets wrong when it guesses the quote character, splits on str.splitlines or
 # on commas: apostrophes, commas, doubled quotes, CRLF and LF and lone CR inside a cell, line and
@@ -653,7 +653,7 @@ def test_csv_parser_reads_what_csv_writer_wrote_with_long_fields(rows, end, quot
 _BOUNDED = textwrap.dedent("""
     import sys
     sys.path.insert(0, sys.argv[1])
-    from rouge_io import read_rows, RowError
+    from rouge_exact.io.rows import read_rows, RowError
     path, fmt, refs = sys.argv[2], sys.argv[3], sys.argv[4:]
     try:
         for row in read_rows(path, fmt, reference_paths=refs):

@@ -148,7 +148,7 @@ def test_only_two_non_ascii_characters_lower_to_ascii():
     import re
     import sys
 
-    rouge_text = staged("rouge_text")
+    rouge_text = staged("text.tokenizers")
 
     found = tuple(chr(c) for c in range(0x80, sys.maxunicode + 1)
                   if re.search("[a-z0-9]", chr(c).lower()))
@@ -156,7 +156,7 @@ def test_only_two_non_ascii_characters_lower_to_ascii():
 
 
 def test_text_holding_nul_is_still_one_text():
-    rouge_text = staged("rouge_text")
+    rouge_text = staged("text.tokenizers")
 
     batch = rouge_text.tokenize_ascii_batch(["a\x00b", "c"], K.scan_ascii_tokens,
                                             unicode_lower=True)

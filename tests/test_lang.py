@@ -31,8 +31,8 @@ KEYS = ("precision", "recall", "fmeasure")
 PAIRS = 200
 CI = bool(os.environ.get("CI"))
 
-lang_module = staged("rouge_lang")
-lang_data = staged("rouge_lang_data")
+lang_module = staged("text.lang")
+lang_data = staged("text.lang.data")
 
 
 need = needed  # the module; a missing one skips locally and fails in CI
@@ -456,10 +456,10 @@ def test_segmenter_fallback(metric, xlsum, monkeypatch):
     monkeypatch.setattr(lang_module, "_language_tokenizer", lambda language: thai)
     # checked options are memoized with their tokenizer: an earlier lang="th" call's would
     # hold the real one (an empty memo here, the old one back after the test)
-    monkeypatch.setattr(staged("rouge_options"), "_BUILT", {})
+    monkeypatch.setattr(staged("options"), "_BUILT", {})
     pairs = [("วันนี้อากาศดีมาก 2024 abc", "วันนี้ อากาศดี 2024"), ("", "สวัสดี"), ("中文 ok", "中文")]
     theirs = xlsum("thai", False, pairs)
-    with pytest.warns(staged("rouge_options").RougeWarning, match="found no tokens in 5 text"):
+    with pytest.warns(staged("options").RougeWarning, match="found no tokens in 5 text"):
         mine = metric.compute(predictions=[p for p, _ in pairs],
                               references=[r for _, r in pairs], rouge_types=TYPES, lang="th",
                               use_aggregator=False, detailed=True)

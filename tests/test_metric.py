@@ -315,7 +315,7 @@ def test_chunked_scoring_equals_one_chunk(metric, metric_module, realsumm, monke
                   references=[r["references"] for r in rows], detailed=True,
                   rouge_types=["rouge1", "rougeLsum", "rougeW", "rougeSU4"], use_stemmer=True)
     whole = metric.compute(**kwargs)
-    monkeypatch.setattr(staged("rouge_pipeline"), "_CHUNK_EXAMPLES", 64)
+    monkeypatch.setattr(staged("scorer.pipeline"), "_CHUNK_EXAMPLES", 64)
     assert metric.compute(**kwargs) == whole
 
 

@@ -14,7 +14,7 @@ import json
 import numpy as np
 import pytest
 
-from conftest import module_of, needed, staged
+from conftest import needed, staged
 
 PREDICTION = "the cat sat on the mat"
 REFERENCES = ["the cat lay on a mat", "a dog sat there"]
@@ -68,7 +68,7 @@ def package():
     """The package (rouge_exact) with ROUGE-X registered for the test."""
     import rouge_exact
 
-    with registered_everywhere(staged("rouge_registry")):
+    with registered_everywhere(staged("kinds")):
         yield rouge_exact
 
 
@@ -93,7 +93,7 @@ def test_compute_scores_the_new_kind(package):
 
 
 def test_the_command_scores_the_new_kind(package, tmp_path, capsys):
-    from rouge_exact import rouge_cli
+    from rouge_exact.cli import main as rouge_cli
 
     pairs = tmp_path / "pairs.jsonl"
     pairs.write_text(json.dumps({"prediction": PREDICTION, "references": REFERENCES}) + "\n",
@@ -107,14 +107,14 @@ def test_the_command_scores_the_new_kind(package, tmp_path, capsys):
 
 
 def test_the_space_scores_the_new_kind():
-    """The Space's API and its highlights, on the metric evaluate staged for it."""
+    """The Space's API and its highlights, on the package it imports."""
     needed("gradio")
     import importlib
 
     api = importlib.import_module("space.api")
     options = importlib.import_module("space.options")
     scoring = importlib.import_module("space.scoring")
-    with registered_everywhere(module_of(api.metric, "rouge_registry")):
+    with registered_everywhere(staged("kinds")):
         got = api.rouge(PREDICTION, REFERENCES, ["rougeX", "rouge1"])
         assert got["rougeX"]["fmeasure"] == pytest.approx(F, abs=1e-15)
         assert list(got)[:2] == ["rouge1", "rougeX"]  # rows in the kinds' order: it is last
@@ -131,7 +131,7 @@ def test_the_space_scores_the_new_kind():
 
 
 def test_the_docs_list_the_new_kind(package):
-    options = staged("rouge_options")
+    options = staged("options")
     assert options.kinds_table().splitlines()[-1] == \
         "| ROUGE-X | rougeX | distinct unigrams (profile rouge_score only) |"
     assert options.rouge_type_grammar().endswith(", rougeX")
@@ -141,7 +141,7 @@ def test_the_docs_list_the_new_kind(package):
 
 
 def test_a_profile_that_does_not_score_it_refuses_it_by_name(package):
-    grammar = staged("rouge_options").rouge_type_grammar("rouge155")
+    grammar = staged("options").rouge_type_grammar("rouge155")
     with pytest.raises(ValueError) as refused:
         package.compute(predictions=[PREDICTION], references=[REFERENCES],
                         rouge_types=["rouge1", "rougeX"], profile="rouge155")
@@ -153,7 +153,7 @@ def test_a_profile_that_does_not_score_it_refuses_it_by_name(package):
 def test_registration_is_undone():
     import rouge_exact
 
-    registry, backend = staged("rouge_registry"), staged("rouge_backend")
+    registry, backend = staged("kinds"), staged("kernels.backend")
     kinds = dict(registry.KINDS)
     kwargs = dict(predictions=[PREDICTION], references=[REFERENCES], rouge_types=["rougeX"])
     with registered_everywhere(registry):
@@ -171,7 +171,7 @@ def test_a_registered_kind_scores_under_every_backend(monkeypatch):
     process knows it, so none is waited for)."""
     import rouge_exact
 
-    registry = staged("rouge_registry")
+    registry = staged("kinds")
     expected = None
     for backend in ("numba", "numpy", ""):
         monkeypatch.setenv("ROUGE_METRIC_BACKEND", backend)

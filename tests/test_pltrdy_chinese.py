@@ -11,6 +11,8 @@ from fractions import Fraction
 import jieba
 import numpy as np
 import pytest
+
+from conftest import staged
 import rouge as pltrdy
 import rouge_chinese
 
@@ -169,7 +171,7 @@ def test_hand_computed_scores(metric):
 def test_profiles_declare_their_conventions(metric, metric_module):
     """The signature names the profile, its tokenizer and its F; kinds the packages do not
     have, and languages without their jieba recipe, are refused by name."""
-    options = metric_module.RougeOptions.build
+    options = staged("options").RougeOptions.build
     signature = options(profile="pltrdy").signature()
     assert "profile:pltrdy" in signature and "tok:pltrdy" in signature
     assert "alpha:f1+1e-8" in signature and "multiref:max" in signature
@@ -217,7 +219,8 @@ def test_every_surface_takes_the_profiles(metric, realsumm):
 def test_twins_equal_the_compiled_kernels():
     """The two new kernels against their numpy twins on seeded random batches (sentences of
     0-8 tokens from 6 words, so that repeats and ties abound)."""
-    from rouge_exact import rouge_backend, rouge_vectorized
+    from rouge_exact.kernels import backend as rouge_backend
+    from rouge_exact.kernels import twins_sets as rouge_vectorized
 
     kernels = rouge_backend.compiled_kernels()
     rng = np.random.default_rng(20261127)
@@ -267,7 +270,7 @@ def test_cli_prints_the_profile(tmp_path):
 
     (tmp_path / "p.txt").write_text("a b a c\nthe cat sat. on the mat\n", encoding="utf-8")
     (tmp_path / "r.txt").write_text("a b d\nthe cat. sat on a mat\n", encoding="utf-8")
-    out = subprocess.run([sys.executable, "-m", "rouge_exact.rouge_cli", str(tmp_path / "p.txt"),
+    out = subprocess.run([sys.executable, "-m", "rouge_exact.cli.main", str(tmp_path / "p.txt"),
                           str(tmp_path / "r.txt"), "--profile", "pltrdy", "--json"],
                          capture_output=True, text=True, check=True).stdout
     result = json.loads(out)
@@ -339,11 +342,11 @@ def test_what_the_space_shows_is_what_pltrdy_counts(metric_module):
     corner, then meets d = d): the words {a, c, d}, 3 of the prediction's 4 distinct words and
     all 3 of the reference's. The highlights mark every token of those words; ROUGE-1 marks
     the tokens of the unigrams both texts have (the same here)."""
-    opts = metric_module.RougeOptions.build(profile="pltrdy", rouge_types=["rouge1", "rougeL"])
-    assert metric_module.tokens_of("a b c. d a", profile="pltrdy") == [["a", "b", "c"],
+    opts = staged("options").RougeOptions.build(profile="pltrdy", rouge_types=["rouge1", "rougeL"])
+    assert staged("scorer.display").tokens_of("a b c. d a", profile="pltrdy") == [["a", "b", "c"],
                                                                          ["d", "a"]]
     for rouge_type in opts.rouge_types:
-        marks_p, marks_r, words_p, words_r = metric_module.pair_marks(
+        marks_p, marks_r, words_p, words_r = staged("scorer.display").pair_marks(
             opts, "a b c. d a", "a c d", rouge_type)
         assert list(words_p) == ["a", "b", "c", "d", "a"] and list(words_r) == ["a", "c", "d"]
         assert marks_p.tolist() == [True, False, True, True, True]
@@ -394,7 +397,7 @@ def test_jieba_never_loads_a_cache_from_the_shared_temporary_folder(tmp_path):
         marshal.dump(({**{text[:k]: 0 for k in range(1, len(text))}, text: 1000}, 1000), f)
     cache = tmp_path / "cache"
     env = {**os.environ, "TMPDIR": str(planted), "ROUGE_METRIC_CACHE_DIR": str(cache)}
-    code = ("import rouge_exact.rouge_display as d; "
+    code = ("import rouge_exact.scorer.display as d; "
             f"print(d.tokens_of({text!r}, profile='pltrdy', lang='zh'))")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                          text=True, check=True).stdout
@@ -413,7 +416,8 @@ _SCAN_ALPHABET = list("。！？?”’.…，\n \t\u3000\xa0\x1fab中") + ["...
 
 def _scanned_both(texts, rule):
     """(compiled scan_words, its Python twin) on the texts."""
-    from rouge_exact import rouge_backend, rouge_vectorized
+    from rouge_exact.kernels import backend as rouge_backend
+    from rouge_exact.kernels import twins_sets as rouge_vectorized
 
     points = np.frombuffer("".join(texts).encode("utf-32-le"), dtype="<u4")
     ends = np.cumsum(np.array([len(t) for t in texts], dtype=np.int64))

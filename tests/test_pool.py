@@ -24,7 +24,7 @@ def run_python(code: str, env: dict | None = None, timeout: float = 60) -> str:
 def test_results_in_order_and_every_item_once():
     """A pool of 4 threads (whatever the CPUs here): every item once, results in order, and
     the work done on more than one thread."""
-    pool = staged("rouge_pool").KeptPool(4)
+    pool = staged("kernels.pool").KeptPool(4)
     seen, threads = [], set()
     lock = threading.Lock()
 
@@ -46,7 +46,7 @@ def test_an_interrupt_stops_the_call_and_frees_its_data():
     import gc
     import weakref
 
-    pool = staged("rouge_pool").KeptPool(4)
+    pool = staged("kernels.pool").KeptPool(4)
 
     class Item:
         pass
@@ -75,7 +75,7 @@ def test_an_interrupt_stops_the_call_and_frees_its_data():
 
 
 def test_an_error_is_raised_in_the_caller_and_the_pool_still_works():
-    pool = staged("rouge_pool")
+    pool = staged("kernels.pool")
 
     def fail_on_7(x):
         if x == 7:
@@ -88,7 +88,7 @@ def test_an_error_is_raised_in_the_caller_and_the_pool_still_works():
 
 
 def test_calls_from_two_threads_and_from_inside_the_pool():
-    pool = staged("rouge_pool")
+    pool = staged("kernels.pool")
     out = {}
 
     def nested(x):  # a call from the pool's own work runs in that thread
@@ -108,7 +108,7 @@ def test_calls_from_two_threads_and_from_inside_the_pool():
 def test_idle_workers_use_no_cpu():
     code = """
         import time
-        from rouge_exact import rouge_pool
+        from rouge_exact.kernels import pool as rouge_pool
         pool = rouge_pool.kept_pool()
         rouge_pool.run_parts(lambda x: sum(range(20000)), list(range(64)))
         assert pool._started == pool.size - 1 >= 1, pool._started
@@ -126,7 +126,7 @@ def test_a_fork_while_the_pool_works_gets_a_pool_of_its_own():
     (its parent's threads do not exist in it) and finishes."""
     code = """
         import os, threading
-        from rouge_exact import rouge_pool
+        from rouge_exact.kernels import pool as rouge_pool
         parent = rouge_pool.kept_pool()
         started = threading.Event()
         def slow(x):
@@ -153,7 +153,7 @@ def test_a_fork_while_the_pool_works_gets_a_pool_of_its_own():
 def test_exit_while_idle_does_not_wait():
     code = """
         import time
-        from rouge_exact import rouge_pool
+        from rouge_exact.kernels import pool as rouge_pool
         rouge_pool.run_parts(lambda x: x, list(range(16)))
         print(time.monotonic())
     """
@@ -168,7 +168,8 @@ def test_the_cap_from_the_environment(cap, expected):
     value leaves the CPUs this process may use."""
     code = """
         import os
-        from rouge_exact import rouge_backend, rouge_pool
+        from rouge_exact.kernels import backend as rouge_backend
+        from rouge_exact.kernels import pool as rouge_pool
         cpus = len(os.sched_getaffinity(0))
         print(rouge_pool.kept_pool().size, rouge_backend.THREADS, cpus)
     """
@@ -181,7 +182,7 @@ def test_an_interrupt_does_not_wait_for_a_worker_that_is_stuck():
     """A Ctrl-C in the caller's share while a worker is blocked (as on numba's compiler lock,
     which a Ctrl-C landing as a kernel loads can leave taken): the caller gets its
     KeyboardInterrupt after the pool's grace period, not when the worker is freed."""
-    rouge_pool = staged("rouge_pool")
+    rouge_pool = staged("kernels.pool")
     pool = rouge_pool.KeptPool(2)
     caller = threading.current_thread()
     blocked, freed = threading.Event(), threading.Event()

@@ -89,13 +89,13 @@ def test_one_pass_scan_and_stem_equals_scan_then_stem(metric_module, texts, stem
                                                       unicode_lower):
     # the fast path (scan_stem_tokens with the memo's hash table) against the plain scan plus
     # the Python stem memo; twice, so that the second call reads stems from the table
-    M = staged("rouge_text")
+    M = staged("text.tokenizers")
 
     def memo():
         if stemmer is None:
             return None
-        return M.StemMemo(staged("rouge_text")._porter_nltk() if stemmer == "porter"
-                          else staged("rouge155_lexicon").stem_token_rouge155)
+        return M.StemMemo(staged("text.tokenizers")._porter_nltk() if stemmer == "porter"
+                          else staged("text.rouge155_lexicon").stem_token_rouge155)
 
     plain = M.tokenize_ascii_batch(texts, K.scan_ascii_tokens, unicode_lower=unicode_lower,
                                    stem_memo=memo(), dense_ids=K.dense_ids)
@@ -122,8 +122,8 @@ def test_one_pass_scan_and_stem_equals_scan_then_stem(metric_module, texts, stem
 def test_texts_with_newline_is_a_count_of_texts_holding_one(pairs, profile, limits):
     # the byte tokenizer reads the count from its sentences; the plain count of the texts
     # as scored (after split_sentences and the word limit, which apply before tokenizing)
-    P = staged("rouge_pipeline")
-    R = staged("rouge_options")
+    P = staged("scorer.pipeline")
+    R = staged("options")
     options = R.RougeOptions.build(rouge_types=["rouge1", "rougeLsum"], profile=profile,
                                    **limits)
     for copies in (1, 1 + 300 // len(pairs)):  # a few texts, and over 256 (read from the scan)
@@ -186,7 +186,7 @@ def test_a_lone_surrogate_is_named_as_check_inputs_would_on_any_chunking(
             texts, k = references[row], (which - 1) % len(references[row])
         texts[k] = texts[k][:at] + char + texts[k][at:]
     expected = _first_lone_surrogate(predictions, references)
-    pipeline = staged("rouge_pipeline")
+    pipeline = staged("scorer.pipeline")
     saved = pipeline._CHUNK_EXAMPLES
     pipeline._CHUNK_EXAMPLES = cap
     try:

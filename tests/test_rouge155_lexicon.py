@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from conftest import DATA  # noqa: E402
 from oracle import SETUP_HINT, oracle_home, rouge_pl  # noqa: E402
-from rouge155_lexicon import (  # noqa: E402
+from rouge_exact.text.rouge155_lexicon import (  # noqa: E402
     SMART_STOPWORDS,
     WORDNET_EXCEPTIONS,
     morph_stem_rouge155,

@@ -661,4 +661,4 @@ def test_round5_is_perls_sprintf(metric_module):
         [0.0, 1.0, 123.456785, 999.999995, 1e6 + 0.123455, -0.000005, -0.123456],
     ])
     expected = [float("%.5f" % v) for v in values.tolist()]
-    assert staged("rouge_profiles")._perl_round5(values).tolist() == expected
+    assert staged("profiles")._perl_round5(values).tolist() == expected

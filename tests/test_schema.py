@@ -22,7 +22,7 @@ TABLE_END = "<!-- end of the options table -->\n"
 
 
 def schema():
-    return staged("rouge_options")
+    return staged("options")
 
 
 def test_compute_parameters_are_the_schema(evaluate_metric):
@@ -58,7 +58,7 @@ def test_compute_docs_are_made_from_the_schema(evaluate_metric):
 def cli_parser():
     sys.path.insert(0, str(REPO))
     try:
-        import rouge_cli
+        from rouge_exact.cli import main as rouge_cli
     finally:
         sys.path.remove(str(REPO))
     return rouge_cli, rouge_cli.build_parser()
@@ -191,7 +191,7 @@ def test_space_controls_are_made_from_the_schema():
     controls = {block.elem_id: block for block in app.demo.blocks.values()
                 if getattr(block, "elem_id", None)}
     options, resolved = schema(), schema().RougeOptions.build()
-    significance = staged("rouge_significance")
+    significance = staged("significance")
     caps = {"n-samples": limits.MAX_SAMPLES, "compare-n-samples": limits.MAX_COMPARE_SAMPLES}
     for elem_id, name in SPACE_CONTROLS.items():
         option, control = options.OPTION[name], controls[elem_id]
@@ -257,7 +257,7 @@ def test_readme_kinds_table_is_made_from_the_kinds():
 
 
 def test_kinds_table_has_a_row_per_kind():
-    kinds = staged("rouge_registry").KINDS
+    kinds = staged("kinds").KINDS
     rows = schema().kinds_table().splitlines()[2:]
     assert [row.split(" | ")[0].lstrip("| ") for row in rows] == \
         [kind.label for kind in kinds.values()]
@@ -266,7 +266,7 @@ def test_kinds_table_has_a_row_per_kind():
 def test_grammar_and_examples_are_made_from_the_kinds():
     """The schema's rule for rouge_types and its examples are the kinds' own; each kind's
     examples parse as that kind, and an unknown name's error gives the grammar."""
-    options, kinds = schema(), staged("rouge_registry").KINDS
+    options, kinds = schema(), staged("kinds").KINDS
     assert options.ROUGE_TYPE_GRAMMAR == ", ".join(k.grammar for k in kinds.values())
     assert options.OPTION["rouge_types"].rule == f"a list of {options.ROUGE_TYPE_GRAMMAR}"
     assert options.OPTION["rouge_types"].examples == \

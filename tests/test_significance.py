@@ -15,7 +15,7 @@ import pytest
 from rouge_score import rouge_scorer, scoring
 from sacrebleu import significance
 
-import rouge_significance as rs
+from rouge_exact import significance as rs
 from conftest import DATA
 
 TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")

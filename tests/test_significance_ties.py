@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from sacrebleu import significance
 
-import rouge_significance as rs
+from rouge_exact import significance as rs
 from test_significance import _ShimMetric, _plain_p_values, batched_p_values
 
 SEED = 12345

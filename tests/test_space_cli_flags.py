@@ -56,7 +56,7 @@ def test_every_cli_option_is_requested():
 @pytest.mark.parametrize("request_options", REQUESTS, ids=lambda r: ",".join(r))
 def test_printed_command_reproduces_the_request(space, request_options, metric, tmp_path,
                                                  monkeypatch, capsys):
-    from rouge_exact import rouge_cli
+    from rouge_exact.cli import main as rouge_cli
 
     kwargs = {"rouge_types": ["rouge1", "rougeL"], **request_options}
     opts = space.metric.options(**kwargs, use_aggregator=True, detailed=True)

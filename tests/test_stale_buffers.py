@@ -54,13 +54,13 @@ def _poisoned_twin():
     """The kernel files run once more as plain Python (their @njit marks functions only until
     rouge_backend compiles them), as a package of their own, on poisoned numpy."""
     package = types.ModuleType("rouge_kernels_poisoned")
-    package.__path__ = [os.path.dirname(staged("rouge_kernels").__file__)]
+    package.__path__ = [os.path.dirname(staged("kernels.registry").__file__)]
     sys.modules[package.__name__] = package
-    twin = importlib.import_module(f"{package.__name__}.rouge_kernels")
+    twin = importlib.import_module(f"{package.__name__}.registry")
     for module in twin.modules():
         module.np = _PoisonedNumpy()
     # the Hirschberg-style blocks of _mark_path on small sentences
-    sys.modules[f"{package.__name__}.rouge_kernels_union"]._BASE_CELLS = 12
+    sys.modules[f"{package.__name__}.union"]._BASE_CELLS = 12
     return twin
 
 
@@ -124,7 +124,7 @@ def test_bootstraps_ignore_what_empty_buffers_hold(metric_module):
     values = rng.integers(0, 1 << 40, (37, 3)).astype(np.int64)
     keys = rng.integers(0, 1 << 63, 37, dtype=np.uint64)
     occurrences = np.zeros(37, dtype=np.int64)
-    cdf = staged("rouge_aggregate")._POISSON_CDF
+    cdf = staged("scorer.aggregate")._POISSON_CDF
     args = (values, keys, occurrences, np.uint64(11), 50, cdf)
     floats = rng.random((23, 3))
     with np.errstate(over="ignore"):  # the seed mixing wraps, as compiled

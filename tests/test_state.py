@@ -158,7 +158,7 @@ def test_corrupted_or_foreign_bytes_are_refused(metric):
 
 
 def test_another_version_is_refused(metric):
-    pipeline = staged("rouge_pipeline")
+    pipeline = staged("scorer.pipeline")
     data = metric.partial(predictions=["a"], references=["a"]).to_bytes()
     body = data[:-32].replace(f'"version": "{pipeline.__version__}"'.encode(),
                               b'"version": "0.0.1"')
@@ -218,7 +218,7 @@ def old_key(prediction, references):
 
 
 def test_keys_of_rows_without_nul_are_unchanged(realsumm):
-    pipeline = staged("rouge_pipeline")
+    pipeline = staged("scorer.pipeline")
     rows = [(r["prediction"], r["references"]) for r in realsumm[:500]]
     rows += [("x", "a b"), ("", [""]), ("é", ["", "ü"])]
     keys = pipeline._row_keys([p for p, _ in rows], [r for _, r in rows])
@@ -244,7 +244,7 @@ TEXT = st.text(alphabet="ab\0\xff", max_size=4)
 @given(st.lists(st.tuples(TEXT, st.lists(TEXT, min_size=1, max_size=3)), min_size=2,
                 max_size=6, unique_by=lambda row: (row[0], tuple(row[1]))))
 def test_distinct_rows_get_distinct_keys(rows):
-    keys = staged("rouge_pipeline")._row_keys([p for p, _ in rows], [r for _, r in rows])
+    keys = staged("scorer.pipeline")._row_keys([p for p, _ in rows], [r for _, r in rows])
     assert len(set(keys.tolist())) == len(rows)
 
 
@@ -268,7 +268,7 @@ def test_the_scorer_refuses_an_example_without_references_and_takes_no_rows():
     # compute() checks its inputs first; the engines' partitions reach the Scorer directly, so
     # the Scorer refuses an empty reference list itself (it used to pair the rows up wrongly:
     # rouge1 1.0 for a row with no reference), and a partition of no rows adds nothing
-    pipeline = staged("rouge_pipeline")
+    pipeline = staged("scorer.pipeline")
     for detailed in (False, True):
         options = pipeline.RougeOptions.build(rouge_types=["rouge1"], detailed=detailed,
                                               n_samples=20)

@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 
 from conftest import staged
 
-T = staged("rouge_text")
+T = staged("text.tokenizers")
 
 
 @pytest.mark.parametrize("text,tokens", [
@@ -116,7 +116,7 @@ def test_stem_memo_stems_each_word_once_across_threads():
     import numpy as np
     from nltk.stem import porter
 
-    K = staged("rouge_kernels")  # plain Python: the package's, not compiled
+    K = staged("kernels.registry")  # plain Python: the package's, not compiled
 
     nltk_stem = porter.PorterStemmer().stem
     calls = []

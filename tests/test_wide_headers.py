@@ -21,7 +21,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from rouge_io import RowError, Rows, read_system_rows  # noqa: E402
+from rouge_exact.io.rows import RowError, Rows, read_system_rows  # noqa: E402
 
 
 def _write_csv(path, header, rows, delimiter=","):

@@ -21,7 +21,7 @@ PLANTED = "raise RuntimeError('planted code was imported')\n"
 
 @pytest.fixture
 def engines():
-    module = staged("rouge_engines")
+    module = staged("engines")
     saved = dict(module._STAGED)
     module._STAGED.clear()
     yield module
@@ -67,7 +67,7 @@ def _nothing_from(root: Path) -> None:
 
 def test_a_worker_with_the_package_imports_the_installed_package(engines, planted):
     pipeline = engines.staged_pipeline(engines.metric_sources())
-    assert pipeline is importlib.import_module("rouge_exact.rouge_pipeline")
+    assert pipeline is importlib.import_module("rouge_exact.scorer.pipeline")
     _nothing_from(planted)
 
 
@@ -76,7 +76,7 @@ def test_other_sources_are_imported_from_a_private_folder(engines, planted, metr
     sources = _edited(engines.metric_sources())
     pipeline = engines.staged_pipeline(sources)
     folder = Path(pipeline.__file__).parent
-    assert pipeline is not importlib.import_module("rouge_exact.rouge_pipeline")
+    assert pipeline is not importlib.import_module("rouge_exact.scorer.pipeline")
     assert folder.name.startswith("rouge_exact_worker_") and folder.parent != planted
     info = os.stat(folder)
     assert stat.S_IMODE(info.st_mode) == 0o700 and info.st_uid == os.getuid()
