@@ -49,24 +49,27 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     """The public names, each imported from its module at its first use (PEP 562)."""
     if name in ("RESULT_FIELDS", "check_inputs", "compare", "compile_kernels", "compute",
                 "finalize", "merge", "partial", "state_from_bytes"):
-        from . import api as module
+        from . import api
+        value = getattr(api, name)
     elif name in ("score_ray", "score_spark"):
-        from . import engines as module
+        from . import engines
+        value = getattr(engines, name)
     elif name in ("OPTIONS", "RougeWarning", "parse_rouge_type"):
-        from . import options as module
+        from . import options
+        value = getattr(options, name)
     elif name == "PROFILES":
-        from . import profiles as module
+        from .profiles import PROFILES as value
     elif name == "Scorer":
-        from .scorer import pipeline as module
+        from .scorer.pipeline import Scorer as value
     elif name in ("DEFAULT_SAMPLES", "DEFAULT_TEST", "TESTS", "format_comparison"):
-        from . import significance as module
+        from . import significance
+        value = getattr(significance, name)
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(module, name)
     globals()[name] = value  # (the next look-up finds it without this function)
     return value
 

@@ -36,7 +36,7 @@ from .api import finalize, merge, state_from_bytes
 from .options import RougeOptions
 
 _RAY_BLOCKS = 8  # hash partitions of a Ray dataset: states merged on the driver
-_STAGED = {}  # source digest -> the rouge_pipeline module that serves it, per worker process
+_STAGED: dict = {}  # source digest -> the rouge_pipeline module that serves it, per worker process
 INSTALLED = "rouge_exact"  # the package's import name, looked for on the workers
 # the evaluate face, the command and the package's own __init__ (a private copy is a
 # namespace of the modules): never imported on a worker
@@ -94,6 +94,7 @@ def _private_pipeline(digest: str, sources: dict):
             f.write(text)
     package = f"_rouge_exact_worker_{digest}_{os.getpid()}"
     spec = importlib.util.spec_from_loader(package, loader=None, is_package=True)
+    assert spec is not None  # (is_package=True: always a spec)
     module = importlib.util.module_from_spec(spec)
     module.__path__ = [folder]  # a namespace of this folder alone: no sys.path entry
     sys.modules[package] = module

@@ -37,11 +37,13 @@ scores = rouge_scorer.RougeScorer(["rouge1", "rougeL"]).score("the cat lay on th
 assert scores["rouge1"] == scoring.Score(5 / 6, 5 / 6, 5 / 6), scores
 print("python API and rouge_score's API: ok", rouge_exact.__version__)
 PY
-"$work/venv/bin/rouge" --help | head -1
+"$work/venv/bin/rouge-exact" --help | head -1
+"$work/venv/bin/python" -m rouge_exact --help | head -1
+test ! -e "$work/venv/bin/rouge"  # pltrdy's rouge keeps its command name
 printf 'the cat sat on the mat\n' > "$work/p.txt"
 printf 'the cat lay on the mat\n' > "$work/r.txt"
-"$work/venv/bin/rouge" "$work/p.txt" "$work/r.txt" --rouge-types rouge1 --json \
-  | "$work/venv/bin/python" -c "import json, sys; r = json.load(sys.stdin); assert r['rouge1']['fmeasure']['mid'] == 5 / 6, r; print('rouge command: ok')"
+"$work/venv/bin/rouge-exact" "$work/p.txt" "$work/r.txt" --rouge-types rouge1 --json \
+  | "$work/venv/bin/python" -c "import json, sys; r = json.load(sys.stdin); assert r['rouge1']['fmeasure']['mid'] == 5 / 6, r; print('rouge-exact command: ok')"
 
 if git -C "$repo" rev-parse --git-dir >/dev/null 2>&1; then
   log "git+file:// of a clone (what pip install \"git+<repository url>\" does)"
