@@ -109,7 +109,7 @@ class _Shim:
 
 def child(spec: dict) -> None:
     sys.path.insert(0, str(REPO))
-    from rouge_exact import significance as rouge_significance as rs
+    from rouge_exact import significance as rs
 
     stats = workload(spec["rows"], spec["types"], spec["aggregation"])
     score_of = rs.mean_scores if spec["aggregation"] == "macro" else rs.pooled_scores
@@ -199,7 +199,7 @@ def main() -> None:
 
 def _samples(test: str) -> str:
     sys.path.insert(0, str(REPO))
-    from rouge_exact import significance as rouge_significance as rs
+    from rouge_exact import significance as rs
 
     return f"{rs.DEFAULT_SAMPLES[test]:,}"
 
@@ -213,7 +213,7 @@ def calibration(nulls: int, power_pairs: int) -> None:
     import numpy as np
 
     sys.path[:0] = [str(REPO), str(REPO / "tests")]
-    from rouge_exact import significance as rouge_significance as rs
+    from rouge_exact import significance as rs
     from test_significance import (batched_p_values, degraded_pairs, load_realsumm_stats,
                                    null_pairs)
 
@@ -275,7 +275,7 @@ def ties(count: int, alpha: float = 0.05) -> None:
     import numpy as np
 
     sys.path[:0] = [str(REPO), str(REPO / "tests")]
-    from rouge_exact import significance as rouge_significance as rs
+    from rouge_exact import significance as rs
     from test_significance import batched_p_values, load_realsumm_stats
 
     start = time.perf_counter()
