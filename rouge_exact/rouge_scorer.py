@@ -24,9 +24,8 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from .kernels.backend import mode
 from .options import RougeOptions
-from .scorer.pipeline import Scorer, _pair_statistics, example_statistics
+from .scorer.pipeline import Scorer, call_kernels, example_statistics, pair_statistics
 from .text.tokenizers import NotText, StringTokenizer
 from .scoring import BaseScorer, Score
 
@@ -196,10 +195,10 @@ class RougeScorer(BaseScorer):
         if len(predictions) < _BATCH:  # the scorer's own steps, less its input notes
             # (which only its warnings read: ~15% of a one-pair call)
             options = self._options
-            backend = mode()  # read once (it reads the environment)
-            stats, ref_counts, *_ = _pair_statistics(options, predictions, references, backend)
+            kernels = call_kernels(options)
+            stats, ref_counts, *_ = pair_statistics(options, predictions, references, kernels)
             return example_statistics(options, options.rouge_types, stats, ref_counts,
-                                      backend)[0]
+                                      kernels)[0]
         batch = Scorer(self._options).add(predictions, references)
         assert batch is not None  # rows=True: the batch comes back
         return batch.score_array

@@ -1,12 +1,11 @@
 """The metric's contract: evaluate's output shape, options, errors, bootstrap, signature."""
-import shutil
 import warnings
 from fractions import Fraction
 
 import numpy as np
 import pytest
 
-from conftest import REPO, load_metric, staged
+from conftest import staged
 from oracle import perl_rouge, require_oracle
 
 PRED = "the cat sat on the mat"
@@ -150,22 +149,6 @@ def test_interval_contains_mean_and_narrows(metric, realsumm):
                 assert b["low"] <= b["mid"] <= b["high"]
     width = lambda o: o["rouge1"]["fmeasure"]["high"] - o["rouge1"]["fmeasure"]["low"]
     assert width(large) < width(small) / 3  # 35x the data: about 1/sqrt(35) of the width
-
-
-def test_loads_from_a_copy_as_the_hub_stages_it(tmp_path):
-    # only the .py files travel (docs/design.md: the loader copies nothing else): copy them alone into an empty folder
-    folder = tmp_path / "rouge_metric"
-    folder.mkdir()
-    for path in REPO.glob("rouge*.py"):
-        if path.name != "rouge_cli.py":
-            shutil.copy(path, folder / path.name)
-    m = load_metric(folder)
-    out = m.compute(predictions=["cats were running"], references=["a cat ran"],
-                    rouge_types=["rouge1"], use_stemmer=True, profile="rouge155",
-                    remove_stopwords=True, use_aggregator=False)
-    # rouge155: stopword "a" removed, "cats"->"cat" (Porter), "were" is a stopword,
-    # "running"->"run", "ran" is not stemmed (3 letters): pred {cat, run}, ref {cat, ran}
-    assert out["rouge1"] == [0.5]
 
 
 def test_warnings(metric):

@@ -1,28 +1,28 @@
 """Score files with ROUGE from the command line.
 
-    rouge PREDICTIONS REFERENCES [REFERENCES ...]
-    rouge --input PAIRS.{jsonl,json,csv,tsv} [--format FORMAT]
-    rouge --jsonl PAIRS.jsonl
-    rouge --compile
+    rouge-exact PREDICTIONS REFERENCES [REFERENCES ...]
+    rouge-exact --input PAIRS.{jsonl,json,csv,tsv} [--format FORMAT]
+    rouge-exact --jsonl PAIRS.jsonl
+    rouge-exact --compile
 
-``rouge`` is the installed command (``rouge_exact.rouge_cli:console``); from a checkout without
-installing, ``python rouge_cli.py`` runs the same code on the files beside it.
+``rouge-exact`` is the installed command (``rouge_exact.cli.main:console``);
+``python -m rouge_exact`` is the same command (``rouge_exact/__main__.py``, which takes SIGINT
+over before it imports this module).
 
-The command is this file (the entry: ``main``, ``console``; the runs: the input read in
-chunks and scored, ``--compare``, ``--compile``) and the modules beside it that
-``sibling`` imports: ``rouge_cli_parser`` (the arguments), ``rouge_cli_output`` (the table,
-the per-example lines and file, the progress bar) and ``rouge_cli_errors`` (``CliError``,
-Ctrl-C).
+The command is this module (the entry: ``main``, ``console``; the runs: the input read in
+chunks and scored, ``--compare``, ``--compile``) and the modules beside it: ``parser`` (the
+arguments), ``output`` (the table, the per-example lines and file, the progress bar) and
+``errors`` (``CliError``, Ctrl-C).
 
-Every file is read by ``rouge_io.py`` (the reader the Space uses too; its docstring defines the
-formats): text files hold one text per line, aligned line by line, several reference files
-giving several references per prediction; ``--input`` reads JSONL, JSON, CSV or TSV, the
-format from the file's suffix unless ``--format`` names it. A line of a text file cannot
-hold a newline, so it has no sentence breaks: rougeLsum and rougeW need JSONL/JSON/CSV
+Every file is read by ``rouge_exact.io.rows`` (the reader the Space uses too; its docstring
+defines the formats): text files hold one text per line, aligned line by line, several
+reference files giving several references per prediction; ``--input`` reads JSONL, JSON, CSV
+or TSV, the format from the file's suffix unless ``--format`` names it. A line of a text file
+cannot hold a newline, so it has no sentence breaks: rougeLsum and rougeW need JSONL/JSON/CSV
 ("\\n" inside a text separates sentences) or ``--split-sentences``. A record over
 ``--max-record-bytes`` (16 MiB) is refused before it is read whole.
 
-The metric options are made from the metric's options schema (``rouge_options.OPTIONS``):
+The metric options are made from the metric's options schema (``rouge_exact.options.OPTIONS``):
 one flag per option, spelled with dashes, with its help, choices and default
 (tests/test_schema.py checks them against the schema).
 
@@ -33,7 +33,7 @@ The input is read in chunks (``--chunk-size`` rows) and scored by ``score_rows``
 function that calls the metric: each chunk is scored and added to an aggregate that keeps
 sums rather than rows, so memory does not grow with the texts; the result is exactly that of
 one ``compute`` over all rows, and the input warnings are those of that compute. Nothing here
-imports evaluate: the CLI calls the package's functions (rouge_api) directly.
+imports evaluate: the CLI calls the package's functions (``rouge_exact.api``) directly.
 
 Output: a line saying what the numbers are (``mid``: the mean over N examples, or P/R/F of
 the summed counts under micro aggregation; ``(low-high)``: the bootstrap interval, with its
@@ -42,26 +42,25 @@ signature and the count; ``--json`` prints the detailed result dict instead. ``-
 PATH`` writes one JSON object per example (``-``: stdout, before the summary), to a
 temporary file renamed onto PATH when the run succeeds; PATH may not be an input.
 
-Exit status: 0; 2 with one line ``rouge_cli: error: ...`` on bad input files or options, an
+Exit status: 0; 2 with one line ``rouge-exact: error: ...`` on bad input files or options, an
 output that is an input, a failed write, or any ValueError or TypeError of the library (a bad
 environment variable such as ``ROUGE_METRIC_BACKEND`` included; no input file gives a
 traceback); 2 with the usage on stdout when called without arguments; 130 with one line
-``rouge_cli: interrupted`` on Ctrl-C, at any moment, even when it surfaces wrapped (numba's
+``rouge-exact: interrupted`` on Ctrl-C, at any moment, even when it surfaces wrapped (numba's
 ``SystemError: CPUDispatcher(...) returned a result with an exception set``) or inside a
 finalizer that would swallow it: the ``--per-example`` file is then the old one, untouched,
-or the new one, whole, and no temporary file is left. ``rouge`` prefixes its lines with
-``rouge:``, ``python rouge_cli.py`` with ``rouge_cli:``.
+or the new one, whole, and no temporary file is left. The lines start with ``rouge-exact:``
+(``errors.PROG``) for the installed command and for ``python -m rouge_exact`` alike.
 
 Ctrl-C is the process's business, so only ``console()`` (the process's entry) takes SIGINT
 over; ``main()``, which tests call in-process, installs no handler (see ``Interrupts``).
 """
 
-import signal
-
 import collections
 import json
 import os
 import re
+import signal
 import sys
 import warnings
 from itertools import chain, islice
@@ -81,7 +80,7 @@ from .output import (
 from .parser import ROUGE_TYPE_LIKE, TYPES_HINT, build_parser, metric_kwargs
 
 # --------------------------------------------------------------------------------------------
-# Input: rouge_io's rows, in chunks
+# Input: io.rows' rows, in chunks
 
 
 def open_rows(args) -> Rows:
@@ -173,9 +172,9 @@ def api():
 
 
 def library():
-    """rouge_api, once the settings the library reads from the environment are checked; a
-    Ctrl-C that something swallowed while a kernel loaded is not taken for a damaged cache
-    (rouge_backend.INTERRUPT_CHECKS: the run stops at its next checkpoint)."""
+    """rouge_exact.api, once the settings the library reads from the environment are checked;
+    a Ctrl-C that something swallowed while a kernel loaded is not taken for a damaged cache
+    (kernels.backend.INTERRUPT_CHECKS: the run stops at its next checkpoint)."""
     module = api()
     check_environment()
     from ..kernels import backend
@@ -379,7 +378,7 @@ def main(argv=None) -> int:
     TypeError of the library. Installs no signal handler (``console()`` does)."""
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
-        parser = build_parser()  # (imports numpy, through rouge_significance: Ctrl-C may come)
+        parser = build_parser()  # (imports numpy, through significance: Ctrl-C may come)
         if not argv:  # the usage, not an error line: what a first try needs
             parser.print_help(sys.stdout)
             return 2
@@ -465,8 +464,8 @@ def console(early: bool = False) -> None:
 
 
 def end_compile_process() -> None:
-    """console(), on its way out: the kernel compile process that rouge_backend started for
-    this run, if it still runs, ended (rouge_backend.stop), so that no process outlives the
+    """console(), on its way out: the kernel compile process that kernels.backend started for
+    this run, if it still runs, ended (kernels.backend.stop), so that no process outlives the
     command. (It ends by itself when its stdin, a pipe from this process, closes; but a
     terminal's Ctrl-C reaches it too, and it then took up to a second to go.)"""
     backend = sys.modules.get(f"{__package__.rpartition('.')[0]}.kernels.backend")

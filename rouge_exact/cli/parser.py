@@ -1,5 +1,6 @@
-"""The ``rouge`` command's arguments: ``build_parser``, whose metric options are made from the
-metric's options schema (``rouge_options.OPTIONS``): one flag per option, spelled with dashes,
+"""The ``rouge-exact`` command's arguments: ``build_parser``, whose metric options are made from
+the metric's options schema (``rouge_exact.options.OPTIONS``): one flag per option, spelled with
+dashes,
 with its help, choices and default (tests/test_schema.py checks them against the schema); and
 ``metric_kwargs``, the options given as the metric's keyword arguments.
 
@@ -51,14 +52,14 @@ def _positive_int(text: str) -> int:
 
 
 def schema():
-    """rouge_options, the module of the options schema."""
-    from .. import options as rouge_options  # (imported when needed: it imports numpy)
+    """rouge_exact.options, the module of the options schema."""
+    from .. import options  # (imported when needed: it imports numpy)
 
-    return rouge_options
+    return options
 
 
 # What each of the metric's significance tests is, for --test's help; the names, the default
-# and the sample counts are the metric's (rouge_significance), so the help cannot drift.
+# and the sample counts are the metric's (rouge_exact.significance), so the help cannot drift.
 _TEST_HELP = {
     "randomization": "approximate randomization ({default}{n:,} trials)",
     "bootstrap": "the centred paired bootstrap ({default}{n:,})",
@@ -111,16 +112,17 @@ def flag_spec(option) -> dict:
 
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(
-        prog="rouge" if PROG == "rouge" else "rouge_cli.py", allow_abbrev=False,
+        prog=PROG, allow_abbrev=False,
         formatter_class=argparse.RawTextHelpFormatter,
         description="ROUGE scores of predictions against references, read from files.",
         epilog="examples:\n"
-               "  python rouge_cli.py preds.txt refs.txt\n"
-               "  python rouge_cli.py preds.txt refs_a.txt refs_b.txt --use-stemmer\n"
-               "  python rouge_cli.py --input pairs.csv --rouge-types rouge1,rougeLsum\n"
-               "  python rouge_cli.py --jsonl pairs.jsonl --json --per-example scores.jsonl\n"
-               "  python rouge_cli.py --compile\n"
-               "exit status: 0; 2 with one line 'rouge_cli: error: ...' on bad files or "
+               f"  {PROG} preds.txt refs.txt\n"
+               f"  {PROG} preds.txt refs_a.txt refs_b.txt --use-stemmer\n"
+               f"  {PROG} --input pairs.csv --rouge-types rouge1,rougeLsum\n"
+               f"  {PROG} --jsonl pairs.jsonl --json --per-example scores.jsonl\n"
+               f"  {PROG} --compile\n"
+               "(python -m rouge_exact is the same command)\n"
+               f"exit status: 0; 2 with one line '{PROG}: error: ...' on bad files or "
                "options;\n2 with this help when called without arguments; 130 on Ctrl-C")
     p.add_argument("files", nargs="*", metavar="PREDICTIONS REFERENCES",
                    help="text files, one text per line, aligned; several REFERENCES files\n"
@@ -163,7 +165,7 @@ def build_parser() -> argparse.ArgumentParser:
     test_text = "\n".join(textwrap.wrap(test_help(significance), 60))
     c.add_argument("--test", choices=significance.TESTS, default=significance.DEFAULT_TEST,
                    help=test_text.replace("%", "%%"))  # argparse formats help with %
-    m = p.add_argument_group("metric options (rouge_metric.py's, with dashes)")
+    m = p.add_argument_group("metric options (compute()'s, with dashes)")
     for option in metric_options():
         m.add_argument("--" + option.name.replace("_", "-"), dest=option.name, default=None,
                        **flag_spec(option))

@@ -1,4 +1,4 @@
-"""rouge_io's csv and tsv formats (rouge_io's docstring defines them): RFC 4180 records read
+"""The csv and tsv formats (``rows``' docstring defines them): RFC 4180 records read
 with a byte budget per record, the header's columns, and each row's prediction, references
 and other cells.
 
@@ -8,7 +8,7 @@ change. ``_csv_records`` reads every record exactly as ``csv.reader(lines, delim
 strict=True)`` would with a large enough limit, errors and their messages included
 (tests/test_io.py holds them equal), and leaves the limit to ``max_record_bytes``.
 
-Standard library only; its one module of the package is rouge_io_values (see rouge_io's
+Standard library only; its one module of the package is ``values`` (see ``rows``'
 docstring).
 """
 
@@ -115,7 +115,7 @@ def _csv_records(lines, delimiter: str):
 class _CsvReader:
     """RFC 4180 records (strict, delimiter fixed) from physical lines with a byte budget per
     record, parsed by _csv_records (the csv module's field size limit is process-wide);
-    ``file``: rouge_io's _LineFile."""
+    ``file``: ``rows``' _LineFile."""
 
     def __init__(self, file, delimiter: str, rows=None):
         self.file, self.delimiter = file, delimiter

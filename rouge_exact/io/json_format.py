@@ -1,8 +1,8 @@
-"""rouge_io's json format: a whole JSON file, a list of row objects or an object of parallel
-lists (rouge_io's docstring defines it), walked by hand so that each row's message names its
+"""The json format: a whole JSON file, a list of row objects or an object of parallel
+lists (``rows``' docstring defines it), walked by hand so that each row's message names its
 line; nesting deeper than ``MAX_JSON_DEPTH`` is refused before json parses anything.
 
-Standard library only; its one module of the package is rouge_io_values (see rouge_io's
+Standard library only; its one module of the package is ``values`` (see ``rows``'
 docstring).
 """
 

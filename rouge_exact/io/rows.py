@@ -1,15 +1,13 @@
 """Read (prediction, references) rows from files: one reader for the CLI and the Space.
 
-Standard library only, and a flat module (docs/design.md): the Space imports it as a
-top-level module (``from rouge_io import ...``, beside app.py), the package and the command
-as ``rouge_exact.rouge_io``. Its parts, beside it, are imported the same way (relatively in
-the package, by their top-level names otherwise) and import no other module of the package:
-``rouge_io_values`` (``RowError``, a row's values and their checks), ``rouge_io_json`` (the
-json format) and ``rouge_io_delimited`` (csv and tsv).
+Standard library only (docs/design.md): it imports no other module of the package, only its
+parts beside it in ``rouge_exact.io``: ``values`` (``RowError``, a row's values and their
+checks), ``json_format`` (the json format) and ``delimited`` (csv and tsv).
+``rouge_exact.io`` re-exports this module's public names.
 
 API::
 
-    from rouge_io import read_rows, Rows, RowError, detect_format, FORMATS
+    from rouge_exact.io import read_rows, Rows, RowError, detect_format, FORMATS
 
     for prediction, references in read_rows("pairs.csv"):          # format from the suffix
         ...                                                          # str, list[str]
@@ -81,11 +79,7 @@ import json
 import os
 from pathlib import Path
 
-# (_CSV_STRAY_CR, _csv_records and _CsvError: for tests/test_io.py, which compares the CSV
-# parser with the csv module's)
-from .delimited import (
-    _CsvReader,
-)
+from .delimited import _CsvReader
 from .json_format import MAX_JSON_DEPTH, _JsonDocument
 from .values import (
     _SHOWN_NAMES,

@@ -1,9 +1,9 @@
-"""A row's values, for each of rouge_io's readers: ``RowError`` and how its one-line messages
+"""A row's values, for each of rouge_exact.io's readers: ``RowError`` and how its one-line messages
 show names; one record's JSON text parsed (``_loads``); a prediction and its references
 checked (``_is_text``, ``_references``, ``_row_of_object``).
 
-Standard library only, and no other module of the package: rouge_io, rouge_io_json and
-rouge_io_delimited import it, relatively or as a top-level module (see rouge_io's docstring).
+Standard library only, and no other module of the package: ``rows``, ``json_format`` and
+``delimited`` import it (see ``rows``' docstring).
 """
 
 import json

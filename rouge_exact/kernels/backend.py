@@ -482,11 +482,22 @@ def unregister_kernel(name: str) -> None:
     _REGISTERED.pop(name, None)
 
 
+def resolve(names, chosen: str | None = None) -> dict:
+    """{name: the implementation of that kernel to run now} for the kernels a call needs, in
+    one look-up (chosen: mode(), read by the caller): the call then runs what was chosen for
+    it, whatever arrives meanwhile."""
+    chosen = chosen or mode()
+    return {name: _implementation(name, chosen) for name in names}
+
+
 def kernel(name: str, chosen: str | None = None):  # chosen: mode(), read by the caller
     """The implementation of kernel `name` to run now (see the module docstring)."""
+    return _implementation(name, chosen or mode())
+
+
+def _implementation(name: str, chosen: str):
     if _REGISTERED and name in _REGISTERED:
         return _REGISTERED[name]
-    chosen = chosen or mode()
     if chosen == "numpy":  # past what a twin can do (OutOfScope), plain Python, never numba
         return _twin(name, numba=False) if _has_twin(name) else _python(name)
     function = _compiled.get(name)

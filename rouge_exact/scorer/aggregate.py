@@ -161,13 +161,13 @@ _EXACT_UNIT = 1130  # every finite double is an integer multiple of 2^-1074 (and
 _FAST_UNIT = 64  # exact_column_sums' common case: multiples of 2^-64
 
 
-def _column_sums(matrix: np.ndarray, backend: str | None = None) -> tuple:
+def _column_sums(matrix: np.ndarray, sums_kernel=None) -> tuple:
     """(sums, unit): column sums of finite floats, exactly, as Python ints in units of
     2^-unit: the same in any order and any chunking; dividing them at the end rounds once,
     correctly. unit is _FAST_UNIT in the common case, else _EXACT_UNIT: a small call's sums and
     mean are then ints of a few digits, not of 1,130 bits (Python's int / int is correctly
     rounded, so the mean is the same double either way)."""
-    parts, common = kernel("exact_column_sums", backend)(
+    parts, common = (sums_kernel or kernel("exact_column_sums"))(
         np.ascontiguousarray(matrix, dtype=np.float64))
     if common:
         # the common case, fast: every value is a multiple of 2^-64 in [0, 2^40) (scores
@@ -400,11 +400,11 @@ class Aggregate:
         array = batch.count_array if self._micro else batch.score_array
         return array.reshape(len(array), -1)
 
-    def column_sums(self, batch: ScoredExamples, backend: str | None = None) -> tuple | None:
+    def column_sums(self, batch: ScoredExamples, sums_kernel=None) -> tuple | None:
         """What add() sums of a batch, apart from the state (None where rows are kept): a
         pool worker computes it, so that add(batch, sums) under the scorer's lock only adds
-        integers. backend: rouge_backend.mode(), when the caller has read it."""
-        return None if self._keep_rows else _column_sums(self._matrix(batch), backend)
+        integers. sums_kernel: exact_column_sums, when the caller has resolved it."""
+        return None if self._keep_rows else _column_sums(self._matrix(batch), sums_kernel)
 
     def add(self, batch: ScoredExamples, sums: tuple | None = None) -> None:
         """Add a batch (sums: column_sums(batch), when already computed)."""

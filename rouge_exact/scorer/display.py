@@ -15,8 +15,8 @@ from ..options import (
     RougeType,
 )
 from .pipeline import (
-    _clip_view,
-    _pair_statistics,
+    clip_view,
+    pair_statistics,
     chosen_references,
     example_statistics,
 )
@@ -45,7 +45,7 @@ def reference_scores(options: RougeOptions, prediction: str, references: Sequenc
     """{type name: (float64[refs, 3], chosen)}: P, R, F of the prediction against each
     reference alone, and the index of the reference the example's score comes from (None
     where the multi_ref mode pools the references)."""
-    stats, ref_counts, *_ = _pair_statistics(options, [prediction], [list(references)])
+    stats, ref_counts, *_ = pair_statistics(options, [prediction], [list(references)])
     ones = np.ones(len(references), dtype=np.int64)  # each reference alone
     alone = example_statistics(options, options.rouge_types, stats, ones)[0]
     out = {}
@@ -72,5 +72,5 @@ def pair_marks(options: RougeOptions, prediction: str, reference: str, rouge_typ
     words = [[w for s in tokenizer.tokens(t, **token_options) for w in s] for t in texts]
     if [len(x) for x in text_ids(view)] != [len(w) for w in words]:
         raise ValueError("the tokenizer's views of the texts differ; no marks to show")
-    marks = kind.marks(rouge_type, flat, view, _clip_view(options, flat, view))
+    marks = kind.marks(rouge_type, flat, view, clip_view(options, flat, view))
     return marks[0], marks[1], words[0], words[1]

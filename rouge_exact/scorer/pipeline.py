@@ -40,7 +40,7 @@ from .aggregate import (
 from ..arithmetic import fscore, safe_div
 from ..kernels.backend import (
     kernel,
-    mode,
+    resolve,
     threads_here,
 )
 from .limits import (
@@ -134,6 +134,10 @@ class _Plan:
         self.plain_prf = options.profile.rounding is no_rounding and \
             options.profile.f_rule is fscore
         self.alpha = float(options.alpha)
+        # the kernels a batch runs, resolved together once a call (kernels.backend.resolve)
+        self.kernel_names = tuple(dict.fromkeys(
+            ([self.ngram_kernel] if len(orders) else []) +
+            [kind.kernel for _, _, kind in self.others] + ["example_prf"]))
 
 
 # id(options) -> (weak reference to the options, plan). Options built from plain values are
@@ -192,26 +196,27 @@ def not_text(predictions, references) -> NotText | None:
     return None
 
 
-def _pair_statistics(options: RougeOptions, predictions, references,
-                     backend: str | None = None):
+def pair_statistics(options: RougeOptions, predictions, references,
+                    kernels: dict | None = None):
     """Tokenize once and run the kernels: float64[pairs, types, 3], the statistics of each
     pair per type (in options.rouge_types' order), plus pair layout. A text that is not text
     (a lone surrogate) is a NotText naming it (not_text): found by the byte tokenizers as
-    they encode, else looked for here first. backend: rouge_backend.mode(), when the caller
-    has read it (it reads the environment)."""
+    they encode, else looked for here first. kernels: call_kernels(options), when the caller
+    has resolved them."""
     plan = _plan(options)
+    kernels = kernels or resolve(plan.kernel_names)
     if not plan.checks_texts:
         found = not_text(predictions, references)
         if found is not None:
             raise found
     try:
-        return _pair_statistics_of(options, predictions, references, plan, backend or mode())
+        return _pair_statistics_of(options, predictions, references, plan, kernels)
     except NotText as error:  # the byte tokenizer's, which knows only its place in texts
         raise (not_text(predictions, references) or error) from None
 
 
 def _pair_statistics_of(options: RougeOptions, predictions, references, plan: _Plan,
-                        backend: str):
+                        kernels: dict):
     n_examples = len(predictions)
     if set(map(type, references)) <= {str}:  # (in C: this thread holds the GIL here)
         # one reference each: no list per example (10,000 small lists would trigger the
@@ -255,22 +260,22 @@ def _pair_statistics_of(options: RougeOptions, predictions, references, plan: _P
             sent = tokenizer.sentence_batch(texts, **token_options) or flat
 
     stats = np.empty((len(pair_pred), len(plan.names), 3), dtype=np.float64)
-    _over_pairs(_kernel_calls(options, plan, flat, sent, backend), stats, pair_pred, pair_ref,
+    _over_pairs(_kernel_calls(options, plan, flat, sent, kernels), stats, pair_pred, pair_ref,
                 len(flat.tokens))
     return stats, ref_counts, texts, flat, sent
 
 
-def _kernel_calls(options: RougeOptions, plan: _Plan, flat, sent, backend: str) -> list:
+def _kernel_calls(options: RougeOptions, plan: _Plan, flat, sent, kernels: dict) -> list:
     """The kernel calls of a batch: (kernel, its arguments before the pairs, after them,
     (columns of stats it fills, columns of its result)); ROUGE-N's orders in one call."""
     calls = []
     if len(plan.ngram_orders):
-        calls.append((kernel(plan.ngram_kernel, backend), (flat.tokens, flat.text_offsets),
+        calls.append((kernels[plan.ngram_kernel], (flat.tokens, flat.text_offsets),
                       (plan.ngram_orders,), plan.ngram_place))
-    clip = _clip_view(options, flat, sent)
+    clip = clip_view(options, flat, sent)
     for j, t, kind in plan.others:
         head, tail = kind.arguments(t, flat, sent, clip)
-        calls.append((kernel(kind.kernel, backend), head, tail, (j, slice(None))))
+        calls.append((kernels[kind.kernel], head, tail, (j, slice(None))))
     return calls
 
 
@@ -309,7 +314,7 @@ def _split_batch(batch: TokenizedBatch, k: int) -> tuple:
     return first, rest
 
 
-def _clip_view(options, flat, sent):
+def clip_view(options, flat, sent):
     """Tokens that fill the clipping tables of the union LCS: ROUGE-1.5.5 takes them from its
     joined-text reader (``flat``); rouge_score from the sentence tokens."""
     view = flat if options.profile.clip_from_flat else sent
@@ -346,7 +351,7 @@ def _precision_recall(options: RougeOptions, rouge_type: RougeType, hit, pred_le
 
 def example_statistics(options: RougeOptions, rouge_types: Sequence[RougeType],
                        values: np.ndarray, ref_counts: np.ndarray,
-                       backend: str | None = None) -> tuple:
+                       kernels: dict | None = None) -> tuple:
     """Combine each example's references per the options: per-example (P, R, F) and the
     counts behind them (hit, den_p, den_r) for micro aggregation, both float64[N, types, 3],
     from the pairs' values float64[pairs, types, 3] (types in ``rouge_types``' order).
@@ -355,7 +360,7 @@ def example_statistics(options: RougeOptions, rouge_types: Sequence[RougeType],
     arithmetic, which is elementwise (IEEE, the same numbers whatever the shape). A weighted
     kind's (ROUGE-W's) powers are taken per type, on strided columns as before (numpy's SIMD
     power differs from libm in the last bit; on the pinned numpy strided and contiguous input
-    give the same). backend: rouge_backend.mode(), when the caller has read it."""
+    give the same). kernels: call_kernels(options), when the caller has resolved them."""
     profile = options.profile
     plan = _plan(options)
     w_types = plan.w_types if rouge_types is options.rouge_types else \
@@ -384,7 +389,8 @@ def example_statistics(options: RougeOptions, rouge_types: Sequence[RougeType],
     if options.multi_ref == "max_pr" and len(ref_counts) != len(values):
         return _separate_maxima(options, rouge_types, values, ref_counts), chosen
     if not w_types and plan.plain_prf:  # the common case: one kernel call
-        return kernel("example_prf", backend)(np.ascontiguousarray(chosen), plan.alpha), chosen
+        prf = kernels["example_prf"] if kernels else kernel("example_prf")
+        return prf(np.ascontiguousarray(chosen), plan.alpha), chosen
     out = np.empty(chosen.shape, dtype=np.float64)  # (P, R, F)
     # P and R in one division: hit / (den_p, den_r), 0 where the denominator is 0
     pr = out[..., :2]
@@ -480,15 +486,21 @@ def _row_keys(predictions, references) -> np.ndarray:
 # The scorer
 
 
+def call_kernels(options: RougeOptions, *more: str) -> dict:
+    """The kernels one call with these options runs (and ``more``), resolved once: the
+    call's one look-up of the backend."""
+    return resolve(_plan(options).kernel_names + more)
+
+
 def example_scores(options: RougeOptions, predictions, references,
-                   backend: str | None = None) -> tuple:
+                   kernels: dict | None = None) -> tuple:
     """(ScoredExamples, InputNotes) of one batch of checked inputs (a lone surrogate, which
-    the scoring finds: NotText). backend: rouge_backend.mode(), when the caller has read it."""
-    backend = backend or mode()  # read once (it reads the environment)
-    stats, ref_counts, texts, flat, sent = _pair_statistics(options, predictions, references,
-                                                            backend)
+    the scoring finds: NotText). kernels: call_kernels(options), when the caller has them."""
+    kernels = kernels or call_kernels(options)
+    stats, ref_counts, texts, flat, sent = pair_statistics(options, predictions, references,
+                                                           kernels)
     all_scores, all_counts = example_statistics(options, options.rouge_types, stats,
-                                                ref_counts, backend)
+                                                ref_counts, kernels)
     plan = _plan(options)
     keys = _row_keys(predictions, references) if plan.row_keys else None
     return (ScoredExamples(plan.names, all_scores, all_counts, keys),
@@ -550,17 +562,19 @@ class Scorer:
                 else None
             return ScoredExamples(_plan(self.options).names, empty, empty.copy(), keys)
 
-        backend = mode()  # read once a call (it reads the environment)
+        # what every chunk runs, chosen once a call
+        kernels = call_kernels(self.options, "exact_column_sums")
+        sums = kernels["exact_column_sums"]
 
         def score(span):  # the chunk's sums too: the lock below then only adds integers
             batch, notes = example_scores(self.options, predictions[span[0]:span[1]],
-                                          references[span[0]:span[1]], backend)
-            return batch, notes, self.aggregate.column_sums(batch, backend)
+                                          references[span[0]:span[1]], kernels)
+            return batch, notes, self.aggregate.column_sums(batch, sums)
 
         try:
             if len(spans) == 1:  # its kernels may use the threads (no slices: a small call)
-                batch, notes = example_scores(self.options, predictions, references, backend)
-                chunks = [(batch, notes, self.aggregate.column_sums(batch, backend))]
+                batch, notes = example_scores(self.options, predictions, references, kernels)
+                chunks = [(batch, notes, self.aggregate.column_sums(batch, sums))]
             else:  # each chunk on one thread, kernels included (rouge_backend.threads_here)
                 chunks = run_parts(score, spans)
         except NotText as error:  # a chunk's: name the batch's first, on any thread count

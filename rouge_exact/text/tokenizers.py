@@ -35,8 +35,7 @@ from .rouge155_lexicon import (
 )
 from ..kernels.pool import ForkSafeLock
 from ..kernels.backend import (
-    kernel,
-    mode,
+    resolve,
     threads_here,
 )
 
@@ -637,6 +636,11 @@ class TokenizerProfile:
     own_sentences = False  # sentences by the tokenizer's own rule, not the lines of the text
 
 
+# the kernels of a byte tokenizer's batch (the scanner without stems: for stopwords)
+_BYTE_KERNELS = ("dense_ids", "scan_stem_tokens", "stem_table_insert")
+_BYTE_KERNELS_STOPWORDS = _BYTE_KERNELS + ("scan_ascii_tokens",)
+
+
 @dataclass(frozen=True)
 class ByteTokenizer(TokenizerProfile):
     """The ASCII tokenizers, scanned in one pass over the batch's bytes (rouge_text):
@@ -649,16 +653,16 @@ class ByteTokenizer(TokenizerProfile):
     line_sentences = True  # the scanner's sentences are the lines (a class attribute)
 
     def batch(self, texts, *, stemmer, stopwords):
-        chosen = mode()
         # the scanner without stems is only for stopwords (the one scan stems otherwise)
-        scan = functools.partial(kernel("scan_ascii_tokens", chosen),
+        kernels = resolve(_BYTE_KERNELS_STOPWORDS if stopwords else _BYTE_KERNELS)
+        scan = functools.partial(kernels["scan_ascii_tokens"],
                                  parts=threads_here()) if stopwords else None
         return tokenize_ascii_batch(
             texts, scan, unicode_lower=self.unicode_lower,
             stem_memo=stem_memo(stemmer) if stemmer else None,
             stopwords=SMART_STOPWORDS if stopwords else None,
-            dense_ids=kernel("dense_ids", chosen), scan_stem=kernel("scan_stem_tokens", chosen),
-            table_insert=kernel("stem_table_insert", chosen))
+            dense_ids=kernels["dense_ids"], scan_stem=kernels["scan_stem_tokens"],
+            table_insert=kernels["stem_table_insert"])
 
     def tokens(self, text, *, stemmer, stopwords):
         stem = stem_memo(stemmer).stem if stemmer else None
