@@ -1,25 +1,13 @@
-"""The ROUGE kinds, declared once: one ``Kind`` per kind holds everything that varies by kind.
+"""The ROUGE kinds, declared once: one ``Kind`` per kind (ROUGE-N, L, Lsum, W, S, SU) in
+``KINDS`` holds everything that varies by kind: its names and grammar, its kernel, arguments
+and cost, how its counts become P, R and F, the reference ROUGE-1.5.5's -f B takes, what the
+Space marks and says behind a number, its README row and the profiles that score it.
+``registered`` adds one for the length of a block; ``kind_of`` maps a type to what it runs as
+under a profile.
 
-A kind (ROUGE-N, L, Lsum, W, S, SU) is one entry of ``KINDS``, whose ``Kind`` says:
-
-* its names: ``parse`` (a name of this kind -> its ``RougeType``, or None), ``grammar`` (the
-  names in words, for errors and the options schema) and ``examples`` (for menus);
-* how it is scored: the ``kernel`` (in ``rouge_kernels``, with its numpy twin of the same name
-  in ``rouge_vectorized``; ``rouge_backend`` chooses between the two), its ``arguments``,
-  whether it reads ``sentences``, and its ``cost`` (which the Space checks before scoring);
-* how its counts become P, R and F (``weighted``: ROUGE-W's f(k) = k^w) and which reference
-  ROUGE-1.5.5's -f B takes (``best_key``);
-* what the Space marks behind a number (``marks``) and its caption (``explanation``); its
-  place among the Space's rows (its order in KINDS);
-* its row of the README's kinds table (``kinds_table``: ``label``, ``grammar``, ``unit``);
-* the profiles that score it (``profiles``; None: all of them).
-
-A new kind is a Kind here, its kernel and its twin (docs/design.md, "Adding a ROUGE kind");
-``registered`` adds one for the length of a block (tests/test_new_kind.py).
-
-The cost model: seconds and bytes of rouge_kernels' work for the pairs of one request,
-calibrated on a 2-core machine (ns per DP cell, per sentence pair, per bit row; see
-docs/performance.md). It errs on the high side.
+The cost model (``estimate_cost``, ``resampling_cost``, ``text_sizes``): seconds and bytes of
+the kernels' work for the pairs of one request, calibrated on a 2-core machine; it errs on the
+high side. docs/design.md, "Adding a ROUGE kind", has the rest.
 """
 
 from __future__ import annotations

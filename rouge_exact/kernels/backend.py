@@ -1,29 +1,12 @@
 """The one seam between the scorer and its kernels: which implementation of a kernel runs.
 
-``kernel(name)`` gives the numba-compiled kernel of ``rouge_kernels`` (and the kernel modules it
-lists, ``rouge_kernels.MODULES``) once this process has it,
-until then its numpy twin of the same name in ``rouge_vectorized`` (a first call never waits
-for numba), and for a kernel without a twin the compiled one, waited for. The numbers are the
-same to the last digit (tests/test_backend.py). The choice is made when a compiled kernel
-arrives, not per call. ``ROUGE_METRIC_BACKEND=numpy`` never uses numba (kernels without a twin,
-and calls past what a twin does, run as plain Python: slow, exact); ``=numba`` always does,
-compiling in the caller's thread.
-
-``start()`` (evaluate.load) loads the cached kernels when the cache has them all, else starts
-one compile process that caches them, most needed first, while a thread here adopts each as
-it arrives. The process exits when its stdin, a pipe from this process, closes: it cannot
-outlive this process. The cache is content-keyed in the user cache directory, through numba's
-public behaviour only. No signals, priorities or process-wide state. docs/design.md has the
-details; an ahead-of-time compiled extension could replace the numba half behind this seam.
-
-The cache heals. A kernel the cache should hold (its marker is there) is only loaded from it:
-a file that does not read (garbage, cut short), or a kernel numba would compile instead of
-loading (an index of another numba, a marker without its files), is found at that load; a
-copy of a kernels file that differs from the package's is found when the folder is first
-looked at. The files that do not read are moved to the folder's ``set-aside/`` (numba writes
-new ones; nothing is deleted under a process that reads them), the kernel's marker goes, a
-KernelCacheWarning names the folder, and the kernel is recompiled once, by a compile process,
-while its twin serves (a kernel without a twin waits for it, as on an empty cache).
+``resolve(names)`` (and ``kernel(name)``) gives each kernel's numba-compiled version once this
+process has it, until then its numpy twin (``twins``, ``twins_sets``): a first call never
+waits for numba, and the numbers are the same to the last digit. ``ROUGE_METRIC_BACKEND``
+(``numpy``, ``numba``) forces one side. ``start()`` loads the cached kernels, or starts one
+compile process that cannot outlive this one; the cache is content-keyed, and heals a file
+that does not read by setting it aside and recompiling once. docs/design.md, "The backend",
+has the details.
 """
 
 from __future__ import annotations

