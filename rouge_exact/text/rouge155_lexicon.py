@@ -6170,84 +6170,85 @@ def porter_stem_rouge155(word: str) -> str:
     """
     if len(word) < 3:  # length at least 3
         return word
-    w = word
-    # Map an initial y to Y so that the patterns never treat it as a vowel.
-    firstch = w[0]
-    if firstch == "y":
-        w = "Y" + w[1:]
+    # An initial y as Y, so that the patterns never treat it as a vowel (Perl's ucfirst)
+    w = "Y" + word[1:] if word[0] == "y" else word
+    for step in (_step1a, _step1b, _step1c, _step2, _step3, _step4, _step5):
+        w = step(w)
+    # And the initial Y back to y (Perl's lcfirst).
+    return w[:1].lower() + w[1:] if word[0] == "y" else w
 
-    # Step 1a
+
+def _step1a(w: str) -> str:
+    """sses -> ss, ies -> i; else a final s dropped."""
     m = _RE_1A_SSES_IES.search(w)
     if m:
-        w = w[: m.start()] + m.group(1)
-    else:
-        m = _RE_1A_S.search(w)
-        if m:
-            w = w[: m.start()] + m.group(1)
+        return w[: m.start()] + m.group(1)
+    m = _RE_1A_S.search(w)
+    return w[: m.start()] + m.group(1) if m else w
 
-    # Step 1b
+
+def _step1b(w: str) -> str:
+    """eed -> ee where m > 0; ed, ing dropped where the stem has a vowel, then at, bl, iz
+    take an e, a double consonant is undoubled, or a short stem takes an e."""
     m = _RE_1B_EED.search(w)
     if m:
-        if _MGR0.search(w[: m.start()]):
-            w = w[:-1]
-    else:
-        m = _RE_1B_ED_ING.search(w)
-        if m:
-            stem = w[: m.start()]
-            if _VOWEL_IN_STEM.search(stem):
-                w = stem
-                if _RE_1B_AT_BL_IZ.search(w):
-                    w += "e"
-                elif _RE_1B_DOUBLE.search(w):
-                    w = w[:-1]
-                elif _CVC.search(w):
-                    w += "e"
+        return w[:-1] if _MGR0.search(w[: m.start()]) else w
+    m = _RE_1B_ED_ING.search(w)
+    if not m or not _VOWEL_IN_STEM.search(w[: m.start()]):
+        return w
+    w = w[: m.start()]
+    if _RE_1B_AT_BL_IZ.search(w):
+        return w + "e"
+    if _RE_1B_DOUBLE.search(w):
+        return w[:-1]
+    return w + "e" if _CVC.search(w) else w
 
-    # Step 1c
+
+def _step1c(w: str) -> str:
+    """y -> i where the stem has a vowel."""
     m = _RE_1C_Y.search(w)
-    if m:
-        stem = w[: m.start()]
-        if _VOWEL_IN_STEM.search(stem):
-            w = stem + "i"
+    if m and _VOWEL_IN_STEM.search(w[: m.start()]):
+        return w[: m.start()] + "i"
+    return w
 
-    # Step 2
+
+def _step2(w: str) -> str:
+    """The double suffixes (ational -> ate, ...) where m > 0."""
     m = _RE_2.search(w)
-    if m:
-        stem = w[: m.start()]
-        if _MGR0.search(stem):
-            w = stem + _STEP2_LIST[m.group(1)]
+    if m and _MGR0.search(w[: m.start()]):
+        return w[: m.start()] + _STEP2_LIST[m.group(1)]
+    return w
 
-    # Step 3
+
+def _step3(w: str) -> str:
+    """-ic-, -full, -ness, ... where m > 0."""
     m = _RE_3.search(w)
-    if m:
-        stem = w[: m.start()]
-        if _MGR0.search(stem):
-            w = stem + _STEP3_LIST[m.group(1)]
+    if m and _MGR0.search(w[: m.start()]):
+        return w[: m.start()] + _STEP3_LIST[m.group(1)]
+    return w
 
-    # Step 4 (CYL, 02/14/2004): three tests applied one after another to the current word.
+
+def _step4(w: str) -> str:
+    """CYL's step 4 (02/14/2004): three tests applied one after another to the current word,
+    each removing its suffix where m > 1."""
     m = _RE_4.search(w)
-    if m:
-        stem = w[: m.start()]
-        if _MGR1.search(stem):
-            w = stem
+    if m and _MGR1.search(w[: m.start()]):
+        w = w[: m.start()]
     m = _RE_4_MENT.search(w)
-    if m:
-        stem = w[: m.start()]
-        if _MGR1.search(stem):
-            w = stem
+    if m and _MGR1.search(w[: m.start()]):
+        w = w[: m.start()]
     m = _RE_4_ENT.search(w)
     if m:
-        stem = w[: m.start()]
-        if _MGR1.search(stem):
-            w = stem
-    else:
-        m = _RE_4_ION.search(w)
-        if m:
-            stem = w[: m.start()] + m.group(1)
-            if _MGR1.search(stem):
-                w = stem
+        return w[: m.start()] if _MGR1.search(w[: m.start()]) else w
+    m = _RE_4_ION.search(w)
+    if m and _MGR1.search(w[: m.start()] + m.group(1)):
+        return w[: m.start()] + m.group(1)
+    return w
 
-    # Step 5
+
+def _step5(w: str) -> str:
+    """A final e dropped where m > 1, or m = 1 and not *o; ll -> l where m > 1 (on the whole
+    word, as the Perl tests it)."""
     m = _RE_5_E.search(w)
     if m:
         stem = w[: m.start()]
@@ -6255,10 +6256,6 @@ def porter_stem_rouge155(word: str) -> str:
             w = stem
     if _RE_5_LL.search(w) and _MGR1.search(w):
         w = w[:-1]
-
-    # And turn the initial Y back to y (Perl's lcfirst).
-    if firstch == "y":
-        w = w[:1].lower() + w[1:]
     return w
 
 
