@@ -180,7 +180,7 @@ def test_linear_space_traceback_marks_the_same_path(y, x, weighted, base_cells):
     f = np.array([float(k) ** weight for k in range(len(x) + len(y) + 2)])
     got = np.zeros(len(y), dtype=np.bool_)
     buf = base_cells + 3 * (len(x) + 1)
-    new = K._mark_path(y, x, weighted, f, got, np.empty(buf), np.empty(buf, dtype=np.int64),
+    new = K.mark_path(y, x, weighted, f, got, np.empty(buf), np.empty(buf, dtype=np.int64),
                        np.zeros(len(x) + len(y) + 1), np.zeros(len(x) + len(y) + 1, np.int64),
                        base_cells)
     assert got.tolist() == marks

@@ -134,7 +134,7 @@ def test_texts_with_newline_is_a_count_of_texts_holding_one(pairs, profile, limi
         if limits.get("split_sentences"):
             texts = [P.split_sentences_rule_based(t) for t in texts]
         if "length_limit_words" in limits:
-            texts = [P._truncate_words(t, limits["length_limit_words"]) for t in texts]
+            texts = [P.truncate_words(t, limits["length_limit_words"]) for t in texts]
         assert scorer.notes.texts_with_newline == sum("\n" in t for t in texts)
 
 

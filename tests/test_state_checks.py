@@ -32,7 +32,7 @@ from conftest import staged
 
 def split_state(data: bytes) -> tuple:
     """(header dict, {array name: array}) of state bytes (the format of Scorer.to_bytes)."""
-    magic = staged("scorer.pipeline")._STATE_MAGIC
+    magic = staged("scorer.pipeline").STATE_MAGIC
     body, start = data[:-32], len(magic) + 4
     (size,) = struct.unpack("<I", body[len(magic):start])
     header = json.loads(body[start:start + size])
@@ -48,7 +48,7 @@ def split_state(data: bytes) -> tuple:
 def join_state(header: dict, arrays: dict, raw_header: bytes = None, blobs: bytes = None):
     """State bytes of these parts (the arrays the header lists, those given; or these raw
     bytes after the header), with a valid SHA-256 (anyone can compute one)."""
-    magic = staged("scorer.pipeline")._STATE_MAGIC
+    magic = staged("scorer.pipeline").STATE_MAGIC
     head = raw_header if raw_header is not None else json.dumps(header).encode("utf-8")
     if blobs is None:
         blobs = b"".join(arrays[name].astype(dtype).tobytes() for name, dtype, _ in
@@ -295,7 +295,7 @@ def test_a_deeply_nested_header_is_refused(metric, one_row):
 
 
 def test_a_header_larger_than_the_state_is_refused(metric, one_row):
-    magic = staged("scorer.pipeline")._STATE_MAGIC
+    magic = staged("scorer.pipeline").STATE_MAGIC
     body = bytearray(one_row[:-32])
     body[len(magic):len(magic) + 4] = struct.pack("<I", 2 ** 32 - 1)
     body = bytes(body)

@@ -82,7 +82,7 @@ def __getattr__(name: str):
 
 
 @njit(cache=True)
-def _copy(src, s0, s1, dst, d0):
+def copy_range(src, s0, s1, dst, d0):
     """dst[d0:d0 + s1 - s0] = src[s0:s1], as a loop: numba compiles slice assignment slowly,
     and compilation is the cold-start cost."""
     for i in range(s1 - s0):
@@ -90,18 +90,18 @@ def _copy(src, s0, s1, dst, d0):
 
 
 @njit(cache=True, nogil=True)
-def _dense_ids(values: np.ndarray) -> tuple[np.ndarray, int]:
+def pair_dense_ids(values: np.ndarray) -> tuple[np.ndarray, int]:
     """Map values to 0..u-1 (equal values, equal ids; in order of first appearance) with an
     open-addressing hash table: exact (slots compare the values themselves), O(n)."""
     n = values.shape[0]
     ids = np.empty(n, dtype=np.int64)
-    first = np.empty(_table_size(n), dtype=np.int64)
-    return ids, _dense_ids_into(values, n, ids, first)
+    first = np.empty(table_size(n), dtype=np.int64)
+    return ids, dense_ids_into(values, n, ids, first)
 
 
 @njit(cache=True)
-def _table_size(n):
-    """Slots of _dense_ids_into's hash table for n values: the least power of two >= 2n."""
+def table_size(n):
+    """Slots of dense_ids_into's hash table for n values: the least power of two >= 2n."""
     size = 2
     while size < 2 * n:
         size *= 2
@@ -109,13 +109,13 @@ def _table_size(n):
 
 
 @njit(cache=True)
-def _dense_ids_into(values, n, ids, first):
-    """_dense_ids of values[:n] into the scratch arrays ids (>= n) and first (the table: >=
-    _table_size(n) slots, reset here): the kernels that intern every pair allocate them once
+def dense_ids_into(values, n, ids, first):
+    """pair_dense_ids of values[:n] into the scratch arrays ids (>= n) and first (the table: >=
+    table_size(n) slots, reset here): the kernels that intern every pair allocate them once
     per call, sized to the largest pair, instead of twice per pair. Returns u."""
     if n == 0:
         return 0
-    size = _table_size(n)
+    size = table_size(n)
     bits = 0
     while (1 << bits) < size:
         bits += 1
@@ -143,24 +143,24 @@ def _dense_ids_into(values, n, ids, first):
 
 def dense_ids(values: np.ndarray) -> tuple:
     """Ids 0..u-1 for int64 values (equal values, equal ids), and u: O(n) hashing."""
-    return _dense_ids(np.ascontiguousarray(values, dtype=np.int64))
+    return pair_dense_ids(np.ascontiguousarray(values, dtype=np.int64))
 
 
 @njit(cache=True)
-def _pair_ids(tokens: np.ndarray, text_offsets: np.ndarray, p: int, r: int):
+def pair_ids(tokens: np.ndarray, text_offsets: np.ndarray, p: int, r: int):
     """Dense local ids of the pair of texts p and r: (pred ids, ref ids, vocabulary size)."""
     p0, p1, r0, r1 = text_offsets[p], text_offsets[p + 1], text_offsets[r], text_offsets[r + 1]
     lp = p1 - p0
     lr = r1 - r0
     both = np.empty(lp + lr, dtype=np.int64)
-    _copy(tokens, p0, p1, both, 0)
-    _copy(tokens, r0, r1, both, lp)
-    ids, u = _dense_ids(both)
+    copy_range(tokens, p0, p1, both, 0)
+    copy_range(tokens, r0, r1, both, lp)
+    ids, u = pair_dense_ids(both)
     return ids[:lp], ids[lp:], u
 
 
 @njit(cache=True)
-def _clipped_hits(ids_a: np.ndarray, ids_b: np.ndarray, u: int) -> int:
+def clipped_hits(ids_a: np.ndarray, ids_b: np.ndarray, u: int) -> int:
     """sum over ids k < u of min(count_a(k), count_b(k))."""
     left = np.zeros(u, dtype=np.int64)
     for k in ids_a:
@@ -175,7 +175,7 @@ def _clipped_hits(ids_a: np.ndarray, ids_b: np.ndarray, u: int) -> int:
 
 # 2^64 / the golden ratio: Fibonacci hashing's multiplier (the stem table's slots,
 # rouge_kernels_scan) and splitmix64's step (the Poisson bootstrap, rouge_kernels_sums)
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 
 # --------------------------------------------------------------------------------------------

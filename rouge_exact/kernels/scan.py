@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .registry import _GOLDEN, njit
+from .registry import GOLDEN, njit
 
 
 # --------------------------------------------------------------------------------------------
@@ -112,7 +112,7 @@ def _table_geometry(size):
 def _slot(keys, code, shift, mask):
     """The slot of code in the table: where it is, or the empty slot (key 0) where it goes
     (Fibonacci hashing, linear probing)."""
-    h = np.int64((np.uint64(code) * _GOLDEN) >> shift)
+    h = np.int64((np.uint64(code) * GOLDEN) >> shift)
     while keys[h] != 0 and keys[h] != code:
         h = (h + 1) & mask
     return h
@@ -382,7 +382,7 @@ def scan_words(points, text_ends, rule):
         start = starts[t]
         length = lengths[t]
         h = _word_hash(points, start, length)
-        j = np.int64((h * _GOLDEN) >> shift)
+        j = np.int64((h * GOLDEN) >> shift)
         while True:
             held = slots[j] - 1
             if held < 0:
@@ -408,7 +408,7 @@ def scan_words(points, text_ends, rule):
             shift, mask = _table_geometry(size)
             slots = np.zeros(size, dtype=np.int64)
             for v in range(u):
-                j = np.int64((hashes[v] * _GOLDEN) >> shift)
+                j = np.int64((hashes[v] * GOLDEN) >> shift)
                 while slots[j] != 0:
                     j = (j + 1) & mask
                 slots[j] = v + 1

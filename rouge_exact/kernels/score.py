@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .registry import _clipped_hits, _copy, _dense_ids, _pair_ids, njit
+from .registry import clipped_hits, copy_range, pair_dense_ids, pair_ids, njit
 
 
 # --------------------------------------------------------------------------------------------
@@ -33,7 +33,7 @@ def _join_windows(a_ids, a, b_ids, b, lp, lr):
         keys[i] = a_ids[i] * u_b + b_ids[i + a]
     for i in range(cr):
         keys[cp + i] = a_ids[a_ref + i] * u_b + b_ids[b_ref + i + a]
-    ids, _ = _dense_ids(keys)
+    ids, _ = pair_dense_ids(keys)
     return ids
 
 
@@ -53,9 +53,9 @@ def _ngram_pair(tokens, p0, p1, r0, r1, orders, out):
     if shortest == 0:
         return
     both = np.empty(lp + lr, dtype=np.int64)
-    _copy(tokens, p0, p1, both, 0)
-    _copy(tokens, r0, r1, both, lp)
-    ids, u = _dense_ids(both)
+    copy_range(tokens, p0, p1, both, 0)
+    copy_range(tokens, r0, r1, both, lp)
+    ids, u = pair_dense_ids(both)
     # powers[t]: ids of the 2^t-grams (2^t <= shortest and <= the largest order asked: rouge1
     # needs no doubling at all), the same length-(lp + lr) slots
     longest = min(shortest, orders[orders.shape[0] - 1])
@@ -63,11 +63,11 @@ def _ngram_pair(tokens, p0, p1, r0, r1, orders, out):
     while (1 << n_powers) <= longest:
         n_powers += 1
     powers = np.zeros((n_powers, lp + lr), dtype=np.int64)
-    _copy(ids, 0, lp + lr, powers[0], 0)
+    copy_range(ids, 0, lp + lr, powers[0], 0)
     for t in range(1, n_powers):
         half = 1 << (t - 1)
         level = _join_windows(powers[t - 1], half, powers[t - 1], half, lp, lr)
-        _copy(level, 0, level.shape[0], powers[t], 0)
+        copy_range(level, 0, level.shape[0], powers[t], 0)
     for q in range(orders.shape[0]):
         n = orders[q]
         if n > shortest:
@@ -82,7 +82,7 @@ def _ngram_pair(tokens, p0, p1, r0, r1, orders, out):
                 win = _join_windows(win, size, powers[s], 1 << s, lp, lr)
                 size += 1 << s
         cp = lp - n + 1
-        out[q, 0] = _clipped_hits(win[:cp], win[cp:], lp + lr)
+        out[q, 0] = clipped_hits(win[:cp], win[cp:], lp + lr)
         if out[q, 0] == 0:
             break  # no n-gram in common: no longer one either
 
@@ -116,11 +116,11 @@ def _lcs_length(a: np.ndarray, b: np.ndarray, u: int) -> int:
     head = np.full(u, -1, dtype=np.int64)
     nxt = np.empty(n, dtype=np.int64)
     mask_of = np.full(u, -1, dtype=np.int64)
-    masks = _match_rows(a, head, nxt, mask_of, words)
+    masks = match_rows(a, head, nxt, mask_of, words)
     v = np.full(words, np.uint64(0xFFFFFFFFFFFFFFFF), dtype=np.uint64)
     match = np.zeros(words, dtype=np.uint64)
-    _bit_rows(v, b, 0, b.shape[0], head, nxt, mask_of, masks, match)
-    return _zeros_below_words(v, n)
+    bit_rows(v, b, 0, b.shape[0], head, nxt, mask_of, masks, match)
+    return zeros_below_words(v, n)
 
 
 @njit(cache=True, nogil=True)
@@ -129,7 +129,7 @@ def lcs_stats(tokens, text_offsets, pair_pred, pair_ref):
     n_pairs = pair_pred.shape[0]
     out = np.zeros((n_pairs, 3), dtype=np.int64)
     for k in range(n_pairs):
-        ids_p, ids_r, u = _pair_ids(tokens, text_offsets, pair_pred[k], pair_ref[k])
+        ids_p, ids_r, u = pair_ids(tokens, text_offsets, pair_pred[k], pair_ref[k])
         out[k, 0] = _lcs_length(ids_p, ids_r, u)
         out[k, 1] = ids_p.shape[0]
         out[k, 2] = ids_r.shape[0]
@@ -145,14 +145,14 @@ def _popcount(x):
 
 
 @njit(cache=True)
-def _zeros_below(v, j):
+def zeros_below(v, j):
     """Zero bits of v among bits 0..j-1: the LCS table value c[i][j] of bit row v."""
     low = np.uint64(0xFFFFFFFFFFFFFFFF) if j >= 64 else (np.uint64(1) << np.uint64(j)) - np.uint64(1)
     return _popcount(~v & low)
 
 
 @njit(cache=True)
-def _match_rows(x, head, nxt, mask_of, words):
+def match_rows(x, head, nxt, mask_of, words):
     """Link the positions of each id in x (head[id]: first, -1 none; nxt[pos]: next of the
     same id) and precompute the match row of every id that occurs more than `words` times
     (mask_of[id]: its row in the result; at most 64 such ids). A row's match mask then
@@ -182,7 +182,7 @@ def _match_rows(x, head, nxt, mask_of, words):
 
 
 @njit(cache=True)
-def _bit_rows(v, tokens, lo, hi, head, nxt, mask_of, masks, match):
+def bit_rows(v, tokens, lo, hi, head, nxt, mask_of, masks, match):
     """Rows lo..hi - 1 of the bit-vector LCS in place: for each row's token its match row
     M, from masks (frequent ids) or built in the zeroed scratch row match from the linked
     positions (left zeroed), and Hyyro's step V' = (V + (V & M)) | (V & ~M) over multiword
@@ -222,13 +222,13 @@ def _bit_rows(v, tokens, lo, hi, head, nxt, mask_of, masks, match):
 
 
 @njit(cache=True)
-def _zeros_below_words(v, j):
+def zeros_below_words(v, j):
     """c[i][j] of multiword bit row v: its zero bits among bits 0..j-1."""
     total = 0
     for w in range(j >> 6):
         total += _popcount(~v[w])
     if j & 63:
-        total += _zeros_below(v[j >> 6], j & 63)
+        total += zeros_below(v[j >> 6], j & 63)
     return total
 
 
@@ -367,7 +367,7 @@ def skip_bigram_stats(tokens, text_offsets, pair_pred, pair_ref, max_skip, unigr
     n_pairs = pair_pred.shape[0]
     out = np.zeros((n_pairs, 3), dtype=np.int64)
     for k in range(n_pairs):
-        ids_p, ids_r, u = _pair_ids(tokens, text_offsets, pair_pred[k], pair_ref[k])
+        ids_p, ids_r, u = pair_ids(tokens, text_offsets, pair_pred[k], pair_ref[k])
         lp = ids_p.shape[0]
         lr = ids_r.shape[0]
         # a gap at or past the longer text is no limit; clamped, i + gap + 1 cannot overflow
@@ -381,7 +381,7 @@ def skip_bigram_stats(tokens, text_offsets, pair_pred, pair_ref, max_skip, unigr
             hit = _skip_hits_by_first_word(ids_p, ids_r, u, gap)
         if unigrams:  # SU: the unigrams of all but the last token
             if lp > 1 and lr > 1:
-                hit += _clipped_hits(ids_p[:lp - 1], ids_r[:lr - 1], u)
+                hit += clipped_hits(ids_p[:lp - 1], ids_r[:lr - 1], u)
             count_p += max(lp - 1, 0)
             count_r += max(lr - 1, 0)
         out[k, 0] = hit

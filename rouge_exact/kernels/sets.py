@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .registry import _copy, _dense_ids, _dense_ids_into, _table_size, njit
-from .union import _BASE_CELLS, _mark_lcs_bits, _mark_path
+from .registry import copy_range, pair_dense_ids, dense_ids_into, table_size, njit
+from .union import BASE_CELLS, mark_lcs_bits, mark_path
 
 
 # --------------------------------------------------------------------------------------------
@@ -51,9 +51,9 @@ def distinct_ngram_stats(tokens, text_offsets, pair_pred, pair_ref, orders):
         if lp == 0 and lr == 0:
             continue
         both = np.empty(lp + lr, dtype=np.int64)
-        _copy(tokens, p0, p1, both, 0)
-        _copy(tokens, r0, r1, both, lp)
-        unigram, u = _dense_ids(both)
+        copy_range(tokens, p0, p1, both, 0)
+        copy_range(tokens, r0, r1, both, lp)
+        unigram, u = pair_dense_ids(both)
         gram = unigram.copy()
         keys = np.empty(lp + lr, dtype=np.int64)
         flags = np.zeros(lp + lr, dtype=np.int8)
@@ -63,7 +63,7 @@ def distinct_ngram_stats(tokens, text_offsets, pair_pred, pair_ref, orders):
                 for i in range(lp + lr):
                     inside = i + n <= lp if i < lp else i + n <= lp + lr
                     keys[i] = gram[i] * u + unigram[i + n - 1] if inside else -1
-                gram, _ = _dense_ids(keys)
+                gram, _ = pair_dense_ids(keys)
             if orders[q] != n:
                 continue
             for i in range(lp + lr):
@@ -96,7 +96,7 @@ def _set_union_mask(ids, lp, sent_p, sent_r, mask, by_word, scratch):
     marked somewhere (the statistics count words; the Space highlights every position).
 
     pltrdy traces its table (reference rows, prediction columns) up when the cell above is
-    strictly larger, else left: _mark_path's rule (up when up >= left) on the transposed
+    strictly larger, else left: mark_path's rule (up when up >= left) on the transposed
     table, the prediction sentence as rows, so its marks fall on the prediction (by bit rows
     # where the reference sentence has at most 64 words: the same path). scratch:
     # _set_union_buffers'."""
@@ -134,10 +134,10 @@ def _set_union_mask(ids, lp, sent_p, sent_r, mask, by_word, scratch):
             if not fresh:
                 continue
             if y1 - y0 <= 64:
-                new = _mark_lcs_bits(ids, x0, x1 - x0, y0, y1 - y0, bit_of, rows, mask[x0:x1])
+                new = mark_lcs_bits(ids, x0, x1 - x0, y0, y1 - y0, bit_of, rows, mask[x0:x1])
             else:
-                new = _mark_path(ids[x0:x1], ids[y0:y1], False, f, mask[x0:x1], buf_c, buf_l,
-                                 zeros_c, zeros_l, _BASE_CELLS)
+                new = mark_path(ids[x0:x1], ids[y0:y1], False, f, mask[x0:x1], buf_c, buf_l,
+                                 zeros_c, zeros_l, BASE_CELLS)
             if not by_word:
                 marked += new
                 continue
@@ -151,8 +151,8 @@ def _set_union_mask(ids, lp, sent_p, sent_r, mask, by_word, scratch):
 @njit(cache=True)
 def _set_union_buffers(max_p, max_r, n_ids):
     """Scratch arrays for _set_union_mask over sentences of up to max_p (prediction) x max_r
-    (reference) tokens and up to n_ids ids: _mark_path's, then _mark_lcs_bits' (zeroed)."""
-    size = min(_BASE_CELLS, (max_p + 1) * (max_r + 1))
+    (reference) tokens and up to n_ids ids: mark_path's, then mark_lcs_bits' (zeroed)."""
+    size = min(BASE_CELLS, (max_p + 1) * (max_r + 1))
     zeros = max(max_p, max_r) + 1
     return (np.empty(size, dtype=np.float64), np.empty(size, dtype=np.int64),
             np.zeros(zeros, dtype=np.float64), np.zeros(zeros, dtype=np.int64),
@@ -164,7 +164,7 @@ def _set_union_buffers(max_p, max_r, n_ids):
 def set_union_mask(tokens, lp, sent_p, sent_r):
     """The Space's highlights: the prediction positions _set_union_mask marks, for one pair
     (tokens: the prediction's, then the reference's; sentence bounds relative to each)."""
-    ids, _ = _dense_ids(tokens)
+    ids, _ = pair_dense_ids(tokens)
     max_p = 0
     for s in range(sent_p.shape[0] - 1):
         max_p = max(max_p, sent_p[s + 1] - sent_p[s])
@@ -202,7 +202,7 @@ def set_union_lcs_stats(tokens, sent_offsets, text_sent_offsets, pair_pred, pair
                     - sent_offsets[text_sent_offsets[r]])
     both = np.empty(n_max, dtype=np.int64)
     ids = np.empty(n_max, dtype=np.int64)
-    first = np.empty(_table_size(n_max), dtype=np.int64)
+    first = np.empty(table_size(n_max), dtype=np.int64)
     flags = np.zeros(n_max, dtype=np.int8)
     mask = np.zeros(n_max, dtype=np.bool_)
     scratch = _set_union_buffers(max_p, max_r, n_max)
@@ -213,9 +213,9 @@ def set_union_lcs_stats(tokens, sent_offsets, text_sent_offsets, pair_pred, pair
         t_p0, t_r0 = sent_offsets[sp0], sent_offsets[sr0]
         lp = sent_offsets[sp1] - t_p0
         lr = sent_offsets[sr1] - t_r0
-        _copy(tokens, t_p0, t_p0 + lp, both, 0)
-        _copy(tokens, t_r0, t_r0 + lr, both, lp)
-        u = _dense_ids_into(both, lp + lr, ids, first)
+        copy_range(tokens, t_p0, t_p0 + lp, both, 0)
+        copy_range(tokens, t_r0, t_r0 + lr, both, lp)
+        u = dense_ids_into(both, lp + lr, ids, first)
         for t in range(u):
             flags[t] = 0
         out[k, 1] = _count_new(ids, 0, lp, flags, 1)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .registry import _GOLDEN, njit
+from .registry import GOLDEN, njit
 
 
 # --------------------------------------------------------------------------------------------
@@ -58,7 +58,7 @@ def poisson_bootstrap_sums(values, keys, occurrences, seed, n_samples, cdf):
     for r0 in range(0, n_rows, block):
         size = min(block, n_rows - r0)
         for b in range(0, n_samples, 2):
-            step = np.uint64(b // 2 + 1) * _GOLDEN
+            step = np.uint64(b // 2 + 1) * GOLDEN
             for j in range(size):  # no branches: vector lanes
                 z = _mix64(row_seeds[r0 + j] + step)
                 u0 = z >> np.uint64(32)

@@ -20,7 +20,7 @@ _WORD_BYTE_FOLD = _WORD_BYTE.copy()  # and A-Z read as a-z
 _WORD_BYTE_FOLD[65:91] = np.arange(1, 27)
 _POW37 = 37 ** np.arange(13, dtype=np.int64)
 MIN_STEM_CODE = 52060  # rouge_kernels_scan.MIN_STEM_CODE
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _ONES = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
@@ -98,7 +98,7 @@ def _probe(keys: np.ndarray, codes: np.ndarray):
     size = keys.shape[0]
     bits = max(0, (size - 1).bit_length())
     mask = size - 1
-    slot = ((codes.astype(np.uint64) * _GOLDEN) >> np.uint64(64 - bits)).astype(np.int64) \
+    slot = ((codes.astype(np.uint64) * GOLDEN) >> np.uint64(64 - bits)).astype(np.int64) \
         if bits else np.zeros(codes.shape[0], dtype=np.int64)
     found = np.full(codes.shape[0], -2, dtype=np.int64)
     todo = np.arange(codes.shape[0])
@@ -146,7 +146,7 @@ def stem_table_insert(keys, vals, new_keys, new_vals):
     _, last = np.unique(codes[::-1], return_index=True)
     keep = np.sort(codes.shape[0] - 1 - last)
     codes, values = codes[keep], values[keep]
-    slot = ((codes.astype(np.uint64) * _GOLDEN) >> np.uint64(64 - bits)).astype(np.int64) \
+    slot = ((codes.astype(np.uint64) * GOLDEN) >> np.uint64(64 - bits)).astype(np.int64) \
         if bits else np.zeros(codes.shape[0], dtype=np.int64)
     todo = np.arange(codes.shape[0])
     while todo.shape[0]:
@@ -196,7 +196,7 @@ def _clipped_hits_per_pair(n_pairs, pred_pair, pred_key, ref_pair, ref_key):
     return hits
 
 
-def _pair_positions(text_offsets, texts):
+def pair_positions(text_offsets, texts):
     """Token positions of the given texts, concatenated, and the owning index of each."""
     starts = text_offsets[texts]
     lengths = text_offsets[texts + 1] - starts
@@ -367,8 +367,8 @@ def _lcs_group(tokens, text_offsets, pair_pred, pair_ref, lp, lr):
     steps = int(lr.max(initial=0))
     if steps == 0 or words == 0:
         return np.zeros(n, dtype=np.int64)
-    p_pos, p_owner, _ = _pair_positions(text_offsets, pair_pred)
-    r_pos, r_owner, _ = _pair_positions(text_offsets, pair_ref)
+    p_pos, p_owner, _ = pair_positions(text_offsets, pair_pred)
+    r_pos, r_owner, _ = pair_positions(text_offsets, pair_ref)
     pred_item, ref_item = _matches(p_pos, p_owner, r_pos, r_owner, tokens)
     i = p_pos[pred_item] - text_offsets[pair_pred][p_owner[pred_item]]  # bit: pred position
     j = r_pos[ref_item] - text_offsets[pair_ref][r_owner[ref_item]]  # step: ref position
@@ -386,7 +386,7 @@ def _lcs_group(tokens, text_offsets, pair_pred, pair_ref, lp, lr):
     return ((bits == 0) & valid).sum(axis=1).astype(np.int64)
 
 
-def _sentence_pairs(sent_len, text_sent_offsets, pair_pred, pair_ref) -> tuple:
+def sentence_pairs(sent_len, text_sent_offsets, pair_pred, pair_ref) -> tuple:
     """Every (reference sentence, prediction sentence) of every pair, both non-empty: their
     sentence indices ys and xs, the pair each belongs to, and their lengths ly and lx."""
     p_s0, p_s1 = text_sent_offsets[pair_pred], text_sent_offsets[pair_pred + 1]
@@ -419,7 +419,7 @@ def union_lcs_stats(tokens, sent_offsets, text_sent_offsets, clip_tokens, clip_o
     sent_len = np.diff(sent_offsets)
     if n_pairs == 0:
         return out
-    pos, pair = traced_positions(tokens, sent_offsets, *_sentence_pairs(
+    pos, pair = traced_positions(tokens, sent_offsets, *sentence_pairs(
         sent_len, text_sent_offsets, pair_pred, pair_ref))
     if pos.shape[0] == 0:
         return out
@@ -428,8 +428,8 @@ def union_lcs_stats(tokens, sent_offsets, text_sent_offsets, clip_tokens, clip_o
     pair, pos = unique_key // tokens.shape[0], unique_key % tokens.shape[0]
     # clipping: per (pair, token value) min(marked, clip ref copies, clip pred copies)
     values = tokens[pos]
-    cp_pos, cp_owner, _ = _pair_positions(clip_offsets, pair_pred)
-    cr_pos, cr_owner, _ = _pair_positions(clip_offsets, pair_ref)
+    cp_pos, cp_owner, _ = pair_positions(clip_offsets, pair_pred)
+    cr_pos, cr_owner, _ = pair_positions(clip_offsets, pair_ref)
     all_values = np.concatenate((values, clip_tokens[cp_pos], clip_tokens[cr_pos]))
     _, ids = np.unique(all_values, return_inverse=True)
     ids = ids.reshape(-1)
@@ -449,7 +449,7 @@ def union_lcs_stats(tokens, sent_offsets, text_sent_offsets, clip_tokens, clip_o
 
 
 def traced_positions(tokens, sent_offsets, ys, xs, combo_pair, ly, lx) -> tuple:
-    """The token positions the traceback of every sentence pair (_sentence_pairs' ys, xs,
+    """The token positions the traceback of every sentence pair (sentence_pairs' ys, xs,
     combo_pair, ly, lx) marks on its ys sentence, and the pair of each: the sentence pairs in
     groups of similar sizes (the steps are ys tokens, the words of 64 bits hold xs tokens)."""
     marked_pos, marked_pair = [], []
@@ -487,8 +487,8 @@ def _mark_group(tokens, sent_offsets, ys, xs, ly, lx):
     n = ys.shape[0]
     steps = int(ly.max(initial=0))
     words = max(1, (int(lx.max(initial=0)) + 63) // 64)
-    y_pos, y_owner, _ = _pair_positions(sent_offsets, ys)
-    x_pos, x_owner, _ = _pair_positions(sent_offsets, xs)
+    y_pos, y_owner, _ = pair_positions(sent_offsets, ys)
+    x_pos, x_owner, _ = pair_positions(sent_offsets, xs)
     x_item, y_item = _matches(x_pos, x_owner, y_pos, y_owner, tokens)
     col = x_pos[x_item] - sent_offsets[xs][x_owner[x_item]]
     row = y_pos[y_item] - sent_offsets[ys][y_owner[y_item]]
@@ -509,8 +509,8 @@ def _mark_group(tokens, sent_offsets, ys, xs, ly, lx):
     x0 = sent_offsets[xs]
     return _trace_back(ly, lx, y0, lambda a, ia, ja: (
         tokens[y0[a] + ia - 1] == tokens[x0[a] + ja - 1],
-        _zeros_below(rows, zeros_before, ia - 1, a, ja)
-        >= _zeros_below(rows, zeros_before, ia, a, ja - 1)))
+        zeros_below(rows, zeros_before, ia - 1, a, ja)
+        >= zeros_below(rows, zeros_before, ia, a, ja - 1)))
 
 
 def _trace_back(ly, lx, y0, step):
@@ -539,7 +539,7 @@ def _trace_back(ly, lx, y0, step):
     return np.concatenate(out_pos), np.concatenate(out_owner)
 
 
-def _zeros_below(rows, zeros_before, i, c, j):
+def zeros_below(rows, zeros_before, i, c, j):
     """Zero bits of row i of sentence pair c among bits 0..j-1: the LCS table value c[i][j]."""
     w = j >> 6
     low = (np.uint64(1) << (j & 63).astype(np.uint64)) - np.uint64(1)
@@ -584,7 +584,7 @@ def wlcs_stats(tokens, sent_offsets, text_sent_offsets, clip_tokens, clip_offset
     out[:, 2] = _sequential_add(n_pairs, _owner(r_s1 - r_s0), f[sent_len[ref_sents]])
     if n_pairs == 0:
         return out
-    ys, xs, combo_pair, ly, lx = _sentence_pairs(sent_len, text_sent_offsets, pair_pred,
+    ys, xs, combo_pair, ly, lx = sentence_pairs(sent_len, text_sent_offsets, pair_pred,
                                                  pair_ref)
     marked_pos, marked_pair = [], []
     order = np.lexsort((lx, ly))
@@ -601,8 +601,8 @@ def wlcs_stats(tokens, sent_offsets, text_sent_offsets, clip_tokens, clip_offset
     # clipping: the r-th marked copy of token t in a pair is counted while r < min(copies of t
     # in the reference's and in the prediction's clipping view)
     values = tokens[pos]
-    cp_pos, cp_owner, _ = _pair_positions(clip_offsets, pair_pred)
-    cr_pos, cr_owner, _ = _pair_positions(clip_offsets, pair_ref)
+    cp_pos, cp_owner, _ = pair_positions(clip_offsets, pair_pred)
+    cr_pos, cr_owner, _ = pair_positions(clip_offsets, pair_ref)
     _, ids = np.unique(np.concatenate((values, clip_tokens[cp_pos], clip_tokens[cr_pos])),
                        return_inverse=True)
     ids = ids.reshape(-1)
@@ -655,14 +655,14 @@ def _weighted_marks(tokens, sent_offsets, ys, xs, ly, lx, f):
     prediction): token positions of marked y tokens and the sentence pair of each. The table:
     equal tokens -> diagonal + (f(k + 1) - f(k)) added as (c + f(k+1)) - f(k), k the run
     ending on the diagonal; else the larger of up and left; traceback: equal -> diagonal,
-    up >= left -> up, else left (the kernel's _dp_block and _mark_path)."""
+    up >= left -> up, else left (the kernel's _dp_block and mark_path)."""
     n = ys.shape[0]
     rows, cols = int(ly.max()), int(lx.max())
     # tokens as [position, sentence pair] (a step reads contiguous rows); padding never equal
     y_tok = np.full((rows, n), -1, dtype=np.int64)
     x_tok = np.full((cols, n), -2, dtype=np.int64)
-    y_pos, y_owner, _ = _pair_positions(sent_offsets, ys)
-    x_pos, x_owner, _ = _pair_positions(sent_offsets, xs)
+    y_pos, y_owner, _ = pair_positions(sent_offsets, ys)
+    x_pos, x_owner, _ = pair_positions(sent_offsets, xs)
     y_tok[y_pos - sent_offsets[ys][y_owner], y_owner] = tokens[y_pos]
     x_tok[x_pos - sent_offsets[xs][x_owner], x_owner] = tokens[x_pos]
     # the tables by anti-diagonal: cell (i, j) at [i + j, i, pair]; row 0 and column 0 are 0
@@ -708,7 +708,7 @@ def poisson_bootstrap_sums(values, keys, occurrences, seed, n_samples, cdf):
     sums = np.zeros((n_samples, n_columns), dtype=np.float64)
     weights = np.zeros(n_samples, dtype=np.int64)
     half = (n_samples + 1) // 2
-    steps = (np.arange(1, half + 1, dtype=np.uint64) * _GOLDEN)[None, :]
+    steps = (np.arange(1, half + 1, dtype=np.uint64) * GOLDEN)[None, :]
     with np.errstate(over="ignore"):
         row_seeds = _mix64(keys.astype(np.uint64) ^ _mix64(occurrences.astype(np.uint64)
                                                              ^ _mix64(np.uint64(seed))))

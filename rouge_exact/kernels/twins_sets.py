@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .twins import _pair_positions, _sentence_pairs, ngram_levels, traced_positions
+from .twins import pair_positions, sentence_pairs, ngram_levels, traced_positions
 
 
 def _distinct_per_pair(n_pairs: int, pair: np.ndarray, key: np.ndarray) -> np.ndarray:
@@ -47,10 +47,10 @@ def set_union_lcs_stats(tokens, sent_offsets, text_sent_offsets, pair_pred, pair
     out = np.zeros((n_pairs, 3), dtype=np.int64)
     text_offsets = sent_offsets[text_sent_offsets]
     for column, texts in ((1, pair_pred), (2, pair_ref)):
-        pos, owner, _ = _pair_positions(text_offsets, texts)
+        pos, owner, _ = pair_positions(text_offsets, texts)
         out[:, column] = _distinct_per_pair(n_pairs, owner, tokens[pos])
     sent_len = np.diff(sent_offsets)
-    pos, pair = traced_positions(tokens, sent_offsets, *_sentence_pairs(
+    pos, pair = traced_positions(tokens, sent_offsets, *sentence_pairs(
         sent_len, text_sent_offsets, pair_ref, pair_pred))  # rows: the prediction's sentences
     out[:, 0] = _distinct_per_pair(n_pairs, pair, tokens[pos])
     return out

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .registry import _copy, _dense_ids_into, _table_size, njit
+from .registry import copy_range, dense_ids_into, table_size, njit
 from .score import (
-    _bit_rows,
-    _match_rows,
-    _zeros_below,
-    _zeros_below_words,
+    bit_rows,
+    match_rows,
+    zeros_below,
+    zeros_below_words,
 )
 
 
@@ -20,12 +20,12 @@ from .score import (
 
 
 @njit(cache=True)
-def _mark_lcs_bits(ids, y0, m, x0, n, bit_of, rows, mask):
-    """_mark_path (unweighted) of y = ids[y0:y0 + m] and a prediction sentence x =
+def mark_lcs_bits(ids, y0, m, x0, n, bit_of, rows, mask):
+    """mark_path (unweighted) of y = ids[y0:y0 + m] and a prediction sentence x =
     ids[x0:x0 + n] of at most 64 tokens: the DP rows are machine words (Hyyro's bit-vector
     LCS), the traceback reads c[i][j] by popcount. Same path, O(m + n) instead of O(m * n).
     The sentences as offsets into one array, not slices: a slice passed per sentence pair
-    costs its creation and reference counting (see _bit_rows). bit_of is a zeroed scratch
+    costs its creation and reference counting (see bit_rows). bit_of is a zeroed scratch
     array indexed by token id (left zeroed). Returns how many positions it newly marked."""
     one = np.uint64(1)
     for j in range(n):
@@ -45,10 +45,10 @@ def _mark_lcs_bits(ids, y0, m, x0, n, bit_of, rows, mask):
         if ids[y0 + i - 1] == ids[x0 + j - 1]:
             i -= 1
             j -= 1
-            if not mask[i]:  # newly on a path (inline: see _bit_rows on calls per step)
+            if not mask[i]:  # newly on a path (inline: see bit_rows on calls per step)
                 mask[i] = True
                 new += 1
-        elif _zeros_below(rows[i - 1], j) >= _zeros_below(rows[i], j - 1):
+        elif zeros_below(rows[i - 1], j) >= zeros_below(rows[i], j - 1):
             i -= 1
         else:
             j -= 1
@@ -57,7 +57,7 @@ def _mark_lcs_bits(ids, y0, m, x0, n, bit_of, rows, mask):
 
 @njit(cache=True)
 def _mark_lcs_bit_rows(y, x, head, nxt, mask_of, match, mask):
-    """_mark_lcs_bits for a prediction sentence of any length: rows of ceil(len(x) / 64)
+    """mark_lcs_bits for a prediction sentence of any length: rows of ceil(len(x) / 64)
     words, every b-th row kept (b = sqrt(len(y))) and a block of b rows recomputed from its
     checkpoint when the traceback reaches it (each block once: the path only moves up).
     O(sqrt(len(y)) * len(x) / 64) words, two passes of len(y) * len(x) / 64 word steps.
@@ -66,7 +66,7 @@ def _mark_lcs_bit_rows(y, x, head, nxt, mask_of, match, mask):
     m = y.shape[0]
     n = x.shape[0]
     words = (n + 63) // 64
-    masks = _match_rows(x, head, nxt, mask_of, words)
+    masks = match_rows(x, head, nxt, mask_of, words)
     b = max(1, int(np.sqrt(m)))
     checkpoints = np.empty((m // b + 1, words), dtype=np.uint64)
     block = np.empty((b + 1, words), dtype=np.uint64)
@@ -74,7 +74,7 @@ def _mark_lcs_bit_rows(y, x, head, nxt, mask_of, match, mask):
     for w in range(words):
         checkpoints[0, w] = v[w]
     for i in range(b, m + 1, b):
-        _bit_rows(v, y, i - b, i, head, nxt, mask_of, masks, match)
+        bit_rows(v, y, i - b, i, head, nxt, mask_of, masks, match)
         for w in range(words):
             checkpoints[i // b, w] = v[w]
     new = 0
@@ -96,8 +96,8 @@ def _mark_lcs_bit_rows(y, x, head, nxt, mask_of, match, mask):
             for r in range(1, min(b, m - i0) + 1):
                 for w in range(words):
                     block[r, w] = block[r - 1, w]
-                _bit_rows(block[r], y, i0 + r - 1, i0 + r, head, nxt, mask_of, masks, match)
-        if _zeros_below_words(block[i - 1 - i0], j) >= _zeros_below_words(block[i - i0], j - 1):
+                bit_rows(block[r], y, i0 + r - 1, i0 + r, head, nxt, mask_of, masks, match)
+        if zeros_below_words(block[i - 1 - i0], j) >= zeros_below_words(block[i - i0], j - 1):
             i -= 1
         else:
             j -= 1
@@ -107,7 +107,7 @@ def _mark_lcs_bit_rows(y, x, head, nxt, mask_of, match, mask):
     return new
 
 
-_BASE_CELLS = 1 << 16  # sub-tables up to this many cells are filled whole (1 MiB)
+BASE_CELLS = 1 << 16  # sub-tables up to this many cells are filled whole (1 MiB)
 
 
 @njit(cache=True)
@@ -186,7 +186,7 @@ def _push(tasks, n_tasks, i0, i1, j0, j1, top, left, end):
 
 
 @njit(cache=True)
-def _mark_path(y, x, weighted, f, mask, buf_c, buf_l, zeros_c, zeros_l, base_cells):
+def mark_path(y, x, weighted, f, mask, buf_c, buf_l, zeros_c, zeros_l, base_cells):
     """Trace back ROUGE-1.5.5's (weighted) LCS table of reference sentence y (rows) and
     prediction sentence x (columns) as the script and rouge_score do (equal tokens ->
     diagonal, marking mask[i - 1]; up >= left -> up; else left) in O((len(x) + len(y)) *
@@ -376,7 +376,7 @@ def _union_pairs(tokens, sent_offsets, clip_tokens, bounds, weight, hits, mask_o
     n_max, max_p, max_r = _union_sizes(sent_offsets, bounds)
     both = np.empty(n_max, dtype=np.int64)
     ids = np.empty(n_max, dtype=np.int64)
-    first = np.empty(_table_size(n_max), dtype=np.int64)
+    first = np.empty(table_size(n_max), dtype=np.int64)
     # per id (u <= n_max): unigram tables for clipping, ids in the prediction, bit masks
     left_p = np.empty(n_max, dtype=np.int64)
     left_r = np.empty(n_max, dtype=np.int64)
@@ -391,8 +391,8 @@ def _union_pairs(tokens, sent_offsets, clip_tokens, bounds, weight, hits, mask_o
     nxt = np.empty(max_p if long_bits else 0, dtype=np.int64)
     match = np.zeros((max_p + 63) // 64 if long_bits else 0, dtype=np.uint64)
     # the DP table for the weighted LCS (a larger one than a pair needs takes the same
-    # paths in _mark_path: a block fits it exactly when it has at most _BASE_CELLS cells)
-    buf_size = 1 if weight is None else min(_BASE_CELLS, (max_r + 1) * (max_p + 1))
+    # paths in mark_path: a block fits it exactly when it has at most BASE_CELLS cells)
+    buf_size = 1 if weight is None else min(BASE_CELLS, (max_r + 1) * (max_p + 1))
     buf_c = np.empty(buf_size, dtype=np.float64)
     buf_l = np.empty(buf_size, dtype=np.int64)
     zeros_c = np.zeros(0 if weight is None else max(max_p, max_r) + 1, dtype=np.float64)
@@ -417,11 +417,11 @@ def _union_pairs(tokens, sent_offsets, clip_tokens, bounds, weight, hits, mask_o
         nc_p = c_p1 - c_p0
         nc_r = c_r1 - c_r0
         n = lp + lr + nc_p + nc_r
-        _copy(tokens, t_p0, t_p0 + lp, both, 0)
-        _copy(tokens, t_r0, t_r0 + lr, both, lp)
-        _copy(clip_tokens, c_p0, c_p1, both, lp + lr)
-        _copy(clip_tokens, c_r0, c_r1, both, lp + lr + nc_p)
-        u = _dense_ids_into(both, n, ids, first)
+        copy_range(tokens, t_p0, t_p0 + lp, both, 0)
+        copy_range(tokens, t_r0, t_r0 + lr, both, lp)
+        copy_range(clip_tokens, c_p0, c_p1, both, lp + lr)
+        copy_range(clip_tokens, c_r0, c_r1, both, lp + lr + nc_p)
+        u = dense_ids_into(both, n, ids, first)
         rb = lp
         # unigram tables for clipping: a token is a hit only while both texts have copies left
         for t in range(u):
@@ -456,10 +456,10 @@ def _union_pairs(tokens, sent_offsets, clip_tokens, bounds, weight, hits, mask_o
                 if nx == 0:
                     continue
                 if weight is not None:
-                    marked += _mark_path(ids[ry:ry + m], ids[x0:x0 + nx], True, f, mask, buf_c,
-                                         buf_l, zeros_c, zeros_l, _BASE_CELLS)
+                    marked += mark_path(ids[ry:ry + m], ids[x0:x0 + nx], True, f, mask, buf_c,
+                                         buf_l, zeros_c, zeros_l, BASE_CELLS)
                 elif nx <= 64:
-                    marked += _mark_lcs_bits(ids, ry, m, x0, nx, bit_of, rows, mask)
+                    marked += mark_lcs_bits(ids, ry, m, x0, nx, bit_of, rows, mask)
                 else:
                     marked += _mark_lcs_bit_rows(ids[ry:ry + m], ids[x0:x0 + nx], head, nxt,
                                                  mask_of, match, mask)

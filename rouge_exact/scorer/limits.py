@@ -7,7 +7,7 @@ import re
 
 
 
-def _truncate_words(text: str, limit: int) -> str:
+def truncate_words(text: str, limit: int) -> str:
     """ROUGE-1.5.5 -l: keep the first `limit` whitespace chunks (Perl split /\\s+/, which
     yields a leading empty chunk when a line starts with whitespace), line by line."""
     kept = []
@@ -36,7 +36,7 @@ def _perl_split(line: str) -> list:
     return parts
 
 
-def _truncate_bytes(text: str, limit: int, count_bytes: bool) -> str:
+def truncate_bytes(text: str, limit: int, count_bytes: bool) -> str:
     """ROUGE-1.5.5 -b: readText keeps sentences while the running byte count stays below the
     limit and cuts the first that does not fit; readText_LCS never increases its count
     (count_bytes=False), so it keeps every short sentence and cuts the first long one."""

@@ -1,4 +1,4 @@
-"""What the input looked like, and the warnings that are true of it: ``_input_notes`` counts
+"""What the input looked like, and the warnings that are true of it: ``input_notes`` counts
 a scored batch's ``InputNotes`` (texts without tokens, with newlines, sentences not split,
 ROUGE-W references without tokens, segmenter fallbacks); ``input_warnings`` turns the notes
 summed over batches into sentences (the Scorer's ``warnings()``)."""
@@ -33,7 +33,7 @@ _MAY_END_SENTENCE = re.compile(r"[.!?。！？]")
 _FEW_TEXTS = 64  # up to this many texts, a loop in Python costs less than numpy's calls
 
 
-def _input_notes(options: RougeOptions, texts, flat: TokenizedBatch, stats,
+def input_notes(options: RougeOptions, texts, flat: TokenizedBatch, stats,
                  plan) -> InputNotes:
     """The notes of one scored batch: its texts, their tokens (``flat``), the pairs'
     statistics and the options' plan (rouge_pipeline._plan)."""

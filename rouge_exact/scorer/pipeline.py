@@ -33,11 +33,11 @@ from ..kernels.backend import (
     threads_here,
 )
 from .limits import (
-    _truncate_bytes,
-    _truncate_words,
+    truncate_bytes,
+    truncate_words,
 )
 from .notes import (
-    _input_notes,
+    input_notes,
     input_warnings,
 )
 from ..kernels.pool import (
@@ -56,10 +56,10 @@ from ..options import (
     RougeType,
 )
 from .state import (
-    _STATE_MAGIC,  # noqa: F401 - re-exported: the tests read it here
-    _same_callables,
-    _state_options,
-    _tokenizer_callables,
+    STATE_MAGIC,  # noqa: F401 - re-exported: the tests read it here
+    same_callables,
+    state_options,
+    tokenizer_callables,
     decode_state,
     encode_state,
 )
@@ -230,16 +230,16 @@ def _pair_statistics_of(options: RougeOptions, predictions, references, plan: _P
     tokenizer = options.tokenizer
     token_options = plan.token_options
     if options.length_limit_words is not None:
-        texts = [_truncate_words(t, options.length_limit_words) for t in texts]
+        texts = [truncate_words(t, options.length_limit_words) for t in texts]
     flat_texts = texts
     if options.length_limit_bytes is not None:
-        flat_texts = [_truncate_bytes(t, options.length_limit_bytes, True) for t in texts]
+        flat_texts = [truncate_bytes(t, options.length_limit_bytes, True) for t in texts]
     if options.length_limit_bytes is not None and plan.reads_sentences:
         # Under -b ROUGE-1.5.5's sentence reader keeps more text than its joined-text reader
         # (SPEC §2.2). Both views come from one tokenizer call, so that a token has the same
         # id in both (long words get ids per call): rouge155 clips the LCS of the sentence
         # view with unigram tables of the flat view.
-        lcs_texts = [_truncate_bytes(t, options.length_limit_bytes, False) for t in texts]
+        lcs_texts = [truncate_bytes(t, options.length_limit_bytes, False) for t in texts]
         flat, sent = _split_batch(tokenizer.batch(flat_texts + lcs_texts,
                                                   **token_options), len(flat_texts))
     else:
@@ -493,7 +493,7 @@ def example_scores(options: RougeOptions, predictions, references,
     plan = _plan(options)
     keys = _row_keys(predictions, references) if plan.row_keys else None
     return (ScoredExamples(plan.names, all_scores, all_counts, keys),
-            _input_notes(options, texts, flat, stats, plan))
+            input_notes(options, texts, flat, stats, plan))
 
 
 def _concatenated(batches: list) -> ScoredExamples:
@@ -583,14 +583,14 @@ class Scorer:
         if not isinstance(other, Scorer):
             raise TypeError(f"other: got {type(other).__name__}; allowed: a state from "
                             "rouge.partial() or rouge.state_from_bytes()")
-        mine = _state_options(self.options)
-        if mine != _state_options(other.options):
+        mine = state_options(self.options)
+        if mine != state_options(other.options):
             raise ValueError(f"other: the states were made with different options "
                              f"({self.options.signature()} vs {other.options.signature()}); "
                              "allowed: states of the same options")
-        if isinstance(mine, RougeOptions) and not _same_callables(self.options, other.options):
+        if isinstance(mine, RougeOptions) and not same_callables(self.options, other.options):
             # a callable's name is all the signature shows of it: two of one name may differ
-            a, b = (_tokenizer_callables(s.options.tokenizer)[0] for s in (self, other))
+            a, b = (tokenizer_callables(s.options.tokenizer)[0] for s in (self, other))
             raise ValueError(f"other: the states were made with different tokenizers of one "
                              f"name, {self.options.tokenizer.name} ({a!r} vs {b!r}); allowed: "
                              "states made with the same tokenizer (callables are compared by "

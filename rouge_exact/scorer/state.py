@@ -26,7 +26,7 @@ from ..text.tokenizers import (
     StringTokenizer,
 )
 
-_STATE_MAGIC = b"ROUGE-METRIC-STATE\0"
+STATE_MAGIC = b"ROUGE-METRIC-STATE\0"
 _STATE_FORMAT = 1
 # A state file is an input (its SHA-256 is a checksum, not a key: an edited state re-hashes):
 # from_bytes checks every field's type and bounds before any use.
@@ -50,7 +50,7 @@ def _state_header(data: bytes, start: int) -> tuple:
     """(the JSON header of a state, where its arrays start), data without its digest:
     checked for size, depth, format, version and its fields; ValueError naming what is
     wrong."""
-    (size,) = struct.unpack("<I", data[len(_STATE_MAGIC):start])
+    (size,) = struct.unpack("<I", data[len(STATE_MAGIC):start])
     if size > min(_STATE_HEADER_MAX, len(data) - start):
         raise ValueError(f"data: corrupted state header (its size: got {size} bytes; allowed: "
                          f"at most {min(_STATE_HEADER_MAX, len(data) - start)})")
@@ -131,16 +131,16 @@ def _state_arrays(data: bytes, offset: int, entries) -> dict:
     return arrays
 
 
-def _state_options(options: RougeOptions):
+def state_options(options: RougeOptions):
     """What must agree for two states to merge: every option (callables by identity: see
-    _same_callables)."""
+    same_callables)."""
     try:
         return options.as_kwargs()
     except ValueError:
         return options
 
 
-def _tokenizer_callables(tokenizer) -> tuple:
+def tokenizer_callables(tokenizer) -> tuple:
     """What a tokenizer without a name of its own runs (a user's callable, or a tokenizer
     object): the functions of a StringTokenizer, else the object itself."""
     if isinstance(tokenizer, StringTokenizer):
@@ -157,9 +157,9 @@ def _same_callable(a, b) -> bool:
     return a is b
 
 
-def _same_callables(a: RougeOptions, b: RougeOptions) -> bool:
-    return all(map(_same_callable, _tokenizer_callables(a.tokenizer),
-                   _tokenizer_callables(b.tokenizer)))
+def same_callables(a: RougeOptions, b: RougeOptions) -> bool:
+    return all(map(_same_callable, tokenizer_callables(a.tokenizer),
+                   tokenizer_callables(b.tokenizer)))
 
 
 def encode_state(options: RougeOptions, notes: dict, data: dict) -> bytes:
@@ -176,7 +176,7 @@ def encode_state(options: RougeOptions, notes: dict, data: dict) -> bytes:
         header["arrays"].append([name, array.dtype.str, list(array.shape)])
         blobs.append(array.tobytes())
     head = json.dumps(header).encode("utf-8")
-    body = _STATE_MAGIC + struct.pack("<I", len(head)) + head + b"".join(blobs)
+    body = STATE_MAGIC + struct.pack("<I", len(head)) + head + b"".join(blobs)
     return body + hashlib.sha256(body).digest()  # a flipped bit anywhere is refused
 
 
@@ -188,8 +188,8 @@ def decode_state(data) -> tuple:
         raise TypeError(f"data: got {type(data).__name__}; allowed: bytes from "
                         "state.to_bytes()")
     data = bytes(data)
-    start = len(_STATE_MAGIC) + 4
-    if not data.startswith(_STATE_MAGIC) or len(data) < start + 32:
+    start = len(STATE_MAGIC) + 4
+    if not data.startswith(STATE_MAGIC) or len(data) < start + 32:
         raise ValueError("data: not a rouge_metric state (no magic)")
     data, digest = data[:-32], data[-32:]
     if hashlib.sha256(data).digest() != digest:

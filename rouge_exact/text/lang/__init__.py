@@ -34,19 +34,19 @@ from .languages import (
     LANGUAGE_CODES,  # noqa: F401 - re-exported
     LANGUAGES,  # noqa: F401 - re-exported
     Language,
-    _require,
-    _version,
+    require_package,
+    package_version,
     resolve_language,
     script_hint,  # noqa: F401 - re-exported
     script_of,  # noqa: F401 - re-exported
 )
 from .segmenters import (
-    _SEGMENTERS,
+    SEGMENTERS,
     burmese_segment,  # noqa: F401 - re-exported
 )
 from .stemmers import (
-    _HINDI_SUFFIXES,  # noqa: F401 - re-exported
-    _STEMMERS,
+    HINDI_SUFFIXES,  # noqa: F401 - re-exported
+    STEMMERS,
     BengaliStemmer,  # noqa: F401 - re-exported
     hindi_stem,  # noqa: F401 - re-exported
     stopword_list,  # noqa: F401 - re-exported
@@ -195,15 +195,15 @@ class LanguageTokenizer(TokenizerProfile):
         self.language = language
         self.name = f"lang:{language.code}"
         self._lock = ForkSafeLock()
-        pyonmttok = _require("pyonmttok", "pyonmttok", language)
+        pyonmttok = require_package("pyonmttok", "pyonmttok", language)
         self._pretokenize = pyonmttok.Tokenizer("aggressive").tokenize
-        self.pretokenizer_name = f"onmt-aggressive{_version('pyonmttok')}"
+        self.pretokenizer_name = f"onmt-aggressive{package_version('pyonmttok')}"
         self._segment, self.segmenter_name = None, None
         if language.segmenter:
-            self._segment, self.segmenter_name = _SEGMENTERS[language.segmenter](language)
+            self._segment, self.segmenter_name = SEGMENTERS[language.segmenter](language)
         self._stem, self.stemmer_name = None, None
         if language.stemmer:
-            self._stem, self.stemmer_name = _STEMMERS[language.stemmer](language)
+            self._stem, self.stemmer_name = STEMMERS[language.stemmer](language)
         self._memo: dict = {}  # word -> stem
         self._pieces: dict = {}  # word -> its pre-tokenizer tokens (None: see _pretokenized)
         self._changed: set = set()  # words of _pieces whose tokens are not the word alone
@@ -422,7 +422,7 @@ class LanguageTokenizer(TokenizerProfile):
 def segmenter(language: Language) -> tuple:
     """A language's segmenter alone, (function, name): the profiles whose scripts cut Chinese
     with jieba before their own tokenizer (rouge_profiles: languages)."""
-    return _SEGMENTERS[language.segmenter](language)
+    return SEGMENTERS[language.segmenter](language)
 
 
 @functools.cache

@@ -2,7 +2,7 @@
 language's code, names, segmenter, stemmer and direction), ``lang=``'s resolution
 (``resolve_language``), the scripts' hints for the warning about texts whose letters the
 default tokenizer drops (``script_of``, ``script_hint``), and the import of the optional packages
-a language needs (``_require``: an ImportError naming the pip command).
+a language needs (``require_package``: an ImportError naming the pip command).
 """
 
 from __future__ import annotations
@@ -29,18 +29,18 @@ class Language:
     rtl: bool = False  # written right to left (the Space shows it so)
 
 
-_SNOWBALL = "snowball"
+SNOWBALL = "snowball"
 LANGUAGES = (
     # XL-Sum's 45 languages (csebuetnlp/xl-sum), in its order
     Language("am", "amharic"),
-    Language("ar", "arabic", stemmer=_SNOWBALL, rtl=True),
+    Language("ar", "arabic", stemmer=SNOWBALL, rtl=True),
     Language("az", "azerbaijani"),
     Language("bn", "bengali", ("bangla",), stemmer="bengali"),
     Language("my", "burmese", segmenter="burmese"),
     Language("zh", "chinese", ("chinese_simplified", "chinese_traditional", "zh_cn", "zh_tw",
                                "zh_hans", "zh_hant"), segmenter="jieba"),
-    Language("en", "english", stemmer=_SNOWBALL),
-    Language("fr", "french", stemmer=_SNOWBALL),
+    Language("en", "english", stemmer=SNOWBALL),
+    Language("fr", "french", stemmer=SNOWBALL),
     Language("gu", "gujarati"),
     Language("ha", "hausa"),
     Language("hi", "hindi", stemmer="hindi"),
@@ -56,15 +56,15 @@ LANGUAGES = (
     Language("ps", "pashto", rtl=True),
     Language("fa", "persian", rtl=True),
     Language("pcm", "pidgin"),
-    Language("pt", "portuguese", stemmer=_SNOWBALL),
+    Language("pt", "portuguese", stemmer=SNOWBALL),
     Language("pa", "punjabi"),
-    Language("ru", "russian", stemmer=_SNOWBALL),
+    Language("ru", "russian", stemmer=SNOWBALL),
     Language("gd", "scottish_gaelic"),
     Language("sr", "serbian_cyrillic", ("sr_cyrl",)),
     Language("sr-latn", "serbian_latin"),
     Language("si", "sinhala"),
     Language("so", "somali"),
-    Language("es", "spanish", ("mundo",), stemmer=_SNOWBALL),
+    Language("es", "spanish", ("mundo",), stemmer=SNOWBALL),
     Language("sw", "swahili"),
     Language("ta", "tamil"),
     Language("te", "telugu"),
@@ -78,7 +78,7 @@ LANGUAGES = (
     Language("cy", "welsh"),
     Language("yo", "yoruba"),
     # the other languages multilingual-rouge stems (nltk's Snowball stemmers)
-    *(Language(code, name, stemmer=_SNOWBALL) for code, name in (
+    *(Language(code, name, stemmer=SNOWBALL) for code, name in (
         ("da", "danish"), ("nl", "dutch"), ("fi", "finnish"), ("de", "german"),
         ("hu", "hungarian"), ("it", "italian"), ("no", "norwegian"), ("ro", "romanian"),
         ("sv", "swedish"))),
@@ -150,7 +150,7 @@ def script_hint(script: str) -> str:
 _INSTALL = "pip install -r requirements-lang.txt"
 
 
-def _require(module: str, package: str, lang: Language):
+def require_package(module: str, package: str, lang: Language):
     import importlib
 
     try:
@@ -160,7 +160,7 @@ def _require(module: str, package: str, lang: Language):
                           f"pip install {package} (or {_INSTALL})") from error
 
 
-def _version(package: str) -> str:
+def package_version(package: str) -> str:
     from importlib.metadata import PackageNotFoundError, version
 
     try:

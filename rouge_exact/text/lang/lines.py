@@ -9,7 +9,7 @@ import bisect
 import functools
 import re
 
-from .segmenters import _ASAT, _DOT_BELOW
+from .segmenters import ASAT, DOT_BELOW
 
 
 # --------------------------------------------------------------------------------------------
@@ -67,7 +67,7 @@ def token_lines(tokens: list, cleaned: str, swap_burmese: bool = False) -> list:
             at += len(word) + 1
     text = " ".join(cleaned.split())  # the words joined by spaces, as the tokenizer saw them
     if swap_burmese:
-        text = text.replace(_DOT_BELOW + _ASAT, _ASAT + _DOT_BELOW)
+        text = text.replace(DOT_BELOW + ASAT, ASAT + DOT_BELOW)
     substituted = text.translate(_ONMT_SUBSTITUTES)
     substitute = substituted != text  # a token holds a reserved character only if text does
     text, size = substituted, len(substituted)

@@ -1,6 +1,6 @@
 """The segmenters of XL-Sum's multilingual ROUGE (rouge_lang's step 3): Chinese with jieba,
 Japanese with MeCab (fugashi) and UniDic (unidic-lite), Thai with pythainlp's newmm, Burmese
-with XL-Sum's syllable rules (``burmese_segment``). ``_SEGMENTERS`` maps a Language's
+with XL-Sum's syllable rules (``burmese_segment``). ``SEGMENTERS`` maps a Language's
 ``segmenter`` to its loader, which imports the package when a language first needs it and
 returns the segmenter and its name for the signature.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 
 from ...kernels.backend import cache_root
-from .languages import Language, _require, _version
+from .languages import Language, require_package, package_version
 
 
 # --------------------------------------------------------------------------------------------
@@ -30,7 +30,7 @@ def _jieba_cache_dir() -> str | None:
 
 
 def _jieba(lang: Language):
-    jieba = _require("jieba", "jieba", lang)
+    jieba = require_package("jieba", "jieba", lang)
     tokenizer = jieba.Tokenizer()  # jieba's own dictionary, not the global one a user may edit
     folder = _jieba_cache_dir()
     if folder is not None:
@@ -45,36 +45,36 @@ def _jieba(lang: Language):
             tokenizer.initialize()
         finally:
             shutil.rmtree(tokenizer.tmp_dir, ignore_errors=True)
-    return lambda text: list(tokenizer.cut(text)), f"jieba{_version('jieba')}"
+    return lambda text: list(tokenizer.cut(text)), f"jieba{package_version('jieba')}"
 
 
 def _fugashi(lang: Language):
     import os
 
-    fugashi = _require("fugashi", "fugashi", lang)
-    unidic_lite = _require("unidic_lite", "unidic-lite", lang)
+    fugashi = require_package("fugashi", "fugashi", lang)
+    unidic_lite = require_package("unidic_lite", "unidic-lite", lang)
     dicdir = unidic_lite.DICDIR
     # the dictionary named explicitly: fugashi would otherwise prefer the package "unidic",
     # whose dictionary is a separate download
     tagger = fugashi.Tagger(f'-r "{os.path.join(dicdir, "mecabrc")}" -d "{dicdir}" '
                             "-O wakati -b 50000")
     return (lambda text: tagger.parse(text).split(),
-            f"fugashi{_version('fugashi')}+unidic-lite{_version('unidic-lite')}")
+            f"fugashi{package_version('fugashi')}+unidic-lite{package_version('unidic-lite')}")
 
 
 def _pythainlp(lang: Language):
-    tokenize = _require("pythainlp.tokenize", "pythainlp", lang)
+    tokenize = require_package("pythainlp.tokenize", "pythainlp", lang)
     word_tokenize = tokenize.word_tokenize
     return (lambda text: word_tokenize(text, engine="newmm"),
-            f"pythainlp{_version('pythainlp')}-newmm")
+            f"pythainlp{package_version('pythainlp')}-newmm")
 
 
-_ASAT = "\u103a"  # X
-_DOT_BELOW = "\u1037"  # T
+ASAT = "\u103a"  # X
+DOT_BELOW = "\u1037"  # T
 _VIRAMA = "\u1039"  # STACK
 _MYANMAR_DEPENDENT = frozenset(
     [chr(0x102B + i) for i in range(8)] + [chr(0x1036 + i) for i in range(3)]
-    + [chr(0x103B + i) for i in range(4)] + [_ASAT])
+    + [chr(0x103B + i) for i in range(4)] + [ASAT])
 
 
 def burmese_segment(text: str) -> list:
@@ -82,7 +82,7 @@ def burmese_segment(text: str) -> list:
     a unit is a character with the dependent signs after it; a short unit with an asat joins
     the unit before it (unless that one was joined itself); a lone virama glues its neighbours.
     Whitespace does not separate."""
-    text = text.replace("\u200c", " ").replace(_DOT_BELOW + _ASAT, _ASAT + _DOT_BELOW)
+    text = text.replace("\u200c", " ").replace(DOT_BELOW + ASAT, ASAT + DOT_BELOW)
     units = []
     for ch in "".join(text.lower().strip().split()):
         if ch in _MYANMAR_DEPENDENT and units:
@@ -90,7 +90,7 @@ def burmese_segment(text: str) -> list:
         else:
             units.append(ch)
     for i in range(1, len(units)):
-        if _ASAT in units[i] and len(units[i]) < 4:
+        if ASAT in units[i] and len(units[i]) < 4:
             units[i - 1] += units[i]
             units[i] = ""
     joined = " ".join(" ".join(units).split())
@@ -101,6 +101,6 @@ def _burmese(lang: Language):
     return burmese_segment, "burmese-rules"
 
 
-_SEGMENTERS = {"jieba": _jieba, "fugashi": _fugashi, "pythainlp": _pythainlp,
+SEGMENTERS = {"jieba": _jieba, "fugashi": _fugashi, "pythainlp": _pythainlp,
                "burmese": _burmese}
 

@@ -1,7 +1,7 @@
 """The stemmers of XL-Sum's multilingual ROUGE (rouge_lang's step 4): nltk's Snowball stemmers
 with NLTK's stopword lists left unstemmed (``stopword_list``), XL-Sum's Hindi (``hindi_stem``)
 and Bengali (``BengaliStemmer``: Rafi Kamal's rules, vendored in rouge_lang_data) stemmers, and
-TurkishStemmer. ``_STEMMERS`` maps a Language's ``stemmer`` to its loader, which imports nltk or
+TurkishStemmer. ``STEMMERS`` maps a Language's ``stemmer`` to its loader, which imports nltk or
 TurkishStemmer when a language first needs it and returns the stemmer and its name for the
 signature.
 """
@@ -11,13 +11,13 @@ from __future__ import annotations
 import re
 
 from .data import BENGALI_RULES, STOPWORDS
-from .languages import _SNOWBALL, Language, _require, _version
+from .languages import SNOWBALL, Language, require_package, package_version
 
 
 # --------------------------------------------------------------------------------------------
 # Stemmers: token -> stem
 
-_HINDI_SUFFIXES = {
+HINDI_SUFFIXES = {
     1: ["ो", "े", "ू", "ु", "ी", "ि", "ा"],
     2: ["कर", "ाओ", "िए", "ाई", "ाए", "ने", "नी", "ना", "ते", "ीं", "ती", "ता", "ाँ", "ां", "ों",
         "ें"],
@@ -31,8 +31,8 @@ _HINDI_SUFFIXES = {
 
 # per class (longest first): its suffixes grouped by their length, as sets
 _HINDI_CLASSES = tuple(
-    (size, tuple((length, frozenset(s for s in _HINDI_SUFFIXES[size] if len(s) == length))
-                 for length in sorted({len(s) for s in _HINDI_SUFFIXES[size]})))
+    (size, tuple((length, frozenset(s for s in HINDI_SUFFIXES[size] if len(s) == length))
+                 for length in sorted({len(s) for s in HINDI_SUFFIXES[size]})))
     for size in (5, 4, 3, 2, 1))
 
 
@@ -130,8 +130,8 @@ def _bengali(lang: Language):
 
 
 def _turkish(lang: Language):
-    module = _require("TurkishStemmer", "TurkishStemmer", lang)
-    return module.TurkishStemmer().stem, f"turkishstemmer{_version('TurkishStemmer')}"
+    module = require_package("TurkishStemmer", "TurkishStemmer", lang)
+    return module.TurkishStemmer().stem, f"turkishstemmer{package_version('TurkishStemmer')}"
 
 
-_STEMMERS = {_SNOWBALL: _snowball, "hindi": _hindi, "bengali": _bengali, "turkish": _turkish}
+STEMMERS = {SNOWBALL: _snowball, "hindi": _hindi, "bengali": _bengali, "turkish": _turkish}
