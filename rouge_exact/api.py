@@ -19,11 +19,10 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from .scorer.aggregate import (
-    exact_means,
-)
+from .arithmetic import exact_means
 from .kernels.backend import (
     compile_all,
+    kernel,
     start,
 )
 from .options import (
@@ -243,8 +242,9 @@ def compare(predictions: Mapping[str, Texts], references: References, *,
     score_of = functools.partial(pooled_scores, fscore=opts.fscore) if opts.micro \
         else mean_scores
     # macro: each system's score is compute()'s exact mean (micro's pooled counts are exact)
+    sums_kernel = kernel("exact_column_sums")
     reported = None if opts.micro else np.array(
-        [[exact_means(np.asarray(columns)) for columns in stats[name].values()]
+        [[exact_means(np.asarray(columns), sums_kernel) for columns in stats[name].values()]
          for name in stats])
     result = paired_test(stats, baseline, score_of, test=test, n_samples=opts.n_samples,
                          seed=opts.seed, confidence=opts.confidence, reported=reported)

@@ -190,8 +190,10 @@ def test_micro_rouge_w_with_huge_weighted_counts(metric, metric_module):
                                  allow_infinity=False), min_size=1, max_size=40))
 def test_exact_column_sums_are_exact(metric_module, values):
     # both paths (the fast one for multiples of 2^-64, frexp for the rest) give the exact sum
-    got = staged("scorer.aggregate")._exact_column_sums(np.array(values).reshape(-1, 1))[0]
-    assert Fraction(got, 2 ** staged("scorer.aggregate")._EXACT_UNIT) == sum(map(Fraction, values))
+    arithmetic = staged("arithmetic")
+    got = arithmetic.in_unit(*arithmetic.exact_sums(np.array(values).reshape(-1, 1)),
+                             arithmetic.EXACT_UNIT)[0]
+    assert Fraction(got, 2 ** arithmetic.EXACT_UNIT) == sum(map(Fraction, values))
 
 
 # --------------------------------------------------------------------------------------------

@@ -63,7 +63,7 @@ def edited(data: bytes, edit) -> bytes:
     return join_state(header, arrays)
 
 
-UNIT = 2 ** 1130  # the exact sums' unit is 2^-1130 (rouge_aggregate._EXACT_UNIT)
+UNIT = 2 ** 1130  # the exact sums' unit is 2^-1130 (arithmetic.EXACT_UNIT)
 
 
 # -- row 1: no deadlock --------------------------------------------------------------------

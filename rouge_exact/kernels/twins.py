@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..arithmetic import fixed_point_parts as exact_column_sums  # noqa: F401 - the twin
 from ..arithmetic import fscore, safe_div
 
 _WORD_BYTE = np.zeros(256, dtype=np.int64)  # as rouge_kernels_scan: base-37 digits of [a-z0-9]
@@ -723,19 +724,6 @@ def poisson_bootstrap_sums(values, keys, occurrences, seed, n_samples, cdf):
             weights += w.sum(axis=0).astype(np.int64)
             sums += w.T @ values[r0:r0 + block].astype(np.float64)
     return sums, weights
-
-
-def exact_column_sums(matrix):
-    """As rouge_kernels.exact_column_sums: (int64[3, C] column sums of the whole parts and
-    of the two 32-bit halves of the fractions, True), or (zeros, False) where some value is
-    not a multiple of 2^-64 in [0, 2^40)."""
-    whole = np.floor(matrix)
-    fraction = (matrix - whole) * 2.0 ** 32  # exact: power-of-two scaling of an exact difference
-    high = np.floor(fraction)
-    low = (fraction - high) * 2.0 ** 32
-    if not ((whole >= 0.0) & (whole < 2.0 ** 40)).all() or not (low == np.floor(low)).all():
-        return np.zeros((3, matrix.shape[1]), dtype=np.int64), False
-    return np.stack((whole, high, low)).astype(np.int64).sum(axis=1), True
 
 
 def example_prf(counts, alpha):

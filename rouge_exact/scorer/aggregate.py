@@ -31,7 +31,18 @@ from ..options import (
 from ..kernels.pool import (
     run_parts,
 )
-from ..arithmetic import safe_div
+from ..arithmetic import (
+    EXACT_UNIT,
+    FAST_UNIT,
+    LIMB_BITS,
+    LIMBS,
+    SCORE_BITS,
+    exact_sums,
+    in_unit,
+    joined,
+    limbs,
+    safe_div,
+)
 
 
 
@@ -142,67 +153,12 @@ def wants_poisson_bootstrap(options: RougeOptions) -> bool:
     return options.use_aggregator and options.detailed and options.profile.bootstrap == "poisson"
 
 
-# Macro scores x in [0, 1] enter the bootstrap exactly, as the integer X = x * 2^73 written in
-# four limbs of 19 bits (micro: the counts themselves, integers but for ROUGE-W's weighted
-# counts). Every sample sum of a limb is an integer below 2^53 (2^19 * 15 * 2^29 examples),
-# so float64 adds it exactly in any order and grouping; the limbs are joined as Python ints
-# at the end, and each sample's mean is one correctly rounded division. Every score of 2^-20
-# or more (any text under a million tokens) is a multiple of 2^-73; a smaller one is rounded
-# to it (an error below 2^-73).
-_SCORE_BITS = 73
-_LIMB_BITS = 19
-_LIMBS = 4  # 4 x 19 = 76 bits >= X's 74
 # 2^32 * P(Poisson(1) <= k), k = 0..15 (P(> 15) < 1e-13)
 _POISSON_CDF = np.array([math.floor(2.0 ** 32 * math.fsum(math.exp(-1) / math.factorial(j)
                                                           for j in range(k + 1)))
                          for k in range(16)], dtype=np.uint64)
 _BOOTSTRAP_MIN_ROWS_PER_THREAD = 1_000
-_EXACT_UNIT = 1130  # every finite double is an integer multiple of 2^-1074 (and frexp's 2^-53)
-_FAST_UNIT = 64  # exact_column_sums' common case: multiples of 2^-64
 
-
-def _column_sums(matrix: np.ndarray, sums_kernel=None) -> tuple:
-    """(sums, unit): column sums of finite floats, exactly, as Python ints in units of
-    2^-unit: the same in any order and any chunking; dividing them at the end rounds once,
-    correctly. unit is _FAST_UNIT in the common case, else _EXACT_UNIT: a small call's sums and
-    mean are then ints of a few digits, not of 1,130 bits (Python's int / int is correctly
-    rounded, so the mean is the same double either way)."""
-    parts, common = (sums_kernel or kernel("exact_column_sums"))(
-        np.ascontiguousarray(matrix, dtype=np.float64))
-    if common:
-        # the common case, fast: every value is a multiple of 2^-64 in [0, 2^40) (scores
-        # above 2^-11, or counts), so its whole part and two 32-bit fraction parts are exact
-        # int64 numbers
-        return [(w << 64) + (h << 32) + lo for w, h, lo in zip(*parts.tolist())], _FAST_UNIT
-    mantissa, exponent = np.frexp(matrix)
-    digits = (mantissa * 2.0 ** 53).astype(np.int64)  # exact: value = digits * 2^(exponent - 53)
-    sums = []
-    for c in range(matrix.shape[1]):
-        total = 0
-        for e in np.unique(exponent[:, c]).tolist():
-            chosen = digits[exponent[:, c] == e, c]
-            # in two halves of 27 bits, so that an int64 sum cannot overflow
-            high, low = int((chosen >> 26).sum()), int((chosen & (2 ** 26 - 1)).sum())
-            total += ((high << 26) + low) << (e - 53 + _EXACT_UNIT)
-        sums.append(total)
-    return sums, _EXACT_UNIT
-
-
-def _exact_column_sums(matrix: np.ndarray) -> list:
-    """Column sums of finite floats, exactly, as Python ints in units of 2^-_EXACT_UNIT."""
-    return _in_unit(*_column_sums(matrix), _EXACT_UNIT)
-
-
-def exact_means(matrix: np.ndarray) -> np.ndarray:
-    """Column means of finite floats (rows: examples), each the exact mean rounded once: the
-    mean compute() reports (compare() reports its systems' scores with it)."""
-    rows = matrix.shape[0] << _EXACT_UNIT
-    return np.array([total / rows for total in _exact_column_sums(matrix)], dtype=np.float64)
-
-
-def _in_unit(sums: list, unit: int, wanted: int) -> list:
-    """Exact sums in units of 2^-unit, in units of 2^-wanted (wanted >= unit)."""
-    return sums if unit == wanted else [v << (wanted - unit) for v in sums]
 
 
 class _Occurrences:
@@ -252,25 +208,6 @@ class _Occurrences:
         return occurrences
 
 
-def _limbs(matrix: np.ndarray) -> np.ndarray:
-    """float64[N, C] scores in [0, 1] as float64[N, C * _LIMBS] exact 19-bit integer limbs of
-    x * 2^73, low limb first (column c's limbs at c * _LIMBS ...)."""
-    rest = np.rint(matrix * 2.0 ** _SCORE_BITS)  # exact: a power-of-two scaling
-    limbs = np.empty(matrix.shape + (_LIMBS,), dtype=np.float64)
-    for j in range(_LIMBS):
-        high = np.floor(rest / 2.0 ** _LIMB_BITS)  # exact: integers and a power of two
-        limbs[..., j] = rest - high * 2.0 ** _LIMB_BITS  # exact: an integer below 2^19
-        rest = high
-    return limbs.reshape(matrix.shape[0], -1)
-
-
-def _joined(limb_sums: np.ndarray) -> list:
-    """Python ints of float64[C * _LIMBS] limb sums (each an exact integer)."""
-    values = [int(v) for v in limb_sums.tolist()]
-    return [sum(values[c * _LIMBS + j] << (_LIMB_BITS * j) for j in range(_LIMBS))
-            for c in range(len(values) // _LIMBS)]
-
-
 # A sum of rounded values (F = P R / (...) of rounded P and R, ROUGE-W's f^-1, micro ROUGE-W's
 # float sample sums) may pass its bound by rounding: by this much, relative, and no more.
 _ROUNDING_BITS = 20
@@ -284,16 +221,16 @@ def _at_most(value: int, bound: int) -> bool:
 
 
 def _in_units(value: int) -> str:
-    """An exact sum (in units of 2^-_EXACT_UNIT) for a message: as a number, or its size."""
+    """An exact sum (in units of 2^-EXACT_UNIT) for a message: as a number, or its size."""
     try:
-        return f"{value / (1 << _EXACT_UNIT):.10g}"
+        return f"{value / (1 << EXACT_UNIT):.10g}"
     except OverflowError:
-        return f"{'-' if value < 0 else ''}about 2^{value.bit_length() - _EXACT_UNIT}"
+        return f"{'-' if value < 0 else ''}about 2^{value.bit_length() - EXACT_UNIT}"
 
 
 def _check_sums(aggregate: Aggregate, exact: list, count: int) -> None:
     """The exact sums against the count (see Aggregate.from_arrays)."""
-    unit = _EXACT_UNIT
+    unit = EXACT_UNIT
     if aggregate._micro:  # each den (columns 1 and 2 of a type) first, then each hit
         measures = ("hit", "den_p", "den_r")
         bounds = [(i, count << (unit + _DOUBLE_BITS), f"count x 2^{_DOUBLE_BITS} (count "
@@ -332,9 +269,9 @@ def _check_samples(aggregate: Aggregate, sums: np.ndarray, weights: np.ndarray,
         ok = np.all(hit <= den_p * slack) and np.all(hit <= den_r * slack)
         what = "hit sums at most the den_p and den_r sums"
     else:  # the limbs joined (in floats: a relative error far below the slack)
-        scale = 2.0 ** (_LIMB_BITS * np.arange(_LIMBS))
-        scores = sums.reshape(len(sums), -1, _LIMBS) @ scale
-        ok = np.all(scores <= weights[:, None] * 2.0 ** _SCORE_BITS * slack)
+        scale = 2.0 ** (LIMB_BITS * np.arange(LIMBS))
+        scores = sums.reshape(len(sums), -1, LIMBS) @ scale
+        ok = np.all(scores <= weights[:, None] * 2.0 ** SCORE_BITS * slack)
         what = "sums of at most 1 per draw"
     if not ok:
         raise ValueError(f"data: corrupted state (sample_sums: allowed: {what})")
@@ -385,13 +322,13 @@ class Aggregate:
         self._micro = options.micro
         width = 3 * len(self.names)
         # exact column sums in units of 2^-_unit: 2^-64 while every batch was the common
-        # case (_column_sums), 2^-_EXACT_UNIT from the first that was not (and in a state)
+        # case (exact_sums), 2^-EXACT_UNIT from the first that was not (and in a state)
         self._exact = [0] * width
-        self._unit = _FAST_UNIT
+        self._unit = FAST_UNIT
         self._bootstrap = wants_poisson_bootstrap(options)
         if self._bootstrap:
             self._occurrences = _Occurrences()
-            limbs = 1 if self._micro else _LIMBS
+            limbs = 1 if self._micro else LIMBS
             self._sample_sums = np.zeros((options.n_samples, width * limbs), dtype=np.float64)
             self._sample_weights = np.zeros(options.n_samples, dtype=np.int64)
 
@@ -404,7 +341,8 @@ class Aggregate:
         """What add() sums of a batch, apart from the state (None where rows are kept): a
         pool worker computes it, so that add(batch, sums) under the scorer's lock only adds
         integers. sums_kernel: exact_column_sums, when the caller has resolved it."""
-        return None if self._keep_rows else _column_sums(self._matrix(batch), sums_kernel)
+        return None if self._keep_rows else exact_sums(
+            self._matrix(batch), sums_kernel or kernel("exact_column_sums"))
 
     def add(self, batch: ScoredExamples, sums: tuple | None = None) -> None:
         """Add a batch (sums: column_sums(batch), when already computed)."""
@@ -419,12 +357,12 @@ class Aggregate:
         else:
             if unit != self._unit:  # the finer unit holds both exactly
                 wanted = max(unit, self._unit)
-                self._exact = _in_unit(self._exact, self._unit, wanted)
-                sums, self._unit = _in_unit(sums, unit, wanted), wanted
+                self._exact = in_unit(self._exact, self._unit, wanted)
+                sums, self._unit = in_unit(sums, unit, wanted), wanted
             self._exact = [a + b for a, b in zip(self._exact, sums)]
         if self._bootstrap:
             matrix = self._matrix(batch)
-            fixed = matrix if self._micro else _limbs(matrix)
+            fixed = matrix if self._micro else limbs(matrix)
             sample_sums, weights = _poisson_sums(fixed, batch.keys,
                                                  self._occurrences.number(batch.keys),
                                                  self.options.seed, self.options.n_samples)
@@ -443,8 +381,8 @@ class Aggregate:
         merged = Aggregate(self.options)
         merged.count = self.count + other.count
         merged._unit = max(self._unit, other._unit)
-        merged._exact = [a + b for a, b in zip(_in_unit(self._exact, self._unit, merged._unit),
-                                               _in_unit(other._exact, other._unit,
+        merged._exact = [a + b for a, b in zip(in_unit(self._exact, self._unit, merged._unit),
+                                               in_unit(other._exact, other._unit,
                                                         merged._unit))]
         if self._bootstrap:
             mine, theirs = self._occurrences.compact(), other._occurrences.compact()
@@ -465,7 +403,7 @@ class Aggregate:
     def arrays(self) -> dict:
         """What the state holds besides the options: exact sums and count (ints) and, with
         the bootstrap, its sample sums, sample weights and the copy-number register."""
-        out = {"count": self.count, "exact": _in_unit(self._exact, self._unit, _EXACT_UNIT)}
+        out = {"count": self.count, "exact": in_unit(self._exact, self._unit, EXACT_UNIT)}
         if self._bootstrap:
             keys, counts = self._occurrences.compact()
             out.update(sample_sums=self._sample_sums, sample_weights=self._sample_weights,
@@ -494,7 +432,7 @@ class Aggregate:
             raise ValueError(f"data: corrupted state (exact: got {got:.40}; "
                              f"allowed: {len(aggregate._exact)} integers, 3 per type)")
         _check_sums(aggregate, exact, count)
-        aggregate.count, aggregate._exact, aggregate._unit = count, exact, _EXACT_UNIT
+        aggregate.count, aggregate._exact, aggregate._unit = count, exact, EXACT_UNIT
         given = sorted(set(data) - {"count", "exact"})
         want = sorted(("sample_sums", "sample_weights", "keys", "copies")
                       if aggregate._bootstrap else ())
@@ -588,7 +526,7 @@ class Aggregate:
             sums = self._sample_sums[used]
             return np.concatenate([self._scores(sums[:, c:c + 3], None)
                                    for c in range(0, sums.shape[1], 3)], axis=1)
-        return np.array([[total / (int(weight) << _SCORE_BITS) for total in _joined(row)]
+        return np.array([[total / (int(weight) << SCORE_BITS) for total in joined(row)]
                          for row, weight in zip(self._sample_sums[used],
                                                 self._sample_weights[used])])
 
