@@ -143,9 +143,22 @@ def _reference_rows(references: list) -> list:
 
 
 def compute(predictions: Texts, references: References, **options: Any) -> dict[str, Any]:
-    """ROUGE of the predictions against their references: ``{type: F}`` by default, per example
-    with ``use_aggregator=False``, P/R/F with intervals, the signature and the count with
-    ``detailed=True``. The options are the metric's (``rouge_exact.OPTIONS``, docs/)."""
+    """ROUGE of the predictions against their references.
+
+    Args:
+        predictions: one text per example (sentences separated by ``"\\n"``).
+        references: one text, or a list of texts, per example.
+        **options: the options of ``rouge_exact.OPTIONS`` (rouge_types, use_stemmer, profile,
+            use_aggregator, detailed, ...; the README's table), checked before any work.
+
+    Returns:
+        ``{type: F}``; with ``use_aggregator=False`` ``{type: [F per example]}``; with
+        ``detailed=True`` ``{type: {"precision"|"recall"|"fmeasure": {"low", "mid", "high"}},
+        "signature": str, "count": int}``.
+
+    Raises:
+        ValueError, TypeError: a bad option or input, naming the argument.
+    """
     opts = RougeOptions.build(**options)
     # a lone surrogate: the scorer finds it as it encodes, named as check_inputs would name it
     predictions, references = check_inputs(predictions, references, encodable=False)
@@ -198,11 +211,21 @@ def compare(predictions: Mapping[str, Texts], references: References, *,
     (``documents_differing``, ``documents_needed``), and a decision: better, worse, no
     significant difference, or too few documents (the test cannot reach its level on so few).
 
-    predictions: {system name: [prediction per row]}, rows aligned with references (as in
-    compute()). Every compute() option applies (both profiles, macro and micro).
-    Returns {system: {type: {"precision"|"recall"|"fmeasure": {...}}}, "signature",
-    "count"}: a system may not be named like one of those fields (RESULT_FIELDS): such a
-    name is refused (ValueError), never overwritten."""
+    Args:
+        predictions: ``{system name: [prediction per row]}``, two or more systems, rows
+            aligned with ``references`` (as in compute()).
+        references: one text, or a list of texts, per row.
+        baseline: the system the others are compared with (default: the first).
+        test: one of ``TESTS`` (default ``DEFAULT_TEST``).
+        n_samples: the test's samples (default: ``DEFAULT_SAMPLES[test]``).
+        seed, confidence: the test's seed and the intervals' confidence.
+        **options: every compute() option (both profiles, macro and micro).
+
+    Returns:
+        ``{system: {type: {"precision"|"recall"|"fmeasure": {...}}}, "signature", "count"}``;
+        a system may not be named like one of those fields (``RESULT_FIELDS``): such a name
+        is refused (ValueError), never overwritten.
+    """
     if not isinstance(predictions, dict):
         raise TypeError(f"predictions: got {type(predictions).__name__}; allowed: a dict "
                         "{system name: list of predictions} of two or more systems")
@@ -265,7 +288,15 @@ def partial(predictions: Texts, references: References, **options: Any) -> Score
     ``state.to_bytes()`` / ``state_from_bytes(data)``, and ``finalize(state)``, which returns
     exactly what compute() returns on all the rows. States must hold disjoint examples
     (identical rows in one state: partition by the texts). No rows (an empty partition, as
-    Spark and Ray make) give the identity of merge."""
+    Spark and Ray make) give the identity of merge.
+
+    Args:
+        predictions, references: as in compute().
+        **options: compute()'s options (aggregated: use_aggregator=False is refused).
+
+    Returns:
+        The state (a ``Scorer``).
+    """
     opts = RougeOptions.build(**options)
     if not opts.use_aggregator:
         raise ValueError("use_aggregator: got False; partial states aggregate (for "
@@ -286,7 +317,15 @@ def partial(predictions: Texts, references: References, **options: Any) -> Score
 def merge(*states: Scorer) -> Scorer:
     """One state of all these states' examples (``a.merge(b).merge(c)``, in a balanced tree:
     each merge re-sorts the copy-number registers it joins, so log2(states) passes over them,
-    not one per state)."""
+    not one per state).
+
+    Args:
+        *states: one or more states of partial(), merge() or state_from_bytes(), made with
+            the same options.
+
+    Returns:
+        The merged state.
+    """
     if not states:
         raise ValueError("states: got none; allowed: one or more states from partial()")
     for i, state in enumerate(states):
@@ -307,7 +346,14 @@ def state_from_bytes(data: bytes) -> Scorer:
 
 
 def finalize(state: Scorer) -> dict[str, Any]:
-    """compute()'s result (and warnings) for everything in the state."""
+    """compute()'s result (and warnings) for everything in the state.
+
+    Args:
+        state: a state of partial(), merge() or state_from_bytes().
+
+    Returns:
+        What compute() returns on all the state's rows, with its options.
+    """
     if not isinstance(state, Scorer):
         raise TypeError(f"state: got {type(state).__name__}; allowed: a state from "
                         "partial(), merge() or state_from_bytes()")

@@ -105,7 +105,15 @@ _ROWS_GONE = ("The examples added with add()/add_batch() were consumed by this c
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class RougeMetric(evaluate.Metric):
-    """ROUGE-N/L/Lsum/W/S/SU with P/R/F, a seeded bootstrap and a signature."""
+    """ROUGE-N/L/Lsum/W/S/SU with P/R/F, a seeded bootstrap and a signature, for evaluate.
+
+    Loaded by ``evaluate.load(rouge_exact.EVALUATE_SCRIPT)`` (or the Hub's id, or a clone's
+    rouge_metric.py), whose script subclasses this class. Its methods are the package's
+    functions (``rouge_exact.api``), plus evaluate's ``add``/``add_batch``.
+
+    Args:
+        *args, **kwargs: evaluate.Metric's (``keep_in_memory``, ``experiment_id``, ...).
+    """
 
     def __init__(self, *args, **kwargs):
         # add/add_batch/compute from several threads: one at a time, so no row is lost
@@ -152,8 +160,18 @@ class RougeMetric(evaluate.Metric):
         )
 
     def compute(self, *, predictions=None, references=None, **kwargs):
-        """Validate the options (and the inputs, when given) before evaluate stores anything,
-        so that a typo fails at once with a message that names the argument."""
+        """ROUGE of the given or added examples (the options are validated, and the inputs
+        when given, before evaluate stores anything, so that a typo fails at once with a
+        message that names the argument).
+
+        Args:
+            predictions, references: as in ``rouge_exact.compute``; None: the examples added
+                with add()/add_batch().
+            **kwargs: compute()'s options (``rouge_exact.OPTIONS``).
+
+        Returns:
+            What ``rouge_exact.compute`` returns on the same examples and options.
+        """
         options = RougeOptions.build(**kwargs)
         if predictions is not None or references is not None:
             # a lone surrogate: the scorer finds it, or add_batch below before evaluate
@@ -177,7 +195,12 @@ class RougeMetric(evaluate.Metric):
                 raise
 
     def add_batch(self, *, predictions=None, references=None, **kwargs):
-        """Add a batch of examples (checked at once; scored at compute())."""
+        """Add a batch of examples (checked at once; scored at compute()).
+
+        Args:
+            predictions, references: as in compute().
+            **kwargs: evaluate's.
+        """
         predictions, references = check_inputs(predictions, references)
         with self._lock:
             return super().add_batch(predictions=predictions, references=references, **kwargs)

@@ -88,12 +88,16 @@ def _text_list(name: str, values: Any) -> list:
 class RougeScorer(BaseScorer):
     """rouge_score's RougeScorer: ROUGE of a prediction against a target.
 
-    rouge_types: a list of rouge1 to rouge9, rougeL and rougeLsum (rougeLsum: the summary-level
-    LCS of the texts' sentences, one a line, or nltk's with split_summaries=True).
-    use_stemmer: Porter-stem tokens of more than 3 characters (nltk's, as rouge_score); not
-    applied to a tokenizer of your own, as in rouge_score. tokenizer: an object whose
-    ``tokenize(text)`` returns a list of str (rouge_score's tokenizers.Tokenizer); None: the
-    default tokenizer (lowercased runs of a-z and 0-9)."""
+    Args:
+        rouge_types: a list of rouge1 to rouge9, rougeL and rougeLsum (rougeLsum: the
+            summary-level LCS of the texts' sentences, one a line, or nltk's with
+            split_summaries=True).
+        use_stemmer: Porter-stem tokens of more than 3 characters (nltk's, as rouge_score);
+            not applied to a tokenizer of your own, as in rouge_score.
+        split_summaries: rougeLsum's sentences by nltk's sentence splitter, not by lines.
+        tokenizer: an object whose ``tokenize(text)`` returns a list of str (rouge_score's
+            tokenizers.Tokenizer); None: the default tokenizer (lowercased runs of a-z, 0-9).
+    """
 
     def __init__(self, rouge_types: Sequence[str], use_stemmer: bool = False,
                  split_summaries: bool = False, tokenizer: Any = None) -> None:
@@ -139,14 +143,30 @@ class RougeScorer(BaseScorer):
                              self._tokenizer)
 
     def score(self, target: str, prediction: str) -> dict[str, Score]:
-        """{type: Score(precision, recall, fmeasure)} of the prediction against the target."""
+        """ROUGE of the prediction against the target.
+
+        Args:
+            target: the reference text.
+            prediction: the text scored.
+
+        Returns:
+            ``{type: Score(precision, recall, fmeasure)}``, as rouge_score's.
+        """
         _check_text("target", target)
         _check_text("prediction", prediction)
         return self._scores([prediction], [target], "prediction", "target")[0]
 
     def score_multi(self, targets: Sequence[str], prediction: str) -> dict[str, Score]:
-        """{type: Score}: per type, the Score against the target with the highest fmeasure
-        (the first of equals), as rouge_score."""
+        """ROUGE of the prediction against its best target, per type, as rouge_score's.
+
+        Args:
+            targets: one or more reference texts.
+            prediction: the text scored.
+
+        Returns:
+            ``{type: Score}``: per type, the Score against the target with the highest
+            fmeasure (the first of equals).
+        """
         targets = _text_list("targets", targets)
         _check_text("prediction", prediction)
         if not targets:
