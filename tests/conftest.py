@@ -66,6 +66,18 @@ def compiled_kernels():
     return backend.compiled_kernels()
 
 
+class _CompiledAtFirstUse:
+    """compiled_kernels()'s names, compiled when a test first reads one: a test module's
+    ``K = COMPILED`` costs nothing at collection (compiling or loading every kernel takes
+    seconds to minutes)."""
+
+    def __getattr__(self, name: str):
+        return getattr(compiled_kernels(), name)
+
+
+COMPILED = _CompiledAtFirstUse()
+
+
 def staged(name: str):
     """A module of the package ("text.tokenizers", "scorer.pipeline", ...), imported as users
     import it. The package must be installed: pip install -e . (the README's test command does)."""

@@ -8,10 +8,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from conftest import staged, compiled_kernels
+from conftest import COMPILED, staged
 
-K = compiled_kernels()
-from conftest import staged
+K = COMPILED  # (compiled at the first test that reads a kernel)
 
 
 def test_weights_follow_poisson_one(metric_module):

@@ -5,9 +5,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import naive_rouge
-from conftest import compiled_kernels, staged
+from conftest import COMPILED, staged
 
-K = compiled_kernels()
+K = COMPILED  # (compiled at the first test that reads a kernel)
 
 # small alphabets make repeats, ties and partial matches likely
 sentence = st.lists(st.integers(0, 5), max_size=9)
