@@ -337,87 +337,25 @@ class RougeOptions:
 
     @classmethod
     def _build(cls, **given) -> RougeOptions:
-        unknown = sorted(set(given) - set(cls.names()))
-        if unknown:
-            raise TypeError(f"{unknown[0]}: not an option; allowed: {', '.join(cls.names())}")
+        """build's work, uncached: each option checked in turn; the first bad one is reported."""
+        _check_names(given, cls.names())
         raw = {**cls.defaults(), **given}
-        profile = raw["profile"]
-        if not isinstance(profile, Profile):
-            profile = PROFILES.get(profile) if isinstance(profile, str) else None
-            if profile is None:
-                raise ValueError(f"profile: got {raw['profile']!r}; allowed: "
-                                 f"{', '.join(PROFILES)}")
-        if raw["rouge_types"] is None:
-            raw["rouge_types"] = profile.rouge_types or DEFAULT_ROUGE_TYPES
-
-        rouge_types = raw["rouge_types"]
-        if isinstance(rouge_types, str):
-            rouge_types = [rouge_types]
-        if not isinstance(rouge_types, (list, tuple)) or not rouge_types:
-            raise ValueError(f"rouge_types: got {rouge_types!r}; expected a non-empty list of "
-                             f"names: {rouge_type_grammar()}")
-        parsed = tuple(t if isinstance(t, RougeType) else parse_rouge_type(t)
-                       for t in rouge_types)
-        names = [t.name for t in parsed]
-        if len(set(names)) != len(names):
-            raise ValueError(f"rouge_types: got duplicates in {names!r}")
-        for t in parsed:
-            if not t.spec.scored_by(profile):
-                raise ValueError(f"rouge_types: got {t.name!r} with profile={profile.name!r}, "
-                                 f"which does not score {t.spec.label}; allowed with that "
-                                 f"profile: {rouge_type_grammar(profile)}")
-
+        profile = _profile(raw["profile"])
+        rouge_types = _rouge_types(raw["rouge_types"], profile)
         flags = {option.name: _flag(option, raw[option.name]) for option in OPTIONS
                  if option.type is bool}
-
-        lang = None
-        if raw["lang"] is not None:
-            language = resolve_language(raw["lang"])
-            if profile.tokenizer is not None and language.code not in profile.languages:
-                allowed = ", ".join(repr(code) for code in profile.languages)
-                raise ValueError(f"lang: got {raw['lang']!r} with profile={profile.name!r}, "
-                                 f"which has its own tokenizer; allowed: "
-                                 f"{allowed + ' or ' if allowed else ''}lang=None with the "
-                                 f"{profile.name} profile, or lang with profile='rouge_score'")
-            if raw["tokenizer"] not in (None, "default"):
-                raise ValueError(f"tokenizer: got {raw['tokenizer']!r} with lang="
-                                 f"{raw['lang']!r}; the language chooses the tokenizer "
-                                 "(allowed: tokenizer=None with lang)")
-            if profile.tokenizer is not None:  # its scripts cut the text into words first
-                cut, cut_name = segmenter(language)
-                tokenizer = dataclasses.replace(profile.tokenizer, segmenter=cut,
-                                                name=f"{profile.tokenizer.name}+{cut_name}")
-            else:
-                tokenizer = language_tokenizer(language)
-            lang = language.code
-        else:
-            tokenizer = _tokenizer_profile(raw["tokenizer"], profile)
-            if isinstance(tokenizer, LanguageTokenizer):
-                lang = tokenizer.language.code
+        tokenizer, lang = _tokenizer_and_lang(raw["tokenizer"], raw["lang"], profile)
         alpha = profile.alpha if raw["alpha"] is None else _number(OPTION["alpha"], raw["alpha"])
-        multi_ref = raw["multi_ref"] if raw["multi_ref"] is not None else profile.multi_ref_default
-        _choice(OPTION["multi_ref"], multi_ref)
-        if multi_ref not in profile.multi_ref_allowed:
-            raise ValueError(f"multi_ref: got {multi_ref!r}; the {profile.name} profile allows "
-                             f"{', '.join(profile.multi_ref_allowed)}")
+        multi_ref = _multi_ref(raw["multi_ref"], profile)
         n_samples = _number(OPTION["n_samples"], raw["n_samples"])
         confidence = _number(OPTION["confidence"], raw["confidence"])
         seed = _number(OPTION["seed"], raw["seed"])
-        aggregation = _choice(OPTION["aggregation"], raw["aggregation"])
-        if aggregation == "micro" and multi_ref == "max_pr":
-            raise ValueError("aggregation: got 'micro' with multi_ref='max_pr'; allowed: "
-                             "'macro' (max_pr's precision and recall may come from different "
-                             "references: there are no counts to pool), or another multi_ref")
-        limits = {}
-        for name in ("length_limit_words", "length_limit_bytes"):
-            if raw[name] is not None:
-                limits[name] = _number(OPTION[name], raw[name])
-        if len(limits) == 2:
-            raise ValueError("length_limit_words and length_limit_bytes: got both; allowed: "
-                             "at most one (as ROUGE-1.5.5's -l and -b)")
-        return cls(rouge_types=parsed, tokenizer=tokenizer, alpha=alpha, multi_ref=multi_ref,
-                   n_samples=n_samples, confidence=confidence, seed=seed, profile=profile,
-                   aggregation=aggregation, length_limit_words=limits.get("length_limit_words"),
+        aggregation = _aggregation(raw["aggregation"], multi_ref)
+        limits = _length_limits(raw)
+        return cls(rouge_types=rouge_types, tokenizer=tokenizer, alpha=alpha,
+                   multi_ref=multi_ref, n_samples=n_samples, confidence=confidence, seed=seed,
+                   profile=profile, aggregation=aggregation,
+                   length_limit_words=limits.get("length_limit_words"),
                    length_limit_bytes=limits.get("length_limit_bytes"), lang=lang, **flags)
 
     @property
@@ -494,6 +432,108 @@ class RougeOptions:
             parts.append(self.profile.seed_label(self.seed))
         parts.append(f"version:{__version__}")
         return "|".join(parts)
+
+
+def _check_names(given: dict, names: tuple) -> None:
+    """A TypeError naming the first (sorted) keyword that is not an option."""
+    unknown = sorted(set(given) - set(names))
+    if unknown:
+        raise TypeError(f"{unknown[0]}: not an option; allowed: {', '.join(names)}")
+
+
+def _profile(value) -> Profile:
+    """The profile option as a Profile: one, or the name of one."""
+    profile = value
+    if not isinstance(profile, Profile):
+        profile = PROFILES.get(profile) if isinstance(profile, str) else None
+        if profile is None:
+            raise ValueError(f"profile: got {value!r}; allowed: {', '.join(PROFILES)}")
+    return profile
+
+
+def _rouge_types(value, profile: Profile) -> tuple:
+    """The rouge_types option (None: the profile's or the default) as distinct RougeTypes."""
+    rouge_types = (profile.rouge_types or DEFAULT_ROUGE_TYPES) if value is None else value
+    if isinstance(rouge_types, str):
+        rouge_types = [rouge_types]
+    if not isinstance(rouge_types, (list, tuple)) or not rouge_types:
+        raise ValueError(f"rouge_types: got {rouge_types!r}; expected a non-empty list of "
+                         f"names: {rouge_type_grammar()}")
+    parsed = tuple(t if isinstance(t, RougeType) else parse_rouge_type(t)
+                   for t in rouge_types)
+    names = [t.name for t in parsed]
+    if len(set(names)) != len(names):
+        raise ValueError(f"rouge_types: got duplicates in {names!r}")
+    for t in parsed:
+        if not t.spec.scored_by(profile):
+            raise ValueError(f"rouge_types: got {t.name!r} with profile={profile.name!r}, "
+                             f"which does not score {t.spec.label}; allowed with that "
+                             f"profile: {rouge_type_grammar(profile)}")
+    return parsed
+
+
+def _tokenizer_and_lang(tokenizer, lang, profile: Profile) -> tuple:
+    """(TokenizerProfile, ISO code or None) of the tokenizer and lang options."""
+    if lang is not None:
+        return _language_tokenizer(tokenizer, lang, profile)
+    resolved = _tokenizer_profile(tokenizer, profile)
+    if isinstance(resolved, LanguageTokenizer):
+        return resolved, resolved.language.code
+    return resolved, None
+
+
+def _language_tokenizer(tokenizer, lang, profile: Profile) -> tuple:
+    """(TokenizerProfile, ISO code) of a lang option, which chooses the tokenizer."""
+    language = resolve_language(lang)
+    if profile.tokenizer is not None and language.code not in profile.languages:
+        allowed = ", ".join(repr(code) for code in profile.languages)
+        raise ValueError(f"lang: got {lang!r} with profile={profile.name!r}, "
+                         f"which has its own tokenizer; allowed: "
+                         f"{allowed + ' or ' if allowed else ''}lang=None with the "
+                         f"{profile.name} profile, or lang with profile='rouge_score'")
+    if tokenizer not in (None, "default"):
+        raise ValueError(f"tokenizer: got {tokenizer!r} with lang="
+                         f"{lang!r}; the language chooses the tokenizer "
+                         "(allowed: tokenizer=None with lang)")
+    if profile.tokenizer is not None:  # its scripts cut the text into words first
+        cut, cut_name = segmenter(language)
+        resolved = dataclasses.replace(profile.tokenizer, segmenter=cut,
+                                       name=f"{profile.tokenizer.name}+{cut_name}")
+    else:
+        resolved = language_tokenizer(language)
+    return resolved, language.code
+
+
+def _multi_ref(value, profile: Profile) -> str:
+    """The multi_ref option, one the profile allows (None: the profile's default)."""
+    multi_ref = value if value is not None else profile.multi_ref_default
+    _choice(OPTION["multi_ref"], multi_ref)
+    if multi_ref not in profile.multi_ref_allowed:
+        raise ValueError(f"multi_ref: got {multi_ref!r}; the {profile.name} profile allows "
+                         f"{', '.join(profile.multi_ref_allowed)}")
+    return multi_ref
+
+
+def _aggregation(value, multi_ref: str) -> str:
+    """The aggregation option: micro only where multi_ref leaves counts to pool."""
+    aggregation = _choice(OPTION["aggregation"], value)
+    if aggregation == "micro" and multi_ref == "max_pr":
+        raise ValueError("aggregation: got 'micro' with multi_ref='max_pr'; allowed: "
+                         "'macro' (max_pr's precision and recall may come from different "
+                         "references: there are no counts to pool), or another multi_ref")
+    return aggregation
+
+
+def _length_limits(raw: dict) -> dict:
+    """The length limit given, if any: {name: limit}, at most one of the two."""
+    limits = {}
+    for name in ("length_limit_words", "length_limit_bytes"):
+        if raw[name] is not None:
+            limits[name] = _number(OPTION[name], raw[name])
+    if len(limits) == 2:
+        raise ValueError("length_limit_words and length_limit_bytes: got both; allowed: "
+                         "at most one (as ROUGE-1.5.5's -l and -b)")
+    return limits
 
 
 def _tokenizer_profile(tokenizer, profile: Profile) -> TokenizerProfile:

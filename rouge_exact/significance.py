@@ -1,53 +1,16 @@
 """Paired significance tests for ROUGE: is a system better than a baseline?
 
-Four tests, run on ROUGE's per-example sufficient statistics, with what sacrebleu lacks: the
-percentile interval of each system's difference from the baseline, per comparison and
-family-wise (Bonferroni), Holm's correction over the systems compared with the baseline, and
-a verdict per system, type and measure. docs/significance.md gives their measured
-calibration and power.
+``paired_test`` runs one of four tests (``TESTS``) on ROUGE's per-example sufficient
+statistics, with what sacrebleu lacks: the percentile interval of each system's difference
+from the baseline, per comparison and family-wise (Bonferroni), Holm's correction over the
+systems compared with the baseline, and a verdict per system, type and measure.
+docs/significance.md says how each test draws and counts, when a comparison has too few
+documents, and gives the tests' measured calibration and power.
 
-- ``test="randomization"`` (``DEFAULT_TEST``): approximate randomization (Noreen 1989),
-  drawn as sacrebleu 2.6.0's ``_paired_ar_test`` draws it: each trial swaps each row between
-  the two systems where ``rng.integers(2, (n_samples, n), dtype=bool)`` is true; p = (c + 1)
-  / (n_samples + 1) over the trials whose absolute difference is at least the observed one
-  (ties count). The intervals come from ``INTERVAL_SAMPLES`` bootstrap resamples drawn next
-  from the same generator, as sacrebleu draws its ``n_ar_confidence`` resamples.
-- ``test="bootstrap"``: the centred paired bootstrap. The row indices
-  ``numpy.random.default_rng(seed).choice(n, (n_samples, n))`` are shared by all systems;
-  with D the observed difference and D* the resampled ones, p = (1 + #{|D* - mean D*| >=
-  |D|}) / (n_samples + 1), on the same resamples that give the intervals; p = 1 where every
-  resampled difference is the same (one document, or identical systems).
-- ``test="sacrebleu-bootstrap"``: sacrebleu 2.6.0's ``_paired_bs_test`` (Moses' rule), for
-  reproducing published sacrebleu-style numbers: the same draws, p = (c + 1) /
-  (n_samples + 1) over the resamples where |D*| - mean |D*| > |D|. It is not calibrated:
-  it rejects about 10% of true nulls at 0.05 (docs/significance.md).
-- ``test="sacrebleu-randomization"``: sacrebleu 2.6.0's ``_paired_ar_test``, exactly: the
-  draws of ``"randomization"``, but the trials counted are those whose absolute difference
-  exceeds the observed one (ties left out). Where the systems differ on a few documents
-  only, many trials tie, and its p falls far below what the data allow (on one such
-  document every trial ties: p = 1 / (n_samples + 1)).
-
-Both sacrebleu rules give p = 1 where every resampled difference is 0 (identical systems),
-where sacrebleu's strict count gives 1 / (n_samples + 1); elsewhere they are sacrebleu's.
-
-Too few documents. On k documents whose statistics differ between a system and the baseline,
-a randomization test has 2^k swaps, which give each |D*| at least twice (a swap and its
-mirror), so its exact p is at least 2 / 2^k, above alpha = 1 - confidence while k < log2(1 /
-alpha) + 1 (k < 6 at 0.95). A bootstrap of one document resamples only it. Where a
-comparison has fewer documents than its test needs, its decision is "too few documents"
-(``TOO_FEW``), whatever p is; identical systems (no document differs) get "no significant
-difference".
-
-What is resampled is a float64[n, k] matrix of statistics per system and ROUGE type: macro
-aggregation resamples each example's (P, R, F) and scores their mean (``mean_scores``); micro
-aggregation resamples each example's counts (hit, prediction units, reference units) and
-scores their sums (``pooled_scores``).
-
-Exactness. Every statistic is split into two integer-valued float64 parts of 26 bits (scaled
-per column by a power of two), so every resampled sum is an exact integer in float64 whatever
-the order or blocking of the sums; the parts are joined once at the end. The draws are made
-in blocks of rows of the index (or swap) matrix so that memory stays bounded, and the blocks
-reproduce the one-shot draw exactly (see ``_bootstrap_weights`` and ``_swap_weights``).
+What is resampled is a float64[n, k] matrix of statistics per system and ROUGE type, scored
+by ``mean_scores`` (macro: each example's (P, R, F)) or ``pooled_scores`` (micro: each
+example's counts). Every resampled sum is exact (``_IntegerParts``), and the draws come in
+blocks of rows that reproduce the one-shot draw (``_bootstrap_weights``, ``_swap_weights``).
 """
 import math
 from collections.abc import Callable, Iterator, Mapping
@@ -176,6 +139,43 @@ def paired_test(stats: Mapping[str, Mapping[str, np.ndarray]], baseline: str,
     the baseline (0 documents differ) is "no significant difference".
     """
     systems, types, n, k = _check_stats(stats)
+    n_samples = _check_arguments(stats, systems, baseline, test, n_samples, confidence, seed)
+    stacked = _stacked(stats, systems, types)
+    split = _IntegerParts(stacked)
+    b = systems.index(baseline)
+    scores = _scorer(split, score_of, len(types), k, n)
+    totals = split.parts.sum(axis=0)  # exact: integers below 2^53
+    observed = scores(totals)
+    _check_scores(observed, k, len(systems), len(types))
+    observed_delta = observed - observed[b]
+    differing = _documents_differing(stacked, b, len(types), k)
+    needed = documents_needed(test, n, confidence)
+    rng = np.random.default_rng(seed)
+    if test in RANDOMIZATION_TESTS:
+        trial_gaps = _trial_gaps(rng, split, scores, totals, n, n_samples, b)
+        samples = _bootstrap_scores(rng, split, scores, n, INTERVAL_SAMPLES)
+    else:
+        trial_gaps, samples = None, _bootstrap_scores(rng, split, scores, n, n_samples)
+    deltas = samples - samples[:, b:b + 1]
+    exceed, sample_gaps = _exceeding(test, trial_gaps, deltas, np.abs(observed_delta))
+    p_values = _p_values(test, exceed, sample_gaps, deltas)
+    if reported is not None:
+        observed = np.asarray(reported, dtype=np.float64).reshape(observed.shape)
+        observed_delta = observed - observed[b]
+    others = [i for i in range(len(systems)) if i != b]
+    low, high, delta_low, delta_high, family_low, family_high = _intervals(
+        samples, deltas, confidence, len(others))
+    own = {"score": observed, "low": low, "high": high}
+    compared = {"delta": observed_delta, "delta_low": delta_low, "delta_high": delta_high,
+                "delta_low_familywise": family_low, "delta_high_familywise": family_high,
+                "p_value": p_values, "p_value_holm": _holm_per_cell(p_values, others)}
+    context = {"baseline": baseline, "test": test, "confidence": confidence,
+               "comparisons": len(others)}
+    return _result(systems, types, b, own, compared, differing, needed, context)
+
+
+def _check_arguments(stats, systems, baseline, test, n_samples, confidence, seed) -> int:
+    """Check the arguments but stats, in order; returns n_samples (None: the test's default)."""
     if not isinstance(baseline, str) or baseline not in stats:
         raise ValueError(f"baseline must name one of the systems {systems}; got {baseline!r}")
     if test not in TESTS:
@@ -190,55 +190,77 @@ def paired_test(stats: Mapping[str, Mapping[str, np.ndarray]], baseline: str,
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))
                              or seed < 0):
         raise ValueError(f"seed must be a non-negative int or None; got {seed!r}")
+    return n_samples
 
-    # [n, systems, types * k]: the same statistic of every system shares one scale
-    stacked = np.stack([np.concatenate([np.asarray(stats[s][t], dtype=np.float64)
-                                        for t in types], axis=1) for s in systems], axis=1)
-    split = _IntegerParts(stacked)
-    b = systems.index(baseline)
 
+def _stacked(stats, systems: list, types: list) -> np.ndarray:
+    """The statistics as float64[n, systems, types * k]."""
+    # one array, so that the same statistic of every system shares one scale
+    return np.stack([np.concatenate([np.asarray(stats[s][t], dtype=np.float64)
+                                     for t in types], axis=1) for s in systems], axis=1)
+
+
+def _scorer(split: "_IntegerParts", score_of: ScoreOf, n_types: int, k: int,
+            n: int) -> Callable:
+    """Exact part sums [..., systems * parts] -> scores [..., systems, types, 3], as a function."""
     def scores(part_sums: np.ndarray) -> np.ndarray:
-        """Exact part sums [..., systems * parts] -> scores [..., systems, types, 3]."""
         sums = split.join(part_sums)
-        return score_of(sums.reshape(sums.shape[:-1] + (len(types), k)), n)
+        return score_of(sums.reshape(sums.shape[:-1] + (n_types, k)), n)
 
-    totals = split.parts.sum(axis=0)  # exact: integers below 2^53
-    observed = scores(totals)
-    if np.shape(observed) != (len(systems), len(types), 3):
+    return scores
+
+
+def _check_scores(observed: np.ndarray, k: int, n_systems: int, n_types: int) -> None:
+    """A ValueError where score_of did not give scores[systems, types, 3]."""
+    if np.shape(observed) != (n_systems, n_types, 3):
         raise ValueError(f"score_of must map sums[..., {k}] to scores[..., 3] (P, R, F); "
-                         f"got shape {np.shape(observed)} for {len(systems)} systems x "
-                         f"{len(types)} types")
-    observed_delta = observed - observed[b]
-    # [systems, types]: the rows whose statistics of a type differ from the baseline's
-    differing = (stacked != stacked[:, b:b + 1]).reshape(n, len(systems), len(types), k).any(
+                         f"got shape {np.shape(observed)} for {n_systems} systems x "
+                         f"{n_types} types")
+
+
+def _documents_differing(stacked: np.ndarray, b: int, n_types: int, k: int) -> np.ndarray:
+    """[systems, types]: the rows whose statistics of a type differ from the baseline's."""
+    n, n_systems, _ = stacked.shape
+    return (stacked != stacked[:, b:b + 1]).reshape(n, n_systems, n_types, k).any(
         axis=3).sum(axis=0)
-    needed = documents_needed(test, n, confidence)
-    rng = np.random.default_rng(seed)
-    if test in RANDOMIZATION_TESTS:
-        from_baseline = _resampled_sums(split.parts, _swap_weights(rng, n, n_samples))
-        sample_gaps = _swapped_gaps(scores, totals, from_baseline, len(systems), b)
-        if test == "randomization":
-            # Noreen's count: a trial that ties the observed difference counts (every sum is
-            # exact, so a trial that repeats the observed split, or its mirror, ties it
-            # exactly); an identical system's every trial ties: p = 1
-            exceed = sample_gaps >= np.abs(observed_delta)
-        else:
-            exceed = sample_gaps > np.abs(observed_delta)  # sacrebleu's strict count
-        samples = scores(_resampled_sums(split.parts,
-                                         _bootstrap_weights(rng, n, INTERVAL_SAMPLES)))
-        deltas = samples - samples[:, b:b + 1]
-    else:
-        samples = scores(_resampled_sums(split.parts, _bootstrap_weights(rng, n, n_samples)))
-        deltas = samples - samples[:, b:b + 1]
-        if test == "bootstrap":
-            # centred at the resamples' own mean, so that D* - mean D* mimics D under the
-            # null; '>=' counts an identical system's every resample (p = 1)
-            sample_gaps = np.abs(deltas - deltas.mean(axis=0))
-            exceed = sample_gaps >= np.abs(observed_delta)
-        else:
-            # sacrebleu's (Moses') rule: the absolute differences shifted by their mean
-            sample_gaps = np.abs(deltas)
-            exceed = sample_gaps - sample_gaps.mean(axis=0) > np.abs(observed_delta)
+
+
+def _trial_gaps(rng: np.random.Generator, split: "_IntegerParts", scores: Callable,
+                totals: np.ndarray, n: int, n_samples: int, b: int) -> np.ndarray:
+    """|D*| of n_samples randomization trials, per trial, system, type and measure."""
+    from_baseline = _resampled_sums(split.parts, _swap_weights(rng, n, n_samples))
+    return _swapped_gaps(scores, totals, from_baseline, split.n_systems, b)
+
+
+def _bootstrap_scores(rng: np.random.Generator, split: "_IntegerParts", scores: Callable,
+                      n: int, count: int) -> np.ndarray:
+    """The scores of count bootstrap resamples, [resamples, systems, types, 3]."""
+    return scores(_resampled_sums(split.parts, _bootstrap_weights(rng, n, count)))
+
+
+def _exceeding(test: str, trial_gaps: np.ndarray | None, deltas: np.ndarray,
+               observed_gap: np.ndarray) -> tuple:
+    """(exceed, sample_gaps): which trials or resamples the test's rule counts against |D|."""
+    if test == "randomization":
+        # Noreen's count: a trial that ties the observed difference counts (every sum is
+        # exact, so a trial that repeats the observed split, or its mirror, ties it
+        # exactly); an identical system's every trial ties: p = 1
+        return trial_gaps >= observed_gap, trial_gaps
+    if test == "sacrebleu-randomization":
+        return trial_gaps > observed_gap, trial_gaps  # sacrebleu's strict count
+    if test == "bootstrap":
+        # centred at the resamples' own mean, so that D* - mean D* mimics D under the
+        # null; '>=' counts an identical system's every resample (p = 1)
+        sample_gaps = np.abs(deltas - deltas.mean(axis=0))
+        return sample_gaps >= observed_gap, sample_gaps
+    # sacrebleu's (Moses') rule: the absolute differences shifted by their mean
+    sample_gaps = np.abs(deltas)
+    return sample_gaps - sample_gaps.mean(axis=0) > observed_gap, sample_gaps
+
+
+def _p_values(test: str, exceed: np.ndarray, sample_gaps: np.ndarray,
+              deltas: np.ndarray) -> np.ndarray:
+    """[systems, types, 3]: (c + 1) / (samples + 1), or 1 where the samples hold no spread."""
     p_values = (exceed.sum(axis=0) + 1.0) / (len(exceed) + 1.0)
     if test == "bootstrap":
         # degenerate: every resample's difference is the same (one document, identical
@@ -249,47 +271,56 @@ def paired_test(stats: Mapping[str, Mapping[str, np.ndarray]], baseline: str,
         # no evidence at all (every resampled difference is 0): p = 1, where the strict
         # count of sacrebleu's two rules would give 1 / (n_samples + 1)
         p_values[~(sample_gaps != 0).any(axis=0)] = 1.0
-    if reported is not None:
-        observed = np.asarray(reported, dtype=np.float64).reshape(observed.shape)
-        observed_delta = observed - observed[b]
-    others = [i for i in range(len(systems)) if i != b]
+    return p_values
+
+
+def _intervals(samples: np.ndarray, deltas: np.ndarray, confidence: float,
+               compared: int) -> tuple:
+    """(low, high, delta_low, delta_high, family_low, family_high): percentile intervals."""
     tail = 50.0 * (1.0 - confidence)
     low, high = np.percentile(samples, [tail, 100.0 - tail], axis=0)
     delta_low, delta_high = np.percentile(deltas, [tail, 100.0 - tail], axis=0)
     # Bonferroni: each of the m intervals at 1 - (1 - confidence) / m, so that all m cover
     # their differences together with probability >= confidence
-    family_tail = tail / len(others)
+    family_tail = tail / compared
     family_low, family_high = np.percentile(deltas, [family_tail, 100.0 - family_tail], axis=0)
+    return low, high, delta_low, delta_high, family_low, family_high
+
+
+def _holm_per_cell(p_values: np.ndarray, others: list) -> np.ndarray:
+    """Holm's p over the systems compared with the baseline, per type and measure (1 for it)."""
     p_holm = np.ones_like(p_values)
-    for t in range(len(types)):
+    for t in range(p_values.shape[1]):
         for m in range(3):
             p_holm[others, t, m] = holm(p_values[others, t, m])
+    return p_holm
 
+
+def _result(systems: list, types: list, b: int, own: dict, compared: dict,
+            differing: np.ndarray, needed: int, context: dict) -> dict:
+    """paired_test's cells from its arrays [systems, types, 3], named by the cells' keys."""
     result = {}
     for i, system in enumerate(systems):
         result[system] = {}
         for t, rouge_type in enumerate(types):
             entry = {}
             for m, measure in enumerate(MEASURES):
-                cell = {"score": observed[i, t, m], "low": low[i, t, m], "high": high[i, t, m]}
+                cell = {key: float(value[i, t, m]) for key, value in own.items()}
                 if i != b:
-                    cell.update(delta=observed_delta[i, t, m], delta_low=delta_low[i, t, m],
-                                delta_high=delta_high[i, t, m],
-                                delta_low_familywise=family_low[i, t, m],
-                                delta_high_familywise=family_high[i, t, m],
-                                p_value=p_values[i, t, m], p_value_holm=p_holm[i, t, m])
-                cell = {key: float(value) for key, value in cell.items()}
-                if i != b:
-                    cell["documents_differing"] = int(differing[i, t])
-                    cell["documents_needed"] = needed
-                    cell["decision"] = decision(cell, confidence)
-                    cell["verdict"] = verdict(cell, system=system, baseline=baseline,
-                                              rouge_type=rouge_type, measure=measure,
-                                              test=test, confidence=confidence,
-                                              comparisons=len(others))
+                    cell.update((key, float(value[i, t, m])) for key, value in compared.items())
+                    _judge(cell, int(differing[i, t]), needed, system=system,
+                           rouge_type=rouge_type, measure=measure, **context)
                 entry[measure] = cell
             result[system][rouge_type] = entry
     return result
+
+
+def _judge(cell: dict, differing: int, needed: int, *, confidence: float, **context) -> None:
+    """Add a comparison's document counts, decision and verdict to its cell."""
+    cell["documents_differing"] = differing
+    cell["documents_needed"] = needed
+    cell["decision"] = decision(cell, confidence)
+    cell["verdict"] = verdict(cell, confidence=confidence, **context)
 
 
 def level(confidence: float) -> float:

@@ -211,7 +211,7 @@ def test_thread_count_honours_affinity_and_env(prefix, env, expected):
                                                               "NUMBA_NUM_THREADS")}
     out = subprocess.run(prefix + [sys.executable, "-c",
                                    "import sys; sys.path.insert(0, 'tests'); from conftest import staged; "
-                                   "print(staged('rouge_backend').THREADS)"],
+                                   "print(staged('kernels.backend').THREADS)"],
                          cwd=REPO, env={**clean, **env}, capture_output=True, text=True,
                          check=True)
     assert int(out.stdout) == expected
