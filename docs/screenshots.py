@@ -36,8 +36,7 @@ def free_port() -> int:
 def start_app(tmp: Path):
     port = free_port()
     env = dict(os.environ, GRADIO_SERVER_PORT=str(port), GRADIO_SERVER_NAME="127.0.0.1",
-               GRADIO_TEMP_DIR=str(tmp / "gradio"), HF_HUB_OFFLINE="1",
-               HF_EVALUATE_OFFLINE="1")
+               GRADIO_TEMP_DIR=str(tmp / "gradio"), HF_HUB_OFFLINE="1")
     log = open(tmp / "app.log", "wb")
     proc = subprocess.Popen([sys.executable, str(ROOT / "app.py")], cwd=tmp, env=env,
                             stdout=log, stderr=subprocess.STDOUT)

@@ -1,4 +1,4 @@
-"""The uploads of the Corpus and Compare tabs, read by ``rouge_io`` (the CLI's reader: JSONL,
+"""The uploads of the Corpus and Compare tabs, read by ``rouge_exact.io`` (the CLI's reader: JSONL,
 JSON, CSV, TSV and text files), within the Space's limits; and the per-example CSV offered
 for download."""
 
@@ -40,12 +40,12 @@ class Corpus(NamedTuple):
     predictions: list
     references: list
     shown: str  # the file name(s), as the page shows them
-    extra: list  # each row's other columns (rouge_io's Rows.extra)
+    extra: list  # each row's other columns (rouge_exact.io's Rows.extra)
     seconds: float  # estimated CPU of reading it and writing its per-example CSV
     note: str  # what those seconds are, for a refusal of the request they are part of
 
 
-# the bytes that end a field of each format (rouge_io's): a count of them bounds the fields
+# the bytes that end a field of each format (rouge_exact.io's): a count of them bounds the fields
 # (a delimiter inside a quoted cell or a JSON string is counted too, which only overestimates);
 # and the marks of a slower field: a quote in CSV/TSV, an opening bracket in JSON
 _FIELD_ENDS = {"csv": (b",", b"\n"), "tsv": (b"\t", b"\n"), "text": (b"\n",),
@@ -55,7 +55,7 @@ _SLOW_MARKS = {"csv": (b'"',), "tsv": (b'"',), "text": (), "jsonl": (b"[", b"{")
 
 
 def count_fields(path: str, fmt: str) -> tuple:
-    """(fields, marks): at most how many fields (cells, keys, array items, lines) rouge_io
+    """(fields, marks): at most how many fields (cells, keys, array items, lines) rouge_exact.io
     makes of this file in the format ``fmt``, from a count of the bytes that end one, and
     the count of the marks of a slower field (_SLOW_MARKS). Read in 1 MiB pieces, at C speed
     (a few ms for a 20 MB upload), before any row is parsed."""
@@ -159,8 +159,8 @@ def _format(path: str) -> str:
 
 
 def load_corpus(corpus_file, pred_file, ref_files) -> tuple:
-    """(predictions, references, description, the other columns of each row: rouge_io's
-    Rows.extra) from the uploads (rouge_io reads every format); gr.Error on any problem."""
+    """(predictions, references, description, the other columns of each row: rouge_exact.io's
+    Rows.extra) from the uploads (rouge_exact.io reads every format); gr.Error on any problem."""
     return read_corpus(corpus_file, pred_file, ref_files)[:4]
 
 

@@ -18,7 +18,7 @@ from rouge_exact.kinds import estimate_cost, text_sizes
 from rouge_exact.text.lang import LANGUAGES
 
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024  # per uploaded file
-MAX_RECORD_BYTES = 4 * 1024 * 1024  # one JSONL line / CSV record / text line (rouge_io)
+MAX_RECORD_BYTES = 4 * 1024 * 1024  # one JSONL line / CSV record / text line (rouge_exact.io)
 MAX_TEXT_CHARS = 100_000  # per text, before tokenizing
 MAX_TEXT_TOKENS = 20_000  # per text, after normalisation (what ROUGE compares)
 MAX_REFERENCES = 5  # per example
@@ -50,7 +50,7 @@ LIMITS = {
     "estimated memory per request (GiB)": MEMORY_BUDGET_BYTES / 2 ** 30,
 }
 
-# Reading an upload (rouge_io) and writing its per-example CSV, estimated from counts before
+# Reading an upload (rouge_exact.io) and writing its per-example CSV, estimated from counts before
 # either runs (CPU seconds, measured on a shared 2-vCPU x86-64 VM on the uploads of the table
 # in docs/space.md, "Uploads are costed too", rounded up). A field is a CSV/TSV cell, a JSON
 # key or array item, or a line of a text file: reading one and keeping it in its row's
@@ -187,7 +187,7 @@ def scan_cost(options, texts: list) -> tuple:
 def read_cost(fmt: str, size: int, fields: int, marks: int = 0) -> tuple:
     """(seconds, bytes) of reading a file of ``size`` bytes, at most ``fields`` fields and
     ``marks`` marks of a slower field (quotes in CSV/TSV, opening brackets in JSON) in the
-    format ``fmt`` (one of rouge_io.FORMATS), the rows' other fields kept."""
+    format ``fmt`` (one of rouge_exact.io.FORMATS), the rows' other fields kept."""
     return (READ_SECONDS_PER_BYTE * size + READ_SECONDS_PER_FIELD[fmt] * fields
             + READ_SECONDS_PER_MARK[fmt] * marks, size + READ_BYTES_PER_FIELD * fields)
 

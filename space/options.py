@@ -145,7 +145,10 @@ def page_options(rouge_types, extra_types, use_stemmer, remove_stopwords, profil
 def cli_flags(opts) -> str:
     """The CLI's flags that reproduce these checked options (the command a refusal offers),
     made from the schema: every option the CLI takes (``Option.cli``) whose value differs
-    from what the metric resolves without it (so a profile's own defaults are not repeated)."""
+    from what the metric resolves without it (so a profile's own defaults are not repeated).
+    An option the others cannot be built without is given: micro needs its multi_ref, and
+    profile="rouge_chinese" with lang="zh" needs only jieba while lang="zh" alone (the
+    default profile) needs pyonmttok too, whose ImportError is no reason to refuse."""
     given = opts.as_kwargs()
     flags = []
     for option in OPTIONS:
@@ -156,7 +159,7 @@ def cli_flags(opts) -> str:
         try:
             if value == RougeOptions.build(**without).as_kwargs()[option.name]:
                 continue
-        except (TypeError, ValueError):  # the others need this one (micro needs multi_ref)
+        except (TypeError, ValueError, ImportError):  # the others need this one
             pass
         flag = "--" + option.name.replace("_", "-")
         if option.type is bool:

@@ -261,7 +261,7 @@ def compare_lists(predictions: dict, references: list, options: dict, baseline=N
                          if n_samples is None else n_samples)
     # the metric's estimate of the test's resampling, per row, sample and system
     resampling = resampling_cost(len(refs), opts.n_samples, len(opts.rouge_types),
-                                        systems=len(checked))
+                                 systems=len(checked))
     all_rows = [p for rows in checked.values() for p in rows]
     all_refs = refs * len(checked)
     check_budget(opts, all_rows, all_refs,
@@ -271,9 +271,9 @@ def compare_lists(predictions: dict, references: list, options: dict, baseline=N
     try:
         with recorded_warnings() as messages:
             given = {k: v for k, v in dict(n_samples=n_samples, seed=seed,
-                                               confidence=confidence).items() if v is not None}
+                                           confidence=confidence).items() if v is not None}
             result = compare(predictions=checked, references=refs, baseline=baseline,
-                                    test=test, **given, **options)
+                             test=test, **given, **options)
     except INPUT_ERRORS as error:
         raise input_error(error) from None
     return result, messages

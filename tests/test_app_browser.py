@@ -51,7 +51,7 @@ def app_url(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("app")
     env = dict(os.environ, GRADIO_SERVER_PORT=str(port), GRADIO_SERVER_NAME="127.0.0.1",
                GRADIO_ANALYTICS_ENABLED="False", GRADIO_TEMP_DIR=str(tmp / "gradio"),
-               HF_HUB_OFFLINE="1", HF_EVALUATE_OFFLINE="1", PYTHONUNBUFFERED="1")
+               HF_HUB_OFFLINE="1", PYTHONUNBUFFERED="1")
     log_path = tmp / "app.log"
     with open(log_path, "wb") as log:
         proc = subprocess.Popen([sys.executable, str(ROOT / "app.py")], cwd=str(tmp), env=env,
@@ -700,8 +700,7 @@ def test_a_fresh_space_says_it_is_warming_up(browser, tmp_path):
         port = s.getsockname()[1]
     env = dict(os.environ, GRADIO_SERVER_PORT=str(port), GRADIO_SERVER_NAME="127.0.0.1",
                ROUGE_METRIC_CACHE_DIR=str(tmp_path / "fresh-kernels"),
-               GRADIO_TEMP_DIR=str(tmp_path / "gradio"), HF_HUB_OFFLINE="1",
-               HF_EVALUATE_OFFLINE="1")
+               GRADIO_TEMP_DIR=str(tmp_path / "gradio"), HF_HUB_OFFLINE="1")
     with open(tmp_path / "app.log", "wb") as log:
         proc = subprocess.Popen([sys.executable, str(ROOT / "app.py")], cwd=str(tmp_path),
                                 env=env, stdout=log, stderr=subprocess.STDOUT)

@@ -2,13 +2,12 @@
 
 This file declares a kind of its own, rougeX (ROUGE-X: distinct unigrams, each word counted
 once in each text), with a numpy twin and no compiled kernel, and registers it for each test
-only (``rouge_registry.registered``, a context manager: the kinds are as they were after it).
-Without touching any other file, the kind then scores through compute(), the command
-(rouge_cli.main, in-process) and the Space's API (space.api.rouge, whose metric evaluate
-staged: its own copy of the modules, where the kind is registered too); it is listed in the
-generated kinds table and grammar; and a profile that does not score it refuses it by name.
+only (``rouge_exact.kinds.registered``, a context manager: the kinds are as they were after
+it). Without touching any other file, the kind then scores through compute(), the command
+(rouge_exact.cli.main, in-process) and the Space's API (space.api.rouge, which imports the
+package itself: the one registration serves it too); it is listed in the generated kinds table
+and grammar; and a profile that does not score it refuses it by name.
 """
-import contextlib
 import json
 
 import numpy as np
@@ -36,8 +35,7 @@ def distinct_unigram_stats(tokens, text_offsets, pair_pred, pair_ref):
 
 
 def rouge_x(registry):
-    """ROUGE-X as a Kind of this copy of rouge_registry (the package's, or the one evaluate
-    staged for the Space): its types must be that copy's RougeType."""
+    """ROUGE-X as a Kind of this registry (rouge_exact.kinds): its types are its RougeType."""
     def marks(t, flat, view, clip):
         a, b = registry.text_ids(view)
         return [np.isin(a, b), np.isin(b, a)]
@@ -54,13 +52,10 @@ def rouge_x(registry):
         explanation="tokens the two texts both have", profiles=("rouge_score",))
 
 
-@contextlib.contextmanager
-def registered_everywhere(*registries):
-    with contextlib.ExitStack() as stack:
-        for registry in registries:
-            stack.enter_context(registry.registered(rouge_x(registry),
-                                                    twin=distinct_unigram_stats))
-        yield
+def registered_x(registry):
+    """ROUGE-X registered in the package's registry (with its twin) until the block ends:
+    the package, its command and the Space all score with this one registry."""
+    return registry.registered(rouge_x(registry), twin=distinct_unigram_stats)
 
 
 @pytest.fixture
@@ -68,7 +63,7 @@ def package():
     """The package (rouge_exact) with ROUGE-X registered for the test."""
     import rouge_exact
 
-    with registered_everywhere(staged("kinds")):
+    with registered_x(staged("kinds")):
         yield rouge_exact
 
 
@@ -114,7 +109,7 @@ def test_the_space_scores_the_new_kind():
     api = importlib.import_module("space.api")
     options = importlib.import_module("space.options")
     scoring = importlib.import_module("space.scoring")
-    with registered_everywhere(staged("kinds")):
+    with registered_x(staged("kinds")):
         got = api.rouge(PREDICTION, REFERENCES, ["rougeX", "rouge1"])
         assert got["rougeX"]["fmeasure"] == pytest.approx(F, abs=1e-15)
         assert list(got)[:2] == ["rouge1", "rougeX"]  # rows in the kinds' order: it is last
@@ -156,10 +151,10 @@ def test_registration_is_undone():
     registry, backend = staged("kinds"), staged("kernels.backend")
     kinds = dict(registry.KINDS)
     kwargs = dict(predictions=[PREDICTION], references=[REFERENCES], rouge_types=["rougeX"])
-    with registered_everywhere(registry):
+    with registered_x(registry):
         rouge_exact.compute(**kwargs)  # (its checked options are memoized meanwhile)
         with pytest.raises(ValueError, match="'X', already a kind"):
-            with registered_everywhere(registry):
+            with registered_x(registry):
                 pass
     assert registry.KINDS == kinds and "distinct_unigram_stats" not in backend._REGISTERED
     with pytest.raises(ValueError, match="rouge_types: invalid type 'rougeX'; allowed: "):
@@ -175,7 +170,7 @@ def test_a_registered_kind_scores_under_every_backend(monkeypatch):
     expected = None
     for backend in ("numba", "numpy", ""):
         monkeypatch.setenv("ROUGE_METRIC_BACKEND", backend)
-        with registered_everywhere(registry):
+        with registered_x(registry):
             got = rouge_exact.compute(predictions=[PREDICTION], references=[REFERENCES],
                                       rouge_types=["rougeX"])
         expected = got if expected is None else expected

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from conftest import REPO
+from conftest import REPO, needed
 
 PREDICTIONS = ["The cat sat on the mat. It was happy.", "A dog ran in the park today.",
                "Rain fell on the quiet town all night.", "Markets rose after the report."]
@@ -37,6 +37,8 @@ REQUESTS = [
     dict(length_limit_bytes=20),
     dict(split_sentences=True),
     dict(lang="fr", use_stemmer=True),
+    # a profile that cuts with a language's segmenter: the flags need both (jieba)
+    dict(profile="rouge_chinese", lang="zh"),
 ]
 
 
@@ -57,9 +59,14 @@ def test_every_cli_option_is_requested():
 def test_printed_command_reproduces_the_request(space, request_options, metric, tmp_path,
                                                  monkeypatch, capsys):
     from rouge_exact.cli import main as rouge_cli
+    from rouge_exact.options import RougeOptions
 
+    if request_options.get("lang") == "zh":
+        needed("jieba")
     kwargs = {"rouge_types": ["rouge1", "rougeL"], **request_options}
-    opts = space.metric.options(**kwargs, use_aggregator=True, detailed=True)
+    # the checked options as the Space builds them: the package's own (no copy of them)
+    assert space.RougeOptions is RougeOptions
+    opts = RougeOptions.build(**kwargs, use_aggregator=True, detailed=True)
     flags = shlex.split(space.cli_flags(opts))
     rows = tmp_path / "rows.jsonl"
     rows.write_text("".join(json.dumps({"prediction": p, "references": r}) + "\n"
