@@ -83,7 +83,7 @@ Examples:
     (1.0, 1)
 """
 
-# The options' entries come from the schema (rouge_options.OPTIONS), as do the CLI's flags and
+# The options' entries come from the schema (options.OPTIONS), as do the CLI's flags and
 # the README's table; tests/test_schema.py holds them equal.
 _KWARGS_DESCRIPTION = (
     "\nArgs:\n"
@@ -134,7 +134,7 @@ class RougeMetric(evaluate.Metric):
     def _download_and_prepare(self, dl_manager):
         # evaluate.load calls this: load the compiled kernels from the disk cache, or start the
         # one compile process (the first compute() runs on the numpy twins meanwhile); and import
-        # nltk's stemmer, so that no call imports it (rouge_text.import_stemmer)
+        # nltk's stemmer, so that no call imports it (text.tokenizers.import_stemmer)
         start()
         import_stemmer()
 
@@ -237,7 +237,7 @@ class RougeMetric(evaluate.Metric):
             split_sentences=split_sentences, lang=lang)
         return score(options, predictions, references, stacklevel=4)
 
-    # -- the package's API, the same functions (rouge_api) -------------------------------
+    # -- the package's API, the same functions (api) -------------------------------
 
     compare = staticmethod(compare)
     partial = staticmethod(partial)  # a mergeable state, for engines that score partitions

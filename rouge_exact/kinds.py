@@ -129,7 +129,7 @@ def _cell_seconds(longest: np.ndarray) -> np.ndarray:
 
 
 def _dp_bytes(rows: float, cols: float) -> float:
-    """Memory of one checkpointed (weighted) LCS table in rouge_kernels_union: the whole table up
+    """Memory of one checkpointed (weighted) LCS table in kernels.union: the whole table up
     to DP_WHOLE_CELLS cells, else 2 sqrt(rows) rows of it (16 bytes a cell)."""
     rows, cols = max(rows, cols), min(rows, cols)
     if (rows + 1) * (cols + 1) <= DP_WHOLE_CELLS:
@@ -321,8 +321,8 @@ class Kind:
     """Everything that varies by ROUGE kind (see the module docstring).
 
     parse: name -> its RougeType, or None when the name is not one of this kind (or out of
-    its bounds); the kinds are tried in KINDS' order. kernel: the name of its rouge_kernels
-    kernel and of that kernel's numpy twin in rouge_vectorized. arguments: (rouge_type, flat
+    its bounds); the kinds are tried in KINDS' order. kernel: the name of its kernels.registry
+    kernel and of that kernel's numpy twin in kernels.twins. arguments: (rouge_type, flat
     batch, sentence batch, clip view) -> (the kernel's arguments before the pairs, after
     them). cost: (rouge_type, Pairs, repeats, traceback) -> (seconds, peak bytes).
     weighted: the kernel's counts are lengths to weight by f(k) = k^weight, and P and R are
@@ -424,7 +424,7 @@ KINDS = {
 }
 
 # --------------------------------------------------------------------------------------------
-# The kinds a profile's own counting runs (rouge_profiles: counting, rouge_l): no name parses to
+# The kinds a profile's own counting runs (profiles: counting, rouge_l): no name parses to
 # them; a type of the named kind runs as one of them under that profile (kind_of)
 
 
@@ -478,7 +478,7 @@ PROFILE_KINDS = {
 }
 
 
-# memos of things made from parsed types (rouge_options' checked options, rouge_pipeline's
+# memos of things made from parsed types (options' checked options, scorer.pipeline's
 # plans): emptied whenever KINDS changes, so that none outlives its kind
 KIND_MEMOS: list = []
 
@@ -494,15 +494,15 @@ def registered(kind: Kind, twin: Callable | None = None) -> Iterator[Kind]:
     was). Every surface scores it: compute(), the CLI, the evaluate metric, the Space.
 
     twin: the numpy twin of its kernel, for a kind whose kernel is not in this package:
-    rouge_backend serves it as the kernel ``kind.kernel`` for the block, in every backend
-    (rouge_backend.register_kernel). Without a twin the kernel must be rouge_kernels' own.
+    kernels.backend serves it as the kernel ``kind.kernel`` for the block, in every backend
+    (kernels.backend.register_kernel). Without a twin the kernel must be kernels.registry' own.
     Registration changes module state: do it before scoring, not while other threads score
     (a test, a plugin at import)."""
     if kind.key in KINDS:
         raise ValueError(f"kind: got {kind.key!r}, already a kind; allowed: a key not in "
                          f"{', '.join(KINDS)}")
     if twin is None and not hasattr(_kernels, kind.kernel):
-        raise ValueError(f"twin: got None for {kind.kernel}, which rouge_kernels does not "
+        raise ValueError(f"twin: got None for {kind.kernel}, which kernels.registry does not "
                          "have; allowed: its numpy twin")
     if twin is not None:
         register_kernel(kind.kernel, twin)  # (refuses a kernel name that exists)

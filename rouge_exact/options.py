@@ -3,10 +3,10 @@ signature that records it.
 
 ``OPTIONS`` declares each option of ``compute()`` once: its type, default, allowed values or
 bounds and a one-line help. The compute() docs (``options_doc``), the CLI's flags
-(rouge_cli.py), the README's options table (``options_table``) and the Space's controls are
+(cli/main.py), the README's options table (``options_table``) and the Space's controls are
 made from it; tests/test_schema.py holds them equal. The rouge types' part of it (their
 grammar, ``ROUGE_TYPE_GRAMMAR``, and examples), ``parse_rouge_type`` and the README's kinds
-table (``kinds_table``) are made from the kinds (``rouge_registry.KINDS``). ``RougeOptions``
+table (``kinds_table``) are made from the kinds (``kinds.KINDS``). ``RougeOptions``
 holds one call's options once checked: ``RougeOptions.build`` checks every value against the
 schema's bounds before any work, and resolves names to objects: the rouge types to
 ``RougeType``, the profile to a ``Profile``, the tokenizer to a ``TokenizerProfile``.
@@ -53,7 +53,7 @@ MULTI_REF_MODES = ("max", "average", "best", "max_pr")
 AGGREGATIONS = ("macro", "micro")
 
 # Bounds (each checked before any work; see the README's option table). The bounds of the type
-# names (MAX_NGRAM, MAX_SKIP, MAX_W_WEIGHT) are their kinds', in rouge_registry.
+# names (MAX_NGRAM, MAX_SKIP, MAX_W_WEIGHT) are their kinds', in kinds.
 MAX_SAMPLES = 100_000  # n_samples: memory grows with it (not with n_samples x examples)
 MAX_SEED = 2 ** 64 - 1
 MAX_LENGTH_LIMIT = 2 ** 62  # length_limit_*: fits an int64, and no text is longer
@@ -309,7 +309,7 @@ class RougeOptions:
     length_limit_words: int | None
     length_limit_bytes: int | None
     split_sentences: bool
-    lang: str | None  # the ISO code of XL-Sum's multilingual ROUGE (rouge_lang)
+    lang: str | None  # the ISO code of XL-Sum's multilingual ROUGE (text.lang)
 
     @classmethod
     def names(cls) -> tuple:

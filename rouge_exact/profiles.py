@@ -1,5 +1,5 @@
 """Named profiles: everything that differs between one ROUGE and another, as objects (the
-tokenizers they name are in ``rouge_text``).
+tokenizers they name are in ``text.tokenizers``).
 
 A ``Profile`` holds every decision that differs between rouge_score 0.1.2 (``rouge_score``),
 the ROUGE-1.5.5 script (``rouge155``), coco-caption's ROUGE-L (``coco``), pltrdy's rouge 1.0.1
@@ -107,7 +107,7 @@ class Profile:
     f_rule: Callable = field(default=fscore, compare=False)  # (P, R, alpha) -> F
     alpha_label: str = ""  # the signature's alpha at the profile's own weight, if not a number
     counting: str = "clipped"  # ROUGE-N: "clipped" n-gram counts, or "distinct" n-grams (sets)
-    kinds: tuple | None = None  # the kinds (rouge_registry.KINDS keys) it scores; None: all
+    kinds: tuple | None = None  # the kinds (kinds.KINDS keys) it scores; None: all
     languages: tuple = ()  # lang codes whose segmenter may cut a text before its tokenizer
     rouge_types: tuple | None = None  # the types when none are asked for (None: the metric's)
 
@@ -162,7 +162,7 @@ PLTRDY = Profile(
     languages=("zh",), rouge_types=("rouge1", "rouge2", "rougeL"))  # (their DEFAULT_METRICS)
 
 # rouge-chinese 1.0.3 (LLaMA-Factory's and ChatGLM's compute_metrics): pltrdy's rouge with
-# Chinese sentence ends (rouge_text_peers.rouge_chinese_sentences), and ROUGE-L one LCS of all
+# Chinese sentence ends (text.peers.rouge_chinese_sentences), and ROUGE-L one LCS of all
 # the words (lists, not sets)
 ROUGE_CHINESE = dataclasses.replace(PLTRDY, name="rouge_chinese",
                                     tokenizer=ROUGE_CHINESE_TOKENIZER, rouge_l="lcs")

@@ -8,7 +8,7 @@
     scorer.score_batch(targets, predictions)         # a list of dicts, one per pair (extra)
 
 Every number is rouge_score's to the last bit (tests/test_compat.py): the scores come from
-the one scorer (rouge_pipeline: the steps of ``example_scores``, or ``Scorer.add`` for a
+the one scorer (scorer.pipeline: the steps of ``example_scores``, or ``Scorer.add`` for a
 large batch) with profile rouge_score and multi_ref="max" (rouge_score's score_multi: per type
 the first target with the highest F). The options, the tokenizer and the sentence splitting
 are worked out once per RougeScorer. docs/rouge_score.md says what differs (errors come

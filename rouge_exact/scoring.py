@@ -11,7 +11,7 @@ from its own ``np.random.RandomState(k)``, new at each ``aggregate()``: the resu
 rouge_score's after ``np.random.seed(k)``, and the global state is left untouched.
 
 rouge_score's ``scoring.fmeasure`` is not here: the F of a precision and a recall is computed
-in one place, the scorer's (rouge_pipeline).
+in one place, the scorer's (scorer.pipeline).
 """
 from __future__ import annotations
 

@@ -35,7 +35,7 @@ from . import twins_sets as _twins_sets
 BACKEND_ENV = "ROUGE_METRIC_BACKEND"  # "numba", "numpy", or unset: compiled when it is there
 CACHE_ENV = "ROUGE_METRIC_CACHE_DIR"
 KERNELS = tuple(_python_kernels.EXAMPLES)  # compile order: a first call's kernels first
-# the kernels' files, copied into the cache folder: rouge_kernels.MODULES, beside it
+# the kernels' files, copied into the cache folder: kernels.registry.MODULES, beside it
 KERNEL_FILES = tuple(name + ".py" for name in _python_kernels.MODULES)
 _HERE = os.path.dirname(os.path.abspath(_python_kernels.__file__))
 SET_ASIDE = "set-aside"  # in a cache folder: the files that did not read, kept to look at
@@ -214,7 +214,7 @@ def _module_name(folder: str | None) -> str:
 
 
 def _compiled_module():
-    """rouge_kernels imported from the cache folder, its kernels (and those of the other
+    """kernels.registry imported from the cache folder, its kernels (and those of the other
     kernel modules) numba dispatchers: numba caches beside a file (its default locator), so
     the cache is keyed by content."""
     if _state["module"] is not None:
@@ -454,7 +454,7 @@ _REGISTERED: dict = {}  # kernel name -> a function outside this package (regist
 
 def register_kernel(name: str, function) -> None:
     """Serve ``function`` as the kernel ``name``, in every backend: a kernel that is not
-    rouge_kernels' own (a kind added with rouge_registry.registered), which no compile
+    kernels.registry' own (a kind added with kinds.registered), which no compile
     process knows. Its result must be what a kernel of the package would give."""
     if name in KERNELS or _has_twin(name) or name in _REGISTERED:
         raise ValueError(f"name: got {name!r}, a kernel already; allowed: a new name")
@@ -492,7 +492,7 @@ def _implementation(name: str, chosen: str):
     return _twin(name)
 
 
-def compiled_kernels():  # rouge_kernels (every kernel by name) as numba dispatchers: tests
+def compiled_kernels():  # kernels.registry (every kernel by name) as numba dispatchers: tests
     return _compiled_module()
 
 

@@ -19,9 +19,9 @@ import importlib
 import numpy as np
 
 
-# numba is imported only when rouge_backend compiles these files (use_numba): importing it takes
+# numba is imported only when kernels.backend compiles these files (use_numba): importing it takes
 # 0.3-0.7 s, which a first call served by the numpy twins does without. Until then @njit leaves
-# each function as it is, so the files also run as plain Python (rouge_backend._python).
+# each function as it is, so the files also run as plain Python (kernels.backend._python).
 
 def njit(*args, **options):
     """numba.njit, applied later by use_numba(): marks the function with its options."""
@@ -31,7 +31,7 @@ def njit(*args, **options):
     return mark(args[0]) if args and callable(args[0]) and not options else mark
 
 
-# The kernel modules, this one first: rouge_backend copies these files into its cache folder
+# The kernel modules, this one first: kernels.backend copies these files into its cache folder
 # (keyed by all of their texts) and imports them from there.
 MODULES = ("registry", "scan", "score", "union", "sums", "sets")
 
@@ -48,7 +48,7 @@ def use_numba() -> None:
     once: the kernels find each other as module globals, their own module's and those they
     import from another, so all must be dispatchers before one compiles (numba cannot call a
     plain Python function), and a function named in several modules must be the same
-    dispatcher in each. Run only on the copy rouge_backend imports from its cache folder."""
+    dispatcher in each. Run only on the copy kernels.backend imports from its cache folder."""
     if globals().get("_NUMBA"):
         return
     import numba
@@ -68,7 +68,7 @@ def use_numba() -> None:
 
 def __getattr__(name: str):
     """A name of another kernel module, as a name of this one: the kernels are looked up here
-    by name (EXAMPLES, rouge_backend, the tests). The modules are imported at the first such
+    by name (EXAMPLES, kernels.backend, the tests). The modules are imported at the first such
     look-up, not with this one, as they import it."""
     if not name.startswith("__"):  # (the import system asks for __path__ and the like)
         for module in modules()[1:]:
@@ -174,13 +174,13 @@ def clipped_hits(ids_a: np.ndarray, ids_b: np.ndarray, u: int) -> int:
 
 
 # 2^64 / the golden ratio: Fibonacci hashing's multiplier (the stem table's slots,
-# rouge_kernels_scan) and splitmix64's step (the Poisson bootstrap, rouge_kernels_sums)
+# kernels.scan) and splitmix64's step (the Poisson bootstrap, kernels.sums)
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 
 # --------------------------------------------------------------------------------------------
 # One example call per kernel, on a tiny input with the argument types the scorer uses (one
-# compiled signature each: readonly uint8 buffers, C-contiguous int64 arrays). rouge_backend
+# compiled signature each: readonly uint8 buffers, C-contiguous int64 arrays). kernels.backend
 # compiles a kernel by calling its example; the order is the compile order (what a first call
 # of the default types needs first).
 

@@ -1,7 +1,7 @@
-"""The scanners of rouge_kernels, each tokenizing a whole batch of texts in a few passes: the
-byte scanner of rouge_text's byte tokenizers (which, from a table, also stems), with the stem
+"""The scanners of kernels.registry, each tokenizing a whole batch of texts in a few passes: the
+byte scanner of text.tokenizers's byte tokenizers (which, from a table, also stems), with the stem
 table's inserts; and the word scanner of the pltrdy and rouge_chinese profiles' tokenizer
-(rouge_text_peers.SentenceTokenizer), on code points."""
+(text.peers.SentenceTokenizer), on code points."""
 
 from __future__ import annotations
 
@@ -72,7 +72,7 @@ def scan_ascii_tokens(buf: np.ndarray, max_packed_len: int, parts: int = 1):
 
 # --------------------------------------------------------------------------------------------
 # Tokenization and stemming of a whole batch in one pass (the fast path of
-# rouge_text.tokenize_ascii_batch)
+# text.tokenizers.tokenize_ascii_batch)
 
 
 _NO_TABLE = np.zeros(2, dtype=np.int64)  # an empty stem table, for scans without stemming
@@ -214,7 +214,7 @@ def stem_table_insert(keys, vals, new_keys, new_vals):
 
 # --------------------------------------------------------------------------------------------
 # The words and sentences of pltrdy's rouge 1.0.1 and rouge-chinese 1.0.3, on code points
-# (rouge_text_peers.SentenceTokenizer: its Python is the reference, and this kernel's twin)
+# (text.peers.SentenceTokenizer: its Python is the reference, and this kernel's twin)
 
 
 @njit(cache=True)

@@ -1,6 +1,6 @@
-"""The pair kernels of rouge_kernels that read each text as one sequence: ROUGE-N (n-grams by
+"""The pair kernels of kernels.registry that read each text as one sequence: ROUGE-N (n-grams by
 doubling), ROUGE-L (the LCS of the whole texts, bit-parallel) and ROUGE-S/SU (skip-bigrams),
-and the bit-parallel LCS rows that the union LCS (rouge_kernels_union) shares."""
+and the bit-parallel LCS rows that the union LCS (kernels.union) shares."""
 
 from __future__ import annotations
 

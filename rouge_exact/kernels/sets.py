@@ -1,6 +1,6 @@
-"""The kernels of rouge_kernels of the profiles that count sets (pltrdy's rouge 1.0.1,
+"""The kernels of kernels.registry of the profiles that count sets (pltrdy's rouge 1.0.1,
 rouge-chinese 1.0.3): ROUGE-N over distinct n-grams, and pltrdy's ROUGE-L, the distinct words
-on the LCS of each pair of sentences. Their numpy twins are in rouge_vectorized_sets.
+on the LCS of each pair of sentences. Their numpy twins are in kernels.twins_sets.
 
 * ``distinct_ngram_stats``: (hit, pred_count, ref_count) with hit the number of distinct
   n-grams both texts have, and the counts those of each text's distinct n-grams.

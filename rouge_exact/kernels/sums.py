@@ -1,4 +1,4 @@
-"""The aggregate's kernels of rouge_kernels: exact column sums, per-example P, R, F, and the
+"""The aggregate's kernels of kernels.registry: exact column sums, per-example P, R, F, and the
 two bootstraps: the default profile's Poisson bootstrap (integer sums that do not depend on
 row order) and ROUGE-1.5.5's (Perl's drand48, seeds 0..B-1) for ``rouge155``."""
 
@@ -181,7 +181,7 @@ def example_prf(counts, alpha):
     """float64[N, T, 3] of (P, R, F) from float64[N, T, 3] counts (hit, den_p, den_r):
     P = hit / den_p, R = hit / den_r, F = P R / ((1 - alpha) P + alpha R) (for alpha = 0.5
     the expression 2 P R / (P + R), as rouge_score), each 0 where its denominator is 0. The
-    operations of rouge_aggregate.fscore in the same order (IEEE, no fast-math: no fused
+    operations of scorer.aggregate.fscore in the same order (IEEE, no fast-math: no fused
     multiply-add), so the numbers are numpy's. One call: numpy's dozen small operations were
     a large part of a small compute()."""
     n, t, _ = counts.shape

@@ -14,13 +14,13 @@ import numpy as np
 from ..arithmetic import fixed_point_parts as exact_column_sums  # noqa: F401 - the twin
 from ..arithmetic import fscore, safe_div
 
-_WORD_BYTE = np.zeros(256, dtype=np.int64)  # as rouge_kernels_scan: base-37 digits of [a-z0-9]
+_WORD_BYTE = np.zeros(256, dtype=np.int64)  # as kernels.scan: base-37 digits of [a-z0-9]
 _WORD_BYTE[97:123] = np.arange(1, 27)
 _WORD_BYTE[48:58] = np.arange(27, 37)
 _WORD_BYTE_FOLD = _WORD_BYTE.copy()  # and A-Z read as a-z
 _WORD_BYTE_FOLD[65:91] = np.arange(1, 27)
 _POW37 = 37 ** np.arange(13, dtype=np.int64)
-MIN_STEM_CODE = 52060  # rouge_kernels_scan.MIN_STEM_CODE
+MIN_STEM_CODE = 52060  # kernels.scan.MIN_STEM_CODE
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _ONES = np.uint64(0xFFFFFFFFFFFFFFFF)
 
@@ -86,7 +86,7 @@ def _breaks(buf, starts):
 
 
 def scan_ascii_tokens(buf: np.ndarray, max_packed_len: int, parts: int = 1):
-    """rouge_kernels.scan_ascii_tokens: (codes, starts, ends, sent_ends, text_ends)."""
+    """kernels.registry.scan_ascii_tokens: (codes, starts, ends, sent_ends, text_ends)."""
     d, inside, starts, ends = _token_bounds(buf, _WORD_BYTE)
     codes = _codes(d, inside, starts, ends, max_packed_len)
     sent_ends, text_ends = _breaks(buf, starts)
@@ -94,7 +94,7 @@ def scan_ascii_tokens(buf: np.ndarray, max_packed_len: int, parts: int = 1):
 
 
 def _probe(keys: np.ndarray, codes: np.ndarray):
-    """Open-addressing lookups of codes in keys (rouge_kernels' hash and linear probing): the
+    """Open-addressing lookups of codes in keys (kernels.registry' hash and linear probing): the
     slot of each code, or -1 where an empty slot ends its probe."""
     size = keys.shape[0]
     bits = max(0, (size - 1).bit_length())
@@ -115,7 +115,7 @@ def _probe(keys: np.ndarray, codes: np.ndarray):
 
 def scan_stem_tokens(buf: np.ndarray, max_packed_len: int, keys: np.ndarray, vals: np.ndarray,
                      stem: bool):
-    """rouge_kernels.scan_stem_tokens: (codes, sent_ends, text_ends, long_tok, long_start,
+    """kernels.registry.scan_stem_tokens: (codes, sent_ends, text_ends, long_tok, long_start,
     long_end, pending)."""
     d, inside, starts, ends = _token_bounds(buf, _WORD_BYTE_FOLD)
     codes = _codes(d, inside, starts, ends, max_packed_len)
@@ -134,7 +134,7 @@ def scan_stem_tokens(buf: np.ndarray, max_packed_len: int, keys: np.ndarray, val
 
 
 def stem_table_insert(keys, vals, new_keys, new_vals):
-    """rouge_kernels.stem_table_insert, in rounds: in each, the codes whose slot is theirs or
+    """kernels.registry.stem_table_insert, in rounds: in each, the codes whose slot is theirs or
     empty are written (the first of several wanting one empty slot), the rest probe on.
     Another order of insertion than the kernel's gives another layout, but the same lookups
     (every key stays reachable from its hash without crossing an empty slot)."""
@@ -168,7 +168,7 @@ def stem_table_insert(keys, vals, new_keys, new_vals):
 
 
 def dense_ids(values: np.ndarray):
-    """rouge_kernels.dense_ids: ids 0..u-1 in order of first appearance, and u."""
+    """kernels.registry.dense_ids: ids 0..u-1 in order of first appearance, and u."""
     values = np.ascontiguousarray(values, dtype=np.int64)
     if values.shape[0] == 0:
         return np.zeros(0, dtype=np.int64), 0
@@ -252,7 +252,7 @@ def ngram_levels(tokens, text_offsets, pair_pred, pair_ref, orders):
 
 
 def ngram_stats(tokens, text_offsets, pair_pred, pair_ref, orders):
-    """rouge_kernels.ngram_stats: int64[pairs, len(orders), 3] of (hit, pred_count, ref_count)
+    """kernels.registry.ngram_stats: int64[pairs, len(orders), 3] of (hit, pred_count, ref_count)
     for each N in orders (ascending)."""
     n_pairs = pair_pred.shape[0]
     out = np.zeros((n_pairs, len(orders), 3), dtype=np.int64)
@@ -271,7 +271,7 @@ MAX_SKIP_KEYS = 4_000_000  # skip-bigrams listed by one call (each listed array:
 
 
 def skip_bigram_stats(tokens, text_offsets, pair_pred, pair_ref, max_skip, unigrams):
-    """rouge_kernels.skip_bigram_stats: int64[pairs, 3] of (hit, pred_count, ref_count). It
+    """kernels.registry.skip_bigram_stats: int64[pairs, 3] of (hit, pred_count, ref_count). It
     lists the skip-bigrams, O(length x distance) of them: OutOfScope past MAX_SKIP_KEYS (a
     long distance on long texts; the compiled kernel counts them in O(length) memory)."""
     n_pairs = pair_pred.shape[0]
@@ -346,7 +346,7 @@ def _add_words(v, m, words):
 
 
 def lcs_stats(tokens, text_offsets, pair_pred, pair_ref):
-    """rouge_kernels.lcs_stats: int64[pairs, 3] of (lcs, pred_len, ref_len)."""
+    """kernels.registry.lcs_stats: int64[pairs, 3] of (lcs, pred_len, ref_len)."""
     n_pairs = pair_pred.shape[0]
     out = np.zeros((n_pairs, 3), dtype=np.int64)
     lengths = np.diff(text_offsets)
@@ -405,7 +405,7 @@ def sentence_pairs(sent_len, text_sent_offsets, pair_pred, pair_ref) -> tuple:
 
 def union_lcs_stats(tokens, sent_offsets, text_sent_offsets, clip_tokens, clip_offsets,
                     pair_pred, pair_ref):
-    """rouge_kernels.union_lcs_stats: int64[pairs, 3] of (hit, pred_len, ref_len).
+    """kernels.registry.union_lcs_stats: int64[pairs, 3] of (hit, pred_len, ref_len).
 
     For each (reference sentence y, prediction sentence x) of a pair: the bit rows of the LCS
     table, then the traceback (equal -> diagonal; up >= left -> up; else left) marks positions
@@ -574,7 +574,7 @@ def _sequential_add(n: int, owner: np.ndarray, terms: np.ndarray) -> np.ndarray:
 
 def wlcs_stats(tokens, sent_offsets, text_sent_offsets, clip_tokens, clip_offsets, pair_pred,
                pair_ref, weight):
-    """rouge_kernels.wlcs_stats: float64[pairs, 3] of (weighted hit, pred_len, ref_base)."""
+    """kernels.registry.wlcs_stats: float64[pairs, 3] of (weighted hit, pred_len, ref_base)."""
     n_pairs = pair_pred.shape[0]
     out = np.zeros((n_pairs, 3), dtype=np.float64)
     out[:, 1] = clip_offsets[pair_pred + 1] - clip_offsets[pair_pred]
@@ -687,7 +687,7 @@ def _weighted_marks(tokens, sent_offsets, ys, xs, ly, lx, f):
 # --------------------------------------------------------------------------------------------
 # The default profile's bootstrap
 
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)  # splitmix64's finalizer (rouge_kernels_sums._mix64)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)  # splitmix64's finalizer (kernels.sums._mix64)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 _BOOTSTRAP_CELLS = 1 << 22  # rows x samples drawn at a time (32 MB of uint64)
 
@@ -699,7 +699,7 @@ def _mix64(z: np.ndarray) -> np.ndarray:
 
 
 def poisson_bootstrap_sums(values, keys, occurrences, seed, n_samples, cdf):
-    """rouge_kernels.poisson_bootstrap_sums: the same splitmix64 streams, drawn for a block of
+    """kernels.registry.poisson_bootstrap_sums: the same splitmix64 streams, drawn for a block of
     rows at once. Its sums equal the kernel's where they are exact in any order: values that
     are integers (fixed-point scores, token counts). ROUGE-W's weighted counts (micro) are
     not: OutOfScope, and the compiled kernel sums them in its own order."""
@@ -727,7 +727,7 @@ def poisson_bootstrap_sums(values, keys, occurrences, seed, n_samples, cdf):
 
 
 def example_prf(counts, alpha):
-    """As rouge_kernels.example_prf: (P, R, F) from (hit, den_p, den_r), elementwise."""
+    """As kernels.registry.example_prf: (P, R, F) from (hit, den_p, den_r), elementwise."""
     out = np.empty(counts.shape, dtype=np.float64)
     out[..., :2] = safe_div(counts[..., :1], counts[..., 1:])
     out[..., 2] = fscore(out[..., 0], out[..., 1], alpha)

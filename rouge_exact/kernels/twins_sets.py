@@ -1,6 +1,6 @@
-"""The numpy twins of the kernels of the profiles that count sets (rouge_kernels'
+"""The numpy twins of the kernels of the profiles that count sets (kernels.registry'
 distinct_ngram_stats and set_union_lcs_stats, and their tokenizer's scan_words),
-re-exported by rouge_vectorized, where rouge_backend finds every twin by its kernel's name:
+re-exported by kernels.twins, where kernels.backend finds every twin by its kernel's name:
 the same statistics for all the pairs of a call at once."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ def _distinct_per_pair(n_pairs: int, pair: np.ndarray, key: np.ndarray) -> np.nd
 
 
 def distinct_ngram_stats(tokens, text_offsets, pair_pred, pair_ref, orders):
-    """rouge_kernels.distinct_ngram_stats: int64[pairs, len(orders), 3] of (shared
+    """kernels.registry.distinct_ngram_stats: int64[pairs, len(orders), 3] of (shared
     distinct n-grams, the prediction's, the reference's)."""
     n_pairs = pair_pred.shape[0]
     out = np.zeros((n_pairs, len(orders), 3), dtype=np.int64)
@@ -37,10 +37,10 @@ def distinct_ngram_stats(tokens, text_offsets, pair_pred, pair_ref, orders):
 
 
 def set_union_lcs_stats(tokens, sent_offsets, text_sent_offsets, pair_pred, pair_ref):
-    """rouge_kernels.set_union_lcs_stats: int64[pairs, 3] of (distinct words on pltrdy's
+    """kernels.registry.set_union_lcs_stats: int64[pairs, 3] of (distinct words on pltrdy's
     LCS tracebacks of the sentence pairs, the prediction's distinct words, the reference's).
 
-    rouge_vectorized's traceback of every (row sentence, column sentence) pair marks the row
+    kernels.twins's traceback of every (row sentence, column sentence) pair marks the row
     sentence, up on ties: with the prediction's sentences as the rows, that is pltrdy's
     traceback (up when strictly larger, else left) of its table with reference rows."""
     n_pairs = pair_pred.shape[0]

@@ -1,4 +1,4 @@
-"""The summary-level kernels of rouge_kernels: the union LCS (rougeLsum; ROUGE-1.5.5's
+"""The summary-level kernels of kernels.registry: the union LCS (rougeLsum; ROUGE-1.5.5's
 ROUGE-L) and ROUGE-1.5.5's weighted LCS (ROUGE-W), which mark the reference positions on the
 LCS of every sentence pair (bit-parallel, or by a linear-space traceback of the table)."""
 

@@ -49,7 +49,7 @@ from ..arithmetic import (
 @dataclass
 class InputNotes:
     """What the input looked like, for the warnings: counted per batch, summed over batches
-    (and over merged states), then warned about once (rouge_notes.input_warnings)."""
+    (and over merged states), then warned about once (scorer.notes.input_warnings)."""
 
     texts: int = 0
     tokenless_letters: int = 0  # texts with letters but no tokens: a script the tokenizer drops
@@ -57,7 +57,7 @@ class InputNotes:
     texts_with_newline: int = 0
     multi_sentence_texts: int = 0  # texts the rule-based splitter would split (no newline)
     tokenless_w_references: int = 0  # ROUGE-W pairs whose reference has no tokens
-    segmenter_fallbacks: int = 0  # lang: texts the segmenter found no tokens in (rouge_lang)
+    segmenter_fallbacks: int = 0  # lang: texts the segmenter found no tokens in (text.lang)
     # a script of the tokenless texts with letters, for a hint (not in saved states: a state
     # saved here must load in another process of this version)
     tokenless_script: str = ""

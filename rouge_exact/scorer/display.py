@@ -2,7 +2,7 @@
 tokens (``tokens_of``), each reference's own P/R/F and the one the multi_ref mode picks
 (``reference_scores``, from the pipeline's ``chosen_references``), and the tokens behind a
 number (``pair_marks``, as the kind marks them: for L/Lsum/W the union-LCS kernel's own
-traceback; ``skip_bigram_matches``, rouge_registry's, for ROUGE-S/SU)."""
+traceback; ``skip_bigram_matches``, kinds's, for ROUGE-S/SU)."""
 
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ def pair_marks(options: RougeOptions, prediction: str, reference: str, rouge_typ
     """The tokens behind one pair's number, for display: (marks on the prediction's tokens,
     marks on the reference's tokens, tokens of each), tokens as ``tokens_of`` gives them
     (flattened over sentences), marks bool arrays: what the kind's ``marks`` says
-    (rouge_registry: for L, Lsum and W the union-LCS kernel's own traceback)."""
+    (kinds: for L, Lsum and W the union-LCS kernel's own traceback)."""
     texts = [prediction, reference]
     if options.split_sentences:
         texts = [split_sentences_rule_based(t) for t in texts]

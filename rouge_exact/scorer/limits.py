@@ -1,5 +1,5 @@
 """ROUGE-1.5.5's length limits (-l, -b): a text cut to a number of words or bytes, line by
-line, as the script reads it (the scorer applies them before tokenizing: rouge_pipeline)."""
+line, as the script reads it (the scorer applies them before tokenizing: scorer.pipeline)."""
 
 from __future__ import annotations
 

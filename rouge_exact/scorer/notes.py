@@ -36,7 +36,7 @@ _FEW_TEXTS = 64  # up to this many texts, a loop in Python costs less than numpy
 def input_notes(options: RougeOptions, texts, flat: TokenizedBatch, stats,
                  plan) -> InputNotes:
     """The notes of one scored batch: its texts, their tokens (``flat``), the pairs'
-    statistics and the options' plan (rouge_pipeline._plan)."""
+    statistics and the options' plan (scorer.pipeline._plan)."""
     notes = InputNotes(texts=len(texts))
     offsets = flat.text_offsets
     if len(texts) > _FEW_TEXTS:

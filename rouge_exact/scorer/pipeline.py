@@ -158,7 +158,7 @@ def _plan(options: RougeOptions) -> _Plan:
 
 def _tokenizer_checks_texts(options: RougeOptions) -> bool:
     """Whether the tokenizer finds a str that is not text (a lone surrogate) itself: the byte
-    tokenizers encode each non-ASCII text as they go (rouge_text._ascii_buffer), and get the
+    tokenizers encode each non-ASCII text as they go (text.tokenizers._ascii_buffer), and get the
     texts as given unless sentences are split or lengths limited first."""
     return (type(options.tokenizer) is ByteTokenizer and not options.split_sentences
             and options.length_limit_words is None and options.length_limit_bytes is None)
@@ -564,7 +564,7 @@ class Scorer:
             if len(spans) == 1:  # its kernels may use the threads (no slices: a small call)
                 batch, notes = example_scores(self.options, predictions, references, kernels)
                 chunks = [(batch, notes, self.aggregate.column_sums(batch, sums))]
-            else:  # each chunk on one thread, kernels included (rouge_backend.threads_here)
+            else:  # each chunk on one thread, kernels included (kernels.backend.threads_here)
                 chunks = run_parts(score, spans)
         except NotText as error:  # a chunk's: name the batch's first, on any thread count
             raise (not_text(predictions, references) or error) from None

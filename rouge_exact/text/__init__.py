@@ -1,4 +1,4 @@
 """Text to token ids: ``tokenizers`` (the tokenizer profiles, the byte scanner's batches, the
 stem memos, the sentence splitter), ``peers`` (the tokenizers of coco-caption, pltrdy and
-rouge-chinese), ``lang`` (XL-Sum's multilingual ROUGE) and ``rouge155_lexicon`` (vendored
+rouge-chinese), ``lang`` (XL-Sum's multilingual ROUGE) and ``text.rouge155_lexicon`` (vendored
 data)."""

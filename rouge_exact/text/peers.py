@@ -1,7 +1,7 @@
 """The tokenizers of the profiles that reproduce other packages' own text handling:
 coco-caption's (pycocoevalcap: the text split on single spaces, as it is) and pltrdy's rouge
 1.0.1 and rouge-chinese 1.0.3's (their sentence splitters, then whitespace-separated words).
-rouge_profiles names them; they are string tokenizers (rouge_text.StringTokenizer)."""
+profiles names them; they are string tokenizers (text.tokenizers.StringTokenizer)."""
 
 from __future__ import annotations
 
@@ -86,8 +86,8 @@ def sentence_words(sentences: Callable[[str], list], text: str) -> list:
 
 
 def words_batch(points: np.ndarray, text_ends: np.ndarray, rule: int) -> tuple:
-    """rouge_kernels.scan_words by the tokenizers' own Python (its numpy twin, found in
-    rouge_vectorized): the texts decoded, cut by SENTENCE_RULES[rule] and interned."""
+    """kernels.registry.scan_words by the tokenizers' own Python (its numpy twin, found in
+    kernels.twins): the texts decoded, cut by SENTENCE_RULES[rule] and interned."""
     text = points.tobytes().decode("utf-32-le")
     bounds = [0, *text_ends.tolist()]
     batch = tokenize_string_batch([text[a:b] for a, b in zip(bounds, bounds[1:])],
@@ -109,7 +109,7 @@ class SentenceTokenizer(StringTokenizer):
     LongBench's except: both print). ``segmenter``: a function cutting the text into words
     first (jieba for lang="zh", whose words are joined with spaces, as those scripts do).
 
-    A batch is scanned by rouge_kernels.scan_words, compiled: cutting and interning in
+    A batch is scanned by kernels.registry.scan_words, compiled: cutting and interning in
     Python were two thirds of a call on short texts."""
 
     segmenter: Callable | None = field(default=None, compare=False)

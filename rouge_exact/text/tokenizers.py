@@ -112,7 +112,7 @@ class StemMemo:
         self._by_word: dict[str, str] = {}  # words too long to pack into a code
         self._long_codes: dict[str, int | str] = {}  # such words -> long_code()
         # the packed stems as an open-addressing hash table for the scanner
-        # (rouge_kernels_scan.scan_stem_tokens): code -> stem code, or -1 for a stem that
+        # (kernels.scan.scan_stem_tokens): code -> stem code, or -1 for a stem that
         # does not pack. Replaced, never changed in place, so a scan on another thread keeps a
         # consistent table.
         self.table = (np.zeros(1 << 10, dtype=np.int64), np.zeros(1 << 10, dtype=np.int64))
@@ -126,7 +126,7 @@ class StemMemo:
 
     def add_to_table(self, codes: np.ndarray, stems, insert: Callable) -> None:
         """Put the stems of codes (stem_codes' list; a stem that does not pack is -1 in the
-        table) into the table (insert: rouge_kernels_scan.stem_table_insert). Codes already there
+        table) into the table (insert: kernels.scan.stem_table_insert). Codes already there
         are skipped: two threads that found the same new words insert them once."""
         stems = np.array([s if isinstance(s, int) else -1 for s in stems], dtype=np.int64)
         with self._table_lock:  # insert releases the GIL: one writer at a time
@@ -274,7 +274,7 @@ def _ascii_buffer(texts: Sequence[str], unicode_lower: bool, lower: bool = True)
         except UnicodeEncodeError as error:
             raise NotText(f"texts[{i}]", text[error.start]) from None
     data = "\x00".join(texts).encode("latin-1")
-    if lower:  # else the scanner reads A-Z as a-z (rouge_kernels_scan.scan_stem_tokens)
+    if lower:  # else the scanner reads A-Z as a-z (kernels.scan.scan_stem_tokens)
         data = data.translate(_ASCII_LOWER)
     return np.frombuffer(data, dtype=np.uint8)
 
@@ -293,10 +293,10 @@ def tokenize_ascii_batch(
     scan_stem: Callable | None = None,
     table_insert: Callable | None = None,
 ) -> TokenizedBatch:
-    """Tokenize a batch with the fast byte scanner (``rouge_kernels_scan.scan_ascii_tokens``);
-    ``dense_ids`` (``rouge_kernels.dense_ids``) finds the distinct words to stem in O(n).
-    Without stopwords, given ``scan_stem`` (``rouge_kernels_scan.scan_stem_tokens``) and
-    ``table_insert`` (``rouge_kernels_scan.stem_table_insert``), the scanner also applies the
+    """Tokenize a batch with the fast byte scanner (``kernels.scan.scan_ascii_tokens``);
+    ``dense_ids`` (``kernels.registry.dense_ids``) finds the distinct words to stem in O(n).
+    Without stopwords, given ``scan_stem`` (``kernels.scan.scan_stem_tokens``) and
+    ``table_insert`` (``kernels.scan.stem_table_insert``), the scanner also applies the
     stems it finds in the memo's table: Python only sees words it has not stemmed before
     (nltk's Porter stemmer: ~15 us a word, once per process).
 
@@ -634,7 +634,7 @@ _BYTE_KERNELS_STOPWORDS = _BYTE_KERNELS + ("scan_ascii_tokens",)
 
 @dataclass(frozen=True)
 class ByteTokenizer(TokenizerProfile):
-    """The ASCII tokenizers, scanned in one pass over the batch's bytes (rouge_text):
+    """The ASCII tokenizers, scanned in one pass over the batch's bytes (text.tokenizers):
     rouge_score's (``unicode_lower``: str.lower first; a stem that is not [a-z0-9]+ is
     dropped) and ROUGE-1.5.5's (raw bytes, A-Z lowered only; stems kept as they are)."""
 

@@ -27,7 +27,7 @@ from ..rouge155_lexicon import SMART_STOPWORDS
 from ...kernels.pool import ForkSafeLock
 from ..tokenizers import TokenizerProfile
 from ..tokenizers import TokenizedBatch
-# The tokenizer's parts, and the names imported from rouge_lang (re-exported: the options, the
+# The tokenizer's parts, and the names imported from text.lang (re-exported: the options, the
 # pipeline, the metric, the Space and the tests import the languages, the stemmers and
 # token_lines from here)
 from .languages import (
@@ -421,7 +421,7 @@ class LanguageTokenizer(TokenizerProfile):
 @functools.cache
 def segmenter(language: Language) -> tuple:
     """A language's segmenter alone, (function, name): the profiles whose scripts cut Chinese
-    with jieba before their own tokenizer (rouge_profiles: languages)."""
+    with jieba before their own tokenizer (profiles: languages)."""
     return SEGMENTERS[language.segmenter](language)
 
 

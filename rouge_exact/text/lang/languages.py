@@ -1,4 +1,4 @@
-"""The languages of XL-Sum's multilingual ROUGE (rouge_lang): the table (``LANGUAGES``: each
+"""The languages of XL-Sum's multilingual ROUGE (text.lang): the table (``LANGUAGES``: each
 language's code, names, segmenter, stemmer and direction), ``lang=``'s resolution
 (``resolve_language``), the scripts' hints for the warning about texts whose letters the
 default tokenizer drops (``script_of``, ``script_hint``), and the import of the optional packages

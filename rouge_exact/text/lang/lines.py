@@ -1,5 +1,5 @@
 """Tokens by line, for the Space's highlights: ``token_lines`` gives the line of each token of a
-text that rouge_lang's LanguageTokenizer tokenized whole, through the pre-tokenizer's escapes
+text that text.lang's LanguageTokenizer tokenized whole, through the pre-tokenizer's escapes
 and substitutions and the Burmese rules' reordering.
 """
 

@@ -1,4 +1,4 @@
-"""The segmenters of XL-Sum's multilingual ROUGE (rouge_lang's step 3): Chinese with jieba,
+"""The segmenters of XL-Sum's multilingual ROUGE (text.lang's step 3): Chinese with jieba,
 Japanese with MeCab (fugashi) and UniDic (unidic-lite), Thai with pythainlp's newmm, Burmese
 with XL-Sum's syllable rules (``burmese_segment``). ``SEGMENTERS`` maps a Language's
 ``segmenter`` to its loader, which imports the package when a language first needs it and
@@ -18,7 +18,7 @@ from .languages import Language, require_package, package_version
 
 def _jieba_cache_dir() -> str | None:
     """Where jieba keeps its dictionary's cache: a folder of this package's own cache
-    (rouge_backend.cache_root), not jieba's default, the system's shared temporary folder,
+    (kernels.backend.cache_root), not jieba's default, the system's shared temporary folder,
     where another user could leave a jieba.cache that jieba would load in place of its
     dictionary. None where it cannot be made (_jieba then loads in a private folder)."""
     folder = os.path.join(cache_root(), "jieba")

@@ -1,6 +1,6 @@
-"""The stemmers of XL-Sum's multilingual ROUGE (rouge_lang's step 4): nltk's Snowball stemmers
+"""The stemmers of XL-Sum's multilingual ROUGE (text.lang's step 4): nltk's Snowball stemmers
 with NLTK's stopword lists left unstemmed (``stopword_list``), XL-Sum's Hindi (``hindi_stem``)
-and Bengali (``BengaliStemmer``: Rafi Kamal's rules, vendored in rouge_lang_data) stemmers, and
+and Bengali (``BengaliStemmer``: Rafi Kamal's rules, vendored in text.lang.data) stemmers, and
 TurkishStemmer. ``STEMMERS`` maps a Language's ``stemmer`` to its loader, which imports nltk or
 TurkishStemmer when a language first needs it and returns the stemmer and its name for the
 signature.
