@@ -36,7 +36,7 @@ from .api import finalize, merge, state_from_bytes
 from .options import RougeOptions
 
 _RAY_BLOCKS = 8  # hash partitions of a Ray dataset: states merged on the driver
-_STAGED: dict = {}  # source digest -> the rouge_pipeline module that serves it, per worker process
+_STAGED: dict = {}  # source digest -> the scorer.pipeline module that serves it, per worker process
 INSTALLED = "rouge_exact"  # the package's import name, looked for on the workers
 # the evaluate face, the command and the package's own __init__ (a private copy is a
 # namespace of the modules): never imported on a worker
@@ -59,7 +59,7 @@ def _digest(sources: dict) -> str:
 
 
 def staged_pipeline(sources: dict):
-    """The rouge_pipeline module of these sources in this (worker) process: the installed
+    """The scorer.pipeline module of these sources in this (worker) process: the installed
     package's if it holds the same sources, else the sources written into a private
     folder of this process (once per process and version)."""
     digest = _digest(sources)
@@ -69,7 +69,7 @@ def staged_pipeline(sources: dict):
 
 
 def _installed_pipeline(digest: str):
-    """rouge_exact.rouge_pipeline if the installed package has exactly these sources."""
+    """rouge_exact.scorer.pipeline if the installed package has exactly these sources."""
     try:
         spec = importlib.util.find_spec(INSTALLED)
     except (ImportError, ValueError):

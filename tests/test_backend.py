@@ -1,6 +1,6 @@
-"""rouge_backend: which implementation of a kernel runs, and the guest's manners.
+"""kernels.backend: which implementation of a kernel runs, and the guest's manners.
 
-* Every implementation gives the compiled kernels' numbers: the numpy twins (rouge_vectorized),
+* Every implementation gives the compiled kernels' numbers: the numpy twins (kernels.twins),
   the package's kernel modules run as plain Python, and the metric under
   ROUGE_METRIC_BACKEND=numpy.
 * A call leaves the process as it found it: the collector stays on, no signal handler changes,
@@ -173,15 +173,15 @@ def test_exact_column_sums_twin_equals_compiled_and_fractions(values, columns):
        scale=st.sampled_from([1.0, 0.37, 1e-3]),
        alpha=st.sampled_from([0.5, 0.0, 1.0, 0.2, 1 / 3, 0.8, 0.999]))
 def test_example_prf_kernel_and_twin_equal_the_numpy_formulas(counts, scale, alpha):
-    # P, R, F of the counts as rouge_aggregate computes them elementwise (safe_div, fscore):
-    # the kernel must give the same doubles (no fused multiply-add, same order)
-    aggregate = staged("scorer.aggregate")
+    # P, R, F of the counts as the scorer computes them elementwise (arithmetic's safe_div and
+    # fscore): the kernel must give the same doubles (no fused multiply-add, same order)
+    arithmetic = staged("arithmetic")
     n = len(counts) // 2 or 1
     values = np.array(counts[:2 * n] if len(counts) >= 2 else counts * 2, dtype=np.float64)
     values = values.reshape(n, 2, 3) * scale  # scale: non-integer counts (ROUGE-W-like)
     hit, den_p, den_r = values[..., 0], values[..., 1], values[..., 2]
-    p, r = aggregate.safe_div(hit, den_p), aggregate.safe_div(hit, den_r)
-    want = np.stack([p, r, aggregate.fscore(p, r, alpha)], axis=2)
+    p, r = arithmetic.safe_div(hit, den_p), arithmetic.safe_div(hit, den_r)
+    want = np.stack([p, r, arithmetic.fscore(p, r, alpha)], axis=2)
     # (the twin is written with safe_div and fscore themselves: the kernel is what is tested)
     assert K.example_prf(values, alpha).tobytes() == want.tobytes()
 
@@ -201,7 +201,7 @@ CASES = [
 
 def _same(numpy_backend, compiled, options):
     """Equal, except that micro ROUGE-W's interval bounds are sums of non-integers, which the
-    compiled kernel adds in its own order (rouge_aggregate.Aggregate): there the last bits."""
+    compiled kernel adds in its own order (scorer.aggregate.Aggregate): there the last bits."""
     if not (options.get("aggregation") == "micro" and "rougeW-1.2" in options["rouge_types"]):
         return numpy_backend == compiled
     assert numpy_backend[1] == compiled[1]  # per example: no bootstrap
@@ -397,7 +397,7 @@ def test_a_child_forked_while_another_thread_scores_can_score(tmp_path):
 _PARENT_EXITS = textwrap.dedent("""
     import sys, evaluate
     metric = evaluate.load(sys.argv[1])
-    backend = sys.modules[type(metric).__module__.rpartition(".")[0] + ".rouge_backend"]
+    backend = sys.modules["rouge_exact.kernels.backend"]  # the package's, as the script imports it
     process = backend._state["process"]
     print(process.pid, process.poll() is None, flush=True)
 """)
@@ -421,12 +421,12 @@ def test_the_cli_leaves_no_process_behind(tmp_path):
     """Empty caches: the CLI scores on the numpy twins while the compile process starts; when
     the CLI exits the compile process ends too (its stdin closes). What it cached stays."""
     env = _fresh_env(tmp_path)
-    done = subprocess.run([sys.executable, str(REPO / "rouge_cli.py"), "--input",
+    done = subprocess.run([sys.executable, "-m", "rouge_exact", "--input",
                            str(REPO / "examples" / "pairs.jsonl"), "--use-stemmer"],
                           env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     folder = tmp_path / "kernels"
-    assert list(folder.glob("kernels-*/rouge_kernels.py"))  # the compile process was started
+    assert list(folder.glob("kernels-*/registry.py"))  # the compile process was started
     deadline = time.monotonic() + 10
     while _alive(str(folder)) and time.monotonic() < deadline:
         time.sleep(0.05)

@@ -37,6 +37,9 @@ pytestmark = pytest.mark.slow
 
 
 KERNELS = sorted(staged("kernels.backend").KERNELS)  # every kernel of every kernel module
+# the kernels' files the backend copies into the cache folder (registry.py, scan.py, ...)
+KERNEL_FILES = staged("kernels.backend").KERNEL_FILES
+assert {"registry.py", "score.py"} <= set(KERNEL_FILES)
 assert {"ngram_stats", "perl_bootstrap_means", "scan_stem_tokens", "set_union_lcs_stats",
         "wlcs_stats"} <= set(KERNELS)
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum", "rougeW", "rougeSU4"]
@@ -150,8 +153,9 @@ def cache(base, tmp_path):
 
 
 def _files(folder, function: str, suffix: str) -> list:
-    # (numba names a function's files after its kernels file: rouge_kernels_score.ngram_stats-...)
-    found = sorted(glob.glob(str(folder / "__pycache__" / f"rouge_kernels*.{function}-*{suffix}")))
+    # (numba names a function's files after its kernels file: score.ngram_stats-...)
+    found = sorted(path for file in KERNEL_FILES for path in glob.glob(
+        str(folder / "__pycache__" / f"{file[:-len('.py')]}.{function}-*{suffix}")))
     assert found, (function, suffix)
     return found
 
@@ -261,9 +265,9 @@ def test_an_index_of_another_numba_is_recompiled(cache, expected):
 
 @pytest.mark.parametrize("file, alteration", [
     # runs, with the wrong numbers: every n-gram count zero
-    ("rouge_kernels_score.py",
+    ("score.py",
      "\n_counted = ngram_stats\n\ndef ngram_stats(*args):\n    return _counted(*args) * 0\n"),
-    ("rouge_kernels.py", "\ndef broken(:\n"),  # does not even import
+    ("registry.py", "\ndef broken(:\n"),  # does not even import
 ])
 def test_an_altered_copy_of_the_kernels_is_restored(cache, expected, file, alteration):
     """The altered file is set aside and restored; the others are written anew too (numba
@@ -274,8 +278,8 @@ def test_an_altered_copy_of_the_kernels_is_restored(cache, expected, file, alter
     original = copy.read_bytes()
     with open(copy, "a") as f:
         f.write(alteration)
-    others = {path: path.stat().st_mtime_ns for path in folder.glob("rouge_kernels*.py")
-              if path != copy}
+    others = {folder / name: (folder / name).stat().st_mtime_ns for name in KERNEL_FILES
+              if folder / name != copy}
     assert len(others) >= 4
     first = _run(root)
     out, perl = expected
@@ -408,7 +412,7 @@ def test_a_ctrl_c_while_a_kernel_loads_is_no_damage(cache, how, raised):
     """A Ctrl-C that numba wraps in a SystemError as a kernel loads goes up to the caller (the
     command line exits 130 on it): it is not taken for a damaged cache, healed and swallowed.
     Nor is a load that fails after a Ctrl-C that something swallowed and the rouge command
-    saw (rouge_backend.INTERRUPT_CHECKS): the load stops with KeyboardInterrupt."""
+    saw (kernels.backend.INTERRUPT_CHECKS): the load stops with KeyboardInterrupt."""
     root, folder = cache
     done = subprocess.run([sys.executable, "-c", _INTERRUPTED, how], env=_env(root),
                           capture_output=True, text=True, timeout=300)

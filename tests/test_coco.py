@@ -131,7 +131,7 @@ def test_every_surface_takes_the_profile(metric):
                         rel_tol=1e-12)
 
 
-def test_space_takes_the_profile_and_its_weight():
+def test_space_takes_the_profile_and_its_weight(metric):
     """The Space's profile menu lists coco; choosing it moves the F-weight slider from a
     profile's default to coco's, and that slider value scores coco-caption's F exactly."""
     import importlib
@@ -150,8 +150,8 @@ def test_space_takes_the_profile_and_its_weight():
                                 "max_pr", None, False, None)
     assert page["alpha"] is None
     predictions, references = _generated(seed=11, n=200)
-    scored = options.metric.compute(predictions=predictions, references=references,
-                                    use_aggregator=False, **page)["rougeL"]
+    scored = metric.compute(predictions=predictions, references=references,
+                            use_aggregator=False, **page)["rougeL"]
     assert np.array_equal(np.array(scored), _coco(predictions, references)[1])
 
 

@@ -1,7 +1,8 @@
 """Spark and Ray: 200,000 rows built from tests/data/realsumm.jsonl, scored on Spark local[2]
 and on a local Ray cluster of 2 workers, with 1, 3 and 17 input partitions, equal compute()
 on the same rows exactly (means, interval bounds, count, signature). Workers never see the
-driver's HF_MODULES_CACHE: they get the metric's sources with the task.
+driver's HF_MODULES_CACHE: they import the installed package, whose sources the task carries
+(a worker without them writes them into a private folder: tests/test_workers.py).
 
 The engines are optional dependencies; in CI (CI set) a missing one is a failure, not a skip.
 """

@@ -1,4 +1,4 @@
-"""rouge_io.py, the one row reader of the CLI and the Space, against real writers: files written
+"""rouge_exact.io, the one row reader of the CLI and the Space, against real writers: files written
 by Python's csv module, pandas (``DataFrame.to_csv``) and json must read back as exactly the rows
 that were written, and pandas' own ``read_csv`` must see the same cells. Then every kind of bad
 file gives one RowError line naming ``file:line`` and what is allowed, and a record far over
@@ -19,11 +19,10 @@ import pandas as pd
 import pytest
 from hypothesis import assume, given, settings, strategies as st
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from rouge_exact.io import delimited, rows as rouge_io
+from rouge_exact.io.rows import RowError, Rows, detect_format, read_rows
 
-from rouge_exact.io import rows as rouge_io  # noqa: E402
-from rouge_exact.io.rows import RowError, Rows, detect_format, read_rows  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 # Texts a reader gets wrong when it guesses the quote character, splits on str.splitlines or
 # on commas: apostrophes, commas, doubled quotes, CRLF and LF and lone CR inside a cell, line and
@@ -589,7 +588,7 @@ def test_csv_field_size_limit_is_left_alone(tmp_path):
 
 
 def csv_lines(text):
-    """Lines as rouge_io's _LineFile gives them to the CSV parser: split on "\n" only, each
+    """Lines as rouge_exact.io.rows' _LineFile gives them to the CSV parser: split on "\n" only, each
     keeping its end."""
     return [line for line in re.split("(?<=\n)", text) if line]
 
@@ -603,16 +602,16 @@ def csv_module(text, delimiter):
             records.append(record)
     except csv.Error as error:  # its advice on a stray "\r" is reworded (and varies)
         stray_cr = str(error).startswith("new-line character seen in unquoted field")
-        return records, rouge_io._CSV_STRAY_CR if stray_cr else str(error)
+        return records, delimited._CSV_STRAY_CR if stray_cr else str(error)
     return records, None
 
 
 def ours(text, delimiter):
     records = []
     try:
-        for record in rouge_io._csv_records(csv_lines(text), delimiter):
+        for record in delimited._csv_records(csv_lines(text), delimiter):
             records.append(record)
-    except rouge_io._CsvError as error:
+    except delimited._CsvError as error:
         return records, str(error)
     return records, None
 

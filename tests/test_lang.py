@@ -2,7 +2,7 @@
 ``RougeScorer(types, use_stemmer=..., lang=...)`` (XL-Sum's multilingual ROUGE), exactly.
 
 The peer gets the same data as we do (it would otherwise download or lack them): NLTK's stopword
-lists from rouge_lang_data written as an nltk_data folder, the Bengali rules from rouge_lang_data
+lists from text.lang.data written as an nltk_data folder, the Bengali rules from text.lang.data
 through its own rule parser, and unidic-lite's dictionary for fugashi (its wheel pulls in the
 package ``unidic``, whose dictionary is a separate download).
 
@@ -24,7 +24,7 @@ import warnings
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from conftest import REPO, needed, staged
+from conftest import needed, staged
 
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 KEYS = ("precision", "recall", "fmeasure")
@@ -287,7 +287,7 @@ def _suffixes(code):
     if suffixes is not None:
         return suffixes
     if code == "hi":
-        return [s for group in lang_module._HINDI_SUFFIXES.values() for s in group]
+        return [s for group in lang_module.HINDI_SUFFIXES.values() for s in group]
     stemmer = lang_module.BengaliStemmer()  # bn: the rules' suffixes
     return [s for group in stemmer.groups for s in group]
 
@@ -596,7 +596,7 @@ def test_everywhere(metric, evaluate_metric, tmp_path):
     assert "|lang:ru|" in out["signature"]
     (tmp_path / "p.txt").write_text("\n".join(preds) + "\n", encoding="utf-8")
     (tmp_path / "r.txt").write_text("\n".join(refs) + "\n", encoding="utf-8")
-    run = subprocess.run([sys.executable, str(REPO / "rouge_cli.py"), str(tmp_path / "p.txt"),
+    run = subprocess.run([sys.executable, "-m", "rouge_exact", str(tmp_path / "p.txt"),
                           str(tmp_path / "r.txt"), "--lang", "ru", "--use-stemmer", "--json"],
                          capture_output=True, text=True, env=os.environ.copy())
     assert run.returncode == 0, run.stderr
@@ -839,12 +839,13 @@ NEWLINE_TEXTS = {
 
 @pytest.mark.parametrize("code", sorted(NEWLINE_TEXTS))
 @pytest.mark.slow
-def test_tokens_are_the_scores_tokens_across_newlines(evaluate_metric, xlsum, thai_words, code):
-    metric = evaluate_metric  # the Space's names (options, pair_marks)
+def test_tokens_are_the_scores_tokens_across_newlines(xlsum, thai_words, code):
     """tokens (the Space's highlights), flattened, are batch's tokens (what every score comes
     from), split at the text's line ends; so pair_marks lines them up (it raised "the
     tokenizer's views of the texts differ" for a text with a newline) and its marks count
     multilingual-rouge's hits."""
+    # the Space's names: the checked options and scorer.display's pair_marks
+    build, pair_marks = staged("options").RougeOptions.build, staged("scorer.display").pair_marks
     need({"zh": "jieba", "ja": "fugashi", "th": "pythainlp"}[code])
     tokenizer = lang_module.language_tokenizer(code)
     texts = NEWLINE_TEXTS[code]
@@ -856,7 +857,7 @@ def test_tokens_are_the_scores_tokens_across_newlines(evaluate_metric, xlsum, th
             flat = [token for line in lines for token in line]
             ids = tokenizer.batch([text], stemmer=stemmer, stopwords=stopwords).tokens.tolist()
             assert _same_tokens(ids, flat), (text, ids, flat)
-    opts = metric.options(rouge_types=["rouge1", "rouge2", "rougeL"], lang=code)
+    opts = build(rouge_types=["rouge1", "rouge2", "rougeL"], lang=code)
     # the hand-written texts paired in turn (they share few words), and generated pairs that
     # share many, across line ends
     pairs = list(zip(texts, texts[1:] + texts[:1])) + \
@@ -866,8 +867,8 @@ def test_tokens_are_the_scores_tokens_across_newlines(evaluate_metric, xlsum, th
     hits = 0
     for (prediction, reference), scores in zip(pairs, all_scores):
         for rouge_type in opts.rouge_types:
-            marks_p, marks_r, words_p, words_r = metric.pair_marks(opts, prediction, reference,
-                                                                   rouge_type)
+            marks_p, marks_r, words_p, words_r = pair_marks(opts, prediction, reference,
+                                                            rouge_type)
             if rouge_type.name in scores:  # hits = recall x reference length, by theirs
                 score = scores[rouge_type.name]
                 assert int(marks_r.sum()) == round(score.recall * len(words_r))

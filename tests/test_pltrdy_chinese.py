@@ -219,10 +219,10 @@ def test_every_surface_takes_the_profiles(metric, realsumm):
 def test_twins_equal_the_compiled_kernels():
     """The two new kernels against their numpy twins on seeded random batches (sentences of
     0-8 tokens from 6 words, so that repeats and ties abound)."""
-    from rouge_exact.kernels import backend as rouge_backend
-    from rouge_exact.kernels import twins_sets as rouge_vectorized
+    from rouge_exact.kernels import backend
+    from rouge_exact.kernels import twins_sets
 
-    kernels = rouge_backend.compiled_kernels()
+    kernels = backend.compiled_kernels()
     rng = np.random.default_rng(20261127)
     for _ in range(300):
         tokens, sent_offsets, text_sent_offsets = [], [0], [0]
@@ -237,14 +237,14 @@ def test_twins_equal_the_compiled_kernels():
         ref = rng.integers(0, 8, 6).astype(np.int64)
         args = (tokens, sent_offsets, text_sent_offsets, pred, ref)
         assert np.array_equal(kernels.set_union_lcs_stats(*args),
-                              rouge_vectorized.set_union_lcs_stats(*args))
+                              twins_sets.set_union_lcs_stats(*args))
         args = (tokens, sent_offsets[text_sent_offsets], pred, ref,
                 np.array([1, 2, 3, 5], np.int64))
         assert np.array_equal(kernels.distinct_ngram_stats(*args),
-                              rouge_vectorized.distinct_ngram_stats(*args))
+                              twins_sets.distinct_ngram_stats(*args))
 
 
-def test_space_takes_the_profiles():
+def test_space_takes_the_profiles(metric):
     """The Space's profile menu lists both; choosing one unticks the types its package does
     not have (rougeLsum), keeps the F weight at 0.5, and the page's options score them."""
     import importlib
@@ -258,19 +258,19 @@ def test_space_takes_the_profiles():
     assert changed == (gr.update(), gr.update(), gr.update(value=["rouge1", "rouge2", "rougeL"]))
     page = options.page_options(["rouge1", "rougeL"], "", False, False, "rouge_chinese", 0.5,
                                 "max", None, False, None)
-    scored = options.metric.compute(predictions=["a b a c"], references=["a b d"], **page)
+    scored = metric.compute(predictions=["a b a c"], references=["a b d"], **page)
     assert scored["rouge1"] == 2.0 * ((2 / 3 * (2 / 3)) / (2 / 3 + 2 / 3 + 1e-8))
 
 
 def test_cli_prints_the_profile(tmp_path):
-    """`rouge --profile pltrdy`: the package's corpus F of two lines, and the signature."""
+    """`rouge-exact --profile pltrdy`: the package's corpus F of two lines, and the signature."""
     import json
     import subprocess
     import sys
 
     (tmp_path / "p.txt").write_text("a b a c\nthe cat sat. on the mat\n", encoding="utf-8")
     (tmp_path / "r.txt").write_text("a b d\nthe cat. sat on a mat\n", encoding="utf-8")
-    out = subprocess.run([sys.executable, "-m", "rouge_exact.cli.main", str(tmp_path / "p.txt"),
+    out = subprocess.run([sys.executable, "-m", "rouge_exact", str(tmp_path / "p.txt"),
                           str(tmp_path / "r.txt"), "--profile", "pltrdy", "--json"],
                          capture_output=True, text=True, check=True).stdout
     result = json.loads(out)
@@ -416,13 +416,13 @@ _SCAN_ALPHABET = list("。！？?”’.…，\n \t\u3000\xa0\x1fab中") + ["...
 
 def _scanned_both(texts, rule):
     """(compiled scan_words, its Python twin) on the texts."""
-    from rouge_exact.kernels import backend as rouge_backend
-    from rouge_exact.kernels import twins_sets as rouge_vectorized
+    from rouge_exact.kernels import backend
+    from rouge_exact.kernels import twins_sets
 
     points = np.frombuffer("".join(texts).encode("utf-32-le"), dtype="<u4")
     ends = np.cumsum(np.array([len(t) for t in texts], dtype=np.int64))
-    return (rouge_backend.compiled_kernels().scan_words(points, ends, rule),
-            rouge_vectorized.scan_words(points, ends, rule))
+    return (backend.compiled_kernels().scan_words(points, ends, rule),
+            twins_sets.scan_words(points, ends, rule))
 
 
 @pytest.mark.parametrize("rule", [0, 1])

@@ -1,4 +1,4 @@
-"""The kept pool (rouge_pool): results in order, errors raised in the caller, idle threads
+"""The kept pool (kernels.pool): results in order, errors raised in the caller, idle threads
 that use no CPU, a fork while it works, exit while it idles, and the cap from the
 environment. Each behaviour is checked in a fresh process where it concerns the process."""
 

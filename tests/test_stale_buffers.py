@@ -52,15 +52,15 @@ class _PoisonedNumpy:
 
 def _poisoned_twin():
     """The kernel files run once more as plain Python (their @njit marks functions only until
-    rouge_backend compiles them), as a package of their own, on poisoned numpy."""
+    kernels.backend compiles them), as a package of their own, on poisoned numpy."""
     package = types.ModuleType("rouge_kernels_poisoned")
     package.__path__ = [os.path.dirname(staged("kernels.registry").__file__)]
     sys.modules[package.__name__] = package
     twin = importlib.import_module(f"{package.__name__}.registry")
     for module in twin.modules():
         module.np = _PoisonedNumpy()
-    # the Hirschberg-style blocks of _mark_path on small sentences
-    sys.modules[f"{package.__name__}.union"]._BASE_CELLS = 12
+    # the Hirschberg-style blocks of mark_path on small sentences
+    sys.modules[f"{package.__name__}.union"].BASE_CELLS = 12
     return twin
 
 

@@ -1,4 +1,4 @@
-"""Where Spark and Ray workers get the code they run (rouge_engines.staged_pipeline).
+"""Where Spark and Ray workers get the code they run (engines.staged_pipeline).
 
 A worker imports the installed package when it holds the driver's sources; otherwise the
 sources (shipped with the task) are written into a folder of the worker process's own
@@ -7,6 +7,7 @@ old scheme imported whatever sat at a predictable path under the shared temporar
 these tests plant a module there and show that nothing from it is imported."""
 import importlib
 import os
+import shutil
 import stat
 import sys
 import tempfile
@@ -44,18 +45,17 @@ def planted(engines):
         folder.mkdir(parents=True)
         made.append(folder)
         for name in ["__init__.py", *sources]:
+            (folder / name).parent.mkdir(parents=True, exist_ok=True)
             (folder / name).write_text(PLANTED, encoding="utf-8")
     yield root
     for folder in made:
-        for path in folder.iterdir():
-            path.unlink()
-        folder.rmdir()
+        shutil.rmtree(folder)
 
 
 def _edited(sources: dict) -> dict:
     """The sources of another version of the package (as a driver of another version ships)."""
     edited = dict(sources)
-    edited["rouge_pipeline.py"] += "\n# another version\n"
+    edited["scorer/pipeline.py"] += "\n# another version\n"
     return edited
 
 
@@ -75,12 +75,16 @@ def test_other_sources_are_imported_from_a_private_folder(engines, planted, metr
     path_before = list(sys.path)
     sources = _edited(engines.metric_sources())
     pipeline = engines.staged_pipeline(sources)
-    folder = Path(pipeline.__file__).parent
+    folder = Path(pipeline.__file__).parent.parent  # <folder>/scorer/pipeline.py
+    assert pipeline.__name__.endswith(".scorer.pipeline")
     assert pipeline is not importlib.import_module("rouge_exact.scorer.pipeline")
     assert folder.name.startswith("rouge_exact_worker_") and folder.parent != planted
     info = os.stat(folder)
     assert stat.S_IMODE(info.st_mode) == 0o700 and info.st_uid == os.getuid()
-    assert sorted(p.name for p in folder.iterdir() if p.suffix == ".py") == sorted(sources)
+    for inner in (p for p in folder.rglob("*") if p.is_dir()):  # scorer/, kernels/, ...
+        assert stat.S_IMODE(os.stat(inner).st_mode) & 0o077 == 0, inner
+    assert sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.py")) == \
+        sorted(sources)
     assert sys.path == path_before  # imported by package name, not through sys.path
     _nothing_from(planted)
     # the private copy scores as the package does (its modules are the package's, edited)
@@ -95,6 +99,6 @@ def test_other_sources_are_imported_from_a_private_folder(engines, planted, metr
 
 def test_each_process_gets_a_new_folder(engines):
     sources = _edited(engines.metric_sources())
-    first = Path(engines._private_pipeline("a" * 16, sources).__file__).parent
-    second = Path(engines._private_pipeline("b" * 16, sources).__file__).parent
+    first = Path(engines._private_pipeline("a" * 16, sources).__file__).parent.parent
+    second = Path(engines._private_pipeline("b" * 16, sources).__file__).parent.parent
     assert first != second  # mkdtemp: never a name another user could have made first
