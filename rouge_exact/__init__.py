@@ -15,9 +15,12 @@ nothing here imports evaluate or datasets.
 from __future__ import annotations
 
 from os import path as _path
-from typing import TYPE_CHECKING
 
 from .version import __version__
+
+# (typing's own constant costs the import of typing: this module is the first the command
+# imports, and stays small so that a Ctrl-C meets the command's handler, not a traceback)
+TYPE_CHECKING = False
 
 EVALUATE_SCRIPT = _path.join(_path.dirname(_path.abspath(__file__)), "rouge_metric.py")
 """The evaluate metric's script in this installation: ``evaluate.load(EVALUATE_SCRIPT)``."""

@@ -1,17 +1,19 @@
-"""rouge_cli.py, run as a subprocess: its numbers against ``metric.compute`` over the same rows,
-text files, JSONL, JSON, CSV and TSV (written by json, pandas and Python's csv module) against
-each other, chunked streaming against one compute, warnings, the table's description of its
-numbers, the metric options against the metric's options schema, and the one-line errors
-(exit status 2) on bad files and options, including a 2 GiB line under a capped address space.
+"""The rouge-exact command, run as a subprocess as users run it (``python -m rouge_exact``, the
+same command as the installed ``rouge-exact``: tests/test_package.py compares the two): its
+numbers against ``metric.compute`` over the same rows, text files, JSONL, JSON, CSV and TSV
+(written by json, pandas and Python's csv module) against each other, chunked streaming against
+one compute, warnings, the table's description of its numbers, the metric options against the
+metric's options schema, and the one-line errors (exit status 2) on bad files and options,
+including a 2 GiB line under a capped address space.
 
 Expectations come from ``metric.compute`` (run in a subprocess too, with the same caches), never
 from numbers written here: the CLI must reproduce the metric, whose own correctness is tested
 against rouge_score and the Perl script elsewhere.
 
-Every subprocess runs a snapshot of rouge_cli.py, rouge_metric.py and its helpers, copied once
-per session into an empty folder (so that edits made to the working tree during the run change
-neither side), and shares one temporary HF_HOME / HF_MODULES_CACHE (and the session's ROUGE_METRIC_CACHE_DIR), so that
-only the first use of each numba kernel compiles it (about 30 s of CPU in all).
+Every subprocess runs the installed package (``pip install -e .``: the command and compute() run
+the same code), and shares one temporary HF_HOME / HF_MODULES_CACHE (and the session's
+ROUGE_METRIC_CACHE_DIR), so that only the first use of each numba kernel compiles it (about 30 s
+of CPU in all).
 
 The 1,000,000-row streaming run is opt-in (always on with $CI set): ``ROUGE_SLOW=1 pytest -s -m slow tests/test_cli.py``
 (it prints rows/s and the child's peak RSS; the ``slow`` marker is registered in pytest.ini).
@@ -20,7 +22,6 @@ import csv
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -33,6 +34,8 @@ import pandas as pd
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+EVALUATE_SCRIPT = ROOT / "rouge_metric.py"  # the thin evaluate script: it imports rouge_exact.hf
+COMMAND = [sys.executable, "-m", "rouge_exact"]  # the rouge-exact command, from this venv
 EXAMPLES = ROOT / "examples"
 REALSUMM = ROOT / "tests" / "data" / "realsumm.jsonl"
 
@@ -46,34 +49,17 @@ slow = pytest.mark.skipif(os.environ.get("ROUGE_SLOW") != "1" and not os.environ
 
 
 @pytest.fixture(scope="session")
-def snapshot(tmp_path_factory):
-    """rouge_cli.py, rouge_metric.py and the helpers it imports, copied once per session into
-    an empty folder: the CLI and compute() run the same code even when the working tree
-    changes during the run (each change would also recompile the kernels), and the CLI
-    needs nothing else from the repository."""
-    d = tmp_path_factory.mktemp("rouge_cli_snapshot")
-    script = (ROOT / "rouge_metric.py").read_text(encoding="utf-8")
-    helpers = re.findall(r"^from \.(\w+) import", script, flags=re.M)
-    front = [p.stem for pattern in ("rouge_cli*.py", "rouge_io*.py") for p in ROOT.glob(pattern)]
-    for name in [*front, "rouge_metric", *helpers]:
-        shutil.copy2(ROOT / f"{name}.py", d / f"{name}.py")
-    return d
-
-
-@pytest.fixture(scope="session")
-def env(tmp_path_factory, snapshot):
+def env(tmp_path_factory):
     """Environment for every subprocess: caches shared by the whole session."""
     cache = tmp_path_factory.mktemp("rouge_cli_cache")
     out = dict(os.environ)
     out.update(HF_HOME=str(cache / "hf"), HF_MODULES_CACHE=str(cache / "modules"),
-               PYTHONIOENCODING="utf-8",
-               ROUGE_CLI_TEST_SNAPSHOT=str(snapshot))
+               PYTHONIOENCODING="utf-8")
     return out
 
 
 def run_cli(env, *args, cwd=None):
-    cli = Path(env["ROUGE_CLI_TEST_SNAPSHOT"]) / "rouge_cli.py"
-    return subprocess.run([sys.executable, str(cli), *map(str, args)], env=env, cwd=cwd,
+    return subprocess.run([*COMMAND, *map(str, args)], env=env, cwd=cwd,
                           capture_output=True, text=True, timeout=600)
 
 
@@ -87,8 +73,8 @@ _COMPUTE = textwrap.dedent("""
     import json, sys, warnings
     import evaluate
     jobs = json.load(open(sys.argv[1], encoding="utf-8"))
+    from rouge_exact import RougeWarning as rouge_warning  # the metric's warnings
     metric = evaluate.load(sys.argv[2])
-    rouge_warning = sys.modules[type(metric).__module__].RougeWarning
     out = []
     for job in jobs:
         with warnings.catch_warnings(record=True) as caught:
@@ -106,8 +92,8 @@ def compute_many(env, tmp_path, jobs):
     [{"result": dict, "warnings": [RougeWarning messages]}]."""
     spec = tmp_path / "jobs.json"
     spec.write_text(json.dumps(jobs), encoding="utf-8")
-    script = Path(env["ROUGE_CLI_TEST_SNAPSHOT"]) / "rouge_metric.py"
-    proc = subprocess.run([sys.executable, "-c", _COMPUTE, str(spec), str(script)], env=env,
+    proc = subprocess.run([sys.executable, "-c", _COMPUTE, str(spec), str(EVALUATE_SCRIPT)],
+                          env=env,
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)
@@ -355,7 +341,7 @@ def test_table_says_what_the_numbers_are(env, tmp_path, multi_rows, expected):
 def test_no_arguments_prints_the_usage(env):
     proc = run_cli(env)
     assert proc.returncode == 2 and proc.stderr == ""
-    assert proc.stdout.startswith("usage: rouge_cli.py")
+    assert proc.stdout.startswith("usage: rouge-exact ")
     for option in ("--input", "--format", "--jsonl", "--max-record-bytes", "--n-samples"):
         assert option in proc.stdout
 
@@ -364,8 +350,11 @@ _SCHEMA = textwrap.dedent("""
     import importlib, json, sys
     import evaluate
     metric = evaluate.load(sys.argv[1])
-    package = type(metric).__module__.rpartition(".")[0]
-    options = importlib.import_module(package + ".rouge_options").OPTIONS
+    # the package of the Metric class the script subclasses (rouge_exact.hf's): its schema
+    face = next(c for c in type(metric).__mro__ if c.__name__ == "RougeMetric"
+                and c.__module__ != type(metric).__module__)
+    package = face.__module__.rpartition(".")[0]
+    options = importlib.import_module(package + ".options").OPTIONS
     print(json.dumps({option.name: option.cli for option in options}))
 """)
 
@@ -374,8 +363,7 @@ def test_metric_options_are_the_options_schema(env):
     """The help lists a flag for each option of the schema the metric loads with (as evaluate
     stages it), but use_aggregator and detailed (tests/test_schema.py checks each flag's
     default and choices)."""
-    script = Path(env["ROUGE_CLI_TEST_SNAPSHOT"])
-    proc = subprocess.run([sys.executable, "-c", _SCHEMA, str(script / "rouge_metric.py")],
+    proc = subprocess.run([sys.executable, "-c", _SCHEMA, str(EVALUATE_SCRIPT)],
                           env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     schema = json.loads(proc.stdout)
@@ -600,9 +588,8 @@ def test_two_gib_line_is_one_line_error_in_bounded_memory(env, tmp_path, fmt):
         f.seek(2 ** 31)
         f.write(b"x\n")
     args = ["--input", path] if fmt != "text" else [path, path]
-    cli = Path(env["ROUGE_CLI_TEST_SNAPSHOT"]) / "rouge_cli.py"
-    proc = subprocess.run([sys.executable, "-c", _CAPPED, str(400 * 2 ** 20), sys.executable,
-                           str(cli), *map(str, args)], env=env, capture_output=True, text=True,
+    proc = subprocess.run([sys.executable, "-c", _CAPPED, str(400 * 2 ** 20), *COMMAND,
+                           *map(str, args)], env=env, capture_output=True, text=True,
                           timeout=300)
     assert proc.returncode == 2, proc.stdout
     line = {"jsonl": 1, "csv": 2, "json": 1, "text": 1}[fmt]
@@ -620,8 +607,8 @@ ADD_BATCH_SCRIPT = """
 import json, sys, warnings
 import evaluate
 warnings.simplefilter("ignore")
-snapshot, path, n_samples = sys.argv[1], sys.argv[2], int(sys.argv[3])
-metric = evaluate.load(snapshot + "/rouge_metric.py")
+script, path, n_samples = sys.argv[1], sys.argv[2], int(sys.argv[3])
+metric = evaluate.load(script)
 batch = []
 with open(path, encoding="utf-8") as f:
     for line in f:
@@ -642,9 +629,7 @@ def _run_measured(env, args, out_path):
     """Run the CLI; (seconds, peak RSS in MiB of that child, exit status)."""
     with open(out_path, "w") as out, open(str(out_path) + ".err", "w") as err:
         start = time.perf_counter()
-        cli = Path(env["ROUGE_CLI_TEST_SNAPSHOT"]) / "rouge_cli.py"
-        proc = subprocess.Popen([sys.executable, str(cli), *map(str, args)], env=env,
-                                stdout=out, stderr=err)
+        proc = subprocess.Popen([*COMMAND, *map(str, args)], env=env, stdout=out, stderr=err)
         _, status, usage = os.wait4(proc.pid, 0)
         seconds = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
@@ -681,7 +666,7 @@ def test_one_million_rows_streaming(env, tmp_path, realsumm, n_samples):
         if n_samples > 1:
             # the same rows through evaluate's add_batch, in batches, give the CLI's numbers
             by_add_batch = subprocess.run(
-                [sys.executable, "-c", ADD_BATCH_SCRIPT, env["ROUGE_CLI_TEST_SNAPSHOT"],
+                [sys.executable, "-c", ADD_BATCH_SCRIPT, str(EVALUATE_SCRIPT),
                  str(big), str(n_samples)], env=env, capture_output=True, text=True,
                 timeout=3600)
             assert by_add_batch.returncode == 0, by_add_batch.stderr[-3000:]
@@ -834,9 +819,8 @@ def test_a_full_disk_is_one_line(env, tmp_path):
     message = one_line_error(run_cli(env, "p.txt", "r.txt", "--per-example", "/dev/full",
                                      cwd=tmp_path))
     assert message == "rouge-exact: error: /dev/full: No space left on device"
-    cli = Path(env["ROUGE_CLI_TEST_SNAPSHOT"]) / "rouge_cli.py"
     with open("/dev/full", "w") as full:
-        proc = subprocess.run([sys.executable, str(cli), "p.txt", "r.txt"], env=env,
+        proc = subprocess.run([*COMMAND, "p.txt", "r.txt"], env=env,
                               cwd=tmp_path, stdout=full, stderr=subprocess.PIPE, text=True,
                               timeout=600)
     assert one_line_error(proc) == "rouge-exact: error: output: No space left on device"
@@ -931,7 +915,7 @@ def test_library_value_and_type_errors_are_one_line_in_process(tmp_path, monkeyp
     args = [str(tmp_path / "p.txt"), str(tmp_path / "r.txt")]
 
     def library_refuses(module, options, batches, path, on_batch):
-        module.check_inputs(["a"], [])  # a ValueError from rouge_api
+        module.check_inputs(["a"], [])  # a ValueError from rouge_exact.api
 
     with pytest.raises(ValueError) as refused:
         rouge_cli.api().check_inputs(["a"], [])
@@ -941,7 +925,7 @@ def test_library_value_and_type_errors_are_one_line_in_process(tmp_path, monkeyp
     assert out == "" and err == f"rouge-exact: error: {' '.join(str(refused.value).split())}\n"
 
     def library_type_error(module, options, batches, path, on_batch):
-        module.check_inputs(None, ["a"])  # a TypeError from rouge_api
+        module.check_inputs(None, ["a"])  # a TypeError from rouge_exact.api
 
     monkeypatch.setattr(rouge_cli, "score_rows", library_type_error)
     assert rouge_cli.main(args) == 2
@@ -949,7 +933,7 @@ def test_library_value_and_type_errors_are_one_line_in_process(tmp_path, monkeyp
     assert err.count("\n") == 1 and err.startswith("rouge-exact: error: predictions: "), err
 
     def cli_bug(module, options, batches, path, on_batch):
-        return None  # run() then unpacks None: a TypeError of rouge_cli.py itself
+        return None  # run() then unpacks None: a TypeError of cli.main itself
 
     monkeypatch.setattr(rouge_cli, "score_rows", cli_bug)
     with pytest.raises(TypeError):

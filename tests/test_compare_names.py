@@ -1,7 +1,7 @@
 """compare()'s result keeps its systems apart from its own fields ("signature", "count"): a
 system named like a field is refused by name, in the API, the Space (its /rouge_compare
-function and its uploads) and the rouge command (tests/test_cli.py runs the command; here its
-naming of system files is called directly).
+function and its uploads) and the rouge-exact command (tests/test_cli.py runs the command; here
+its naming of system files is called directly).
 
 Expectations are written by hand: every prediction is its reference or a text sharing no word
 with it, so each system's ROUGE-1 F is the share of its rows that are the reference."""
@@ -74,7 +74,7 @@ def test_no_system_name_overwrites_a_result_field(metric, systems):
 
 
 # --------------------------------------------------------------------------------------------
-# The rouge command's names for its system files (its runs: tests/test_cli.py)
+# The rouge-exact command's names for its system files (its runs: tests/test_cli.py)
 
 
 @pytest.fixture
@@ -136,7 +136,7 @@ def space():
     from types import SimpleNamespace
 
     return SimpleNamespace(**{name: importlib.import_module(f"space.{name}")
-                              for name in ("api", "files", "handlers", "metric")})
+                              for name in ("api", "files", "handlers", "scoring")})
 
 
 @pytest.mark.parametrize("name", FIELDS)
@@ -159,7 +159,11 @@ def test_space_api_keeps_every_system_and_field(space):
     assert [out[s]["rouge1"]["fmeasure"]["score"] for s in predictions] == \
         pytest.approx([2 / 3, 1 / 3, 0.0], abs=1e-12)
     assert out["count"] == 3 and out["signature"].endswith("|baseline:signature.txt")
-    assert space.metric.metric.RESULT_FIELDS == FIELDS
+    # the Space scores with the package (no metric of its own): its reserved names are compare()'s
+    import rouge_exact
+
+    assert space.scoring.RESULT_FIELDS == space.files._reserved_fields() == \
+        rouge_exact.RESULT_FIELDS == FIELDS
 
 
 def _upload(folder, name, hits):

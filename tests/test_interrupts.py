@@ -12,7 +12,8 @@ the run outlives it.
   spread over a run on a fresh kernel cache (the compile process runs meanwhile) and 12 over
   one on a full cache (the kernels load in the main thread): the slow tier.
 
-The subprocesses run the snapshot of the files that tests/test_cli.py makes (its fixtures).
+The subprocesses run the installed command, ``python -m rouge_exact`` (the environment of
+tests/test_cli.py: its ``env`` fixture).
 """
 import os
 import random
@@ -27,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-from test_cli import env, snapshot  # noqa: F401 - fixtures: the snapshot and its environment
+from test_cli import env  # noqa: F401 - fixture: the subprocesses' environment
 
 ROOT = Path(__file__).resolve().parent.parent
 REALSUMM = ROOT / "tests" / "data" / "realsumm.jsonl"
@@ -146,9 +147,8 @@ def test_main_installs_no_signal_handler(tmp_path, capsys):
 
 _FINALIZER = textwrap.dedent("""
     import os, signal, sys, time
-    sys.path.insert(0, sys.argv[1])
     from rouge_exact.cli import main as rouge_cli
-    log = sys.argv[2]
+    log = sys.argv[1]
 
     class Finalized:
         def __del__(self):  # the Ctrl-C lands here, where CPython swallows what it raises
@@ -166,7 +166,7 @@ _FINALIZER = textwrap.dedent("""
             f.write(f"chunk {len(chunks)}\\n")
 
     rouge_cli.write_per_example = write_per_example
-    sys.argv = ["rouge_cli.py", *sys.argv[3:]]
+    sys.argv = ["rouge-exact", *sys.argv[2:]]
     rouge_cli.console()
 """)
 
@@ -181,9 +181,8 @@ def test_an_interrupt_inside_a_finalizer_is_not_swallowed(env, tmp_path):
     (tmp_path / "out").mkdir()
     target = tmp_path / "out" / "scores.jsonl"
     target.write_text("old\n", encoding="utf-8")
-    proc = subprocess.run([sys.executable, "-c", _FINALIZER, env["ROUGE_CLI_TEST_SNAPSHOT"],
-                           "chunks.log", "p.txt", "r.txt", "--per-example", str(target),
-                           "--chunk-size", "2"],
+    proc = subprocess.run([sys.executable, "-c", _FINALIZER, "chunks.log", "p.txt", "r.txt",
+                           "--per-example", str(target), "--chunk-size", "2"],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert (proc.returncode, proc.stderr) == (130, INTERRUPTED)
     # the third chunk's rows were not written
@@ -196,20 +195,17 @@ def test_an_interrupt_inside_a_finalizer_is_not_swallowed(env, tmp_path):
 # SIGINT at many moments of real runs (the contract), the slow tier
 
 # The command, started so that the test knows when its code starts: the interpreter's own
-# start (site, before any line of the command runs) is not the command's to answer. The file
-# is compiled first, then a byte on the pipe says the command starts; it runs as
-# `python rouge_cli.py` runs it (as __main__). No core files from the compile process.
+# start (site, before any line of the command runs) is not the command's to answer. A byte on
+# the pipe says the command starts; it then runs as `python -m rouge_exact` runs it (runpy:
+# rouge_exact/__main__.py as __main__, whose first lines take SIGINT over before the command's
+# modules import). No core files from the compile process.
 _LAUNCH = textwrap.dedent("""
-    import os, resource, signal, sys  # (signal: imported by the command's first line)
+    import os, resource, runpy, signal, sys  # (signal: imported by __main__'s first line)
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    ready, path = int(sys.argv[1]), sys.argv[2]
-    sys.argv = sys.argv[2:]
-    sys.path[0] = os.path.dirname(path)
-    with open(path, encoding="utf-8") as f:
-        code = compile(f.read(), path, "exec")
+    ready = int(sys.argv[1])
+    sys.argv = ["rouge-exact", *sys.argv[2:]]
     os.write(ready, b"."), os.close(ready)
-    exec(code, {"__name__": "__main__", "__file__": path, "__package__": None,
-                "__builtins__": __builtins__})
+    runpy.run_module("rouge_exact", run_name="__main__", alter_sys=True)
 """)
 
 
@@ -229,7 +225,7 @@ def _group_members(pgid: int) -> list:
     return members
 
 
-def _run_interrupted(env, cli, workdir: Path, args, offset):
+def _run_interrupted(env, workdir: Path, args, offset):
     """Run the command in a process group of its own; ``offset`` seconds after its code
     starts, SIGINT to the group (None: no signal). (status, stderr, seconds from the signal
     to its exit, seconds the last other process of the group lived on after that, the
@@ -238,7 +234,7 @@ def _run_interrupted(env, cli, workdir: Path, args, offset):
     read, write = os.pipe()
     try:
         proc = subprocess.Popen(
-            [sys.executable, "-c", _LAUNCH, str(write), str(cli), *args], cwd=workdir, env=env,
+            [sys.executable, "-c", _LAUNCH, str(write), *args], cwd=workdir, env=env,
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, pass_fds=(write,),
             start_new_session=True)
     finally:
@@ -298,8 +294,6 @@ def _sweep(env, tmp_path, kind, n_offsets, seed):
     """One uninterrupted run (its output and its duration), then runs interrupted at
     ``n_offsets`` seeded offsets spread over that duration (stratified: one in each of
     ``n_offsets`` equal slices from 0.02 s to a little past the end), two at a time."""
-    cli = Path(env["ROUGE_CLI_TEST_SNAPSHOT"]) / "rouge_cli.py"
-
     def prepared(name, old: bool):
         workdir = tmp_path / name
         (workdir / "out").mkdir(parents=True)
@@ -314,7 +308,7 @@ def _sweep(env, tmp_path, kind, n_offsets, seed):
     args = ["--input", "pairs.jsonl", "--per-example", "out/scores.jsonl", "--chunk-size", "250"]
     workdir, run_env = prepared("baseline", old=False)
     started = time.monotonic()
-    code, stderr, _, _, left = _run_interrupted(run_env, cli, workdir, args, None)
+    code, stderr, _, _, left = _run_interrupted(run_env, workdir, args, None)
     duration = time.monotonic() - started
     assert (code, stderr, left) == (0, "", [])
     complete = (workdir / "out" / "scores.jsonl").read_bytes()
@@ -327,8 +321,7 @@ def _sweep(env, tmp_path, kind, n_offsets, seed):
     def one(i):
         workdir, run_env = prepared(f"run{i}", old=i % 3 != 2)  # every third: no old file
         old = (workdir / "out" / "scores.jsonl").read_bytes() if i % 3 != 2 else None
-        code, stderr, took, lingered, left = _run_interrupted(run_env, cli, workdir, args,
-                                                              offsets[i])
+        code, stderr, took, lingered, left = _run_interrupted(run_env, workdir, args, offsets[i])
         now = workdir / "out" / "scores.jsonl"
         return dict(offset=round(offsets[i], 3), code=code, stderr=stderr, took=took,
                     lingered=lingered, left=left, old=old,

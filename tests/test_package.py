@@ -1,5 +1,6 @@
 """The package rouge_exact: what `import rouge_exact` costs and gives, and that every door
-(the package API, the evaluate face, the rouge command) returns the same results.
+(the package API, the evaluate face, the rouge-exact command and `python -m rouge_exact`)
+returns the same results.
 
 The wheel's install into a fresh venv, outside the checkout, is checked by
 tests/install_check.sh, which .ci/run runs."""
@@ -44,7 +45,7 @@ def test_version_is_the_distributions():
     import rouge_exact
 
     with open(REPO / "pyproject.toml", "rb") as f:
-        assert tomllib.load(f)["project"]["version"] == rouge_exact.__version__ == "0.6.0"
+        assert tomllib.load(f)["project"]["version"] == rouge_exact.__version__ == "0.7.0"
     assert (REPO / "CHANGELOG.md").read_text(encoding="utf-8").count("0.4.0") >= 1
 
 
@@ -90,18 +91,31 @@ def test_evaluate_loads_the_installed_script_from_any_folder(tmp_path, monkeypat
         ["a b c"], ["a b"])
 
 
-def test_the_rouge_command_is_the_cli(tmp_path):
-    rouge = Path(sys.executable).with_name("rouge")
-    assert rouge.exists(), "pip install -e . installs the rouge command"
+def test_the_command_is_ours_alone():
+    """The distribution installs one command, rouge-exact, and no `rouge` (the name of other
+    packages' commands: pltrdy's rouge, py-rouge)."""
+    from importlib.metadata import distribution
+
+    scripts = {e.name for e in distribution("rouge-exact").entry_points
+               if e.group == "console_scripts"}
+    assert scripts == {"rouge-exact"}
+    assert {e.value for e in distribution("rouge-exact").entry_points
+            if e.group == "console_scripts"} == {"rouge_exact.cli.main:console"}
+
+
+def test_the_rouge_exact_command_is_the_cli(tmp_path):
+    rouge = Path(sys.executable).with_name("rouge-exact")
+    assert rouge.exists(), "pip install -e . installs the rouge-exact command"
     pairs = str(REPO / "examples" / "pairs.jsonl")
     env = {**os.environ, "PYTHONWARNINGS": "ignore"}
     command = subprocess.run([str(rouge), "--jsonl", pairs, "--use-stemmer", "--json"],
                              cwd=tmp_path, capture_output=True, text=True, timeout=300, env=env)
-    script = subprocess.run([sys.executable, str(REPO / "rouge_cli.py"), "--jsonl", pairs,
+    module = subprocess.run([sys.executable, "-m", "rouge_exact", "--jsonl", pairs,
                              "--use-stemmer", "--json"], cwd=tmp_path, capture_output=True,
                             text=True, timeout=300, env=env)
-    assert command.returncode == script.returncode == 0, command.stderr + script.stderr
-    assert json.loads(command.stdout) == json.loads(script.stdout)
+    assert command.returncode == module.returncode == 0, command.stderr + module.stderr
+    assert command.stdout == module.stdout and command.stderr == module.stderr
+    assert json.loads(command.stdout) == json.loads(module.stdout)
     rows = [json.loads(line) for line in open(pairs, encoding="utf-8")]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -110,6 +124,16 @@ def test_the_rouge_command_is_the_cli(tmp_path):
                                    [r["references"] for r in rows], use_stemmer=True,
                                    detailed=True)
     assert json.loads(command.stdout) == json.loads(json.dumps(want))
-    bad = subprocess.run([str(rouge), "--jsonl", pairs, "--alpha", "2"], cwd=tmp_path,
-                         capture_output=True, text=True, timeout=300)
-    assert bad.returncode == 2 and bad.stderr.startswith("rouge: error: alpha"), bad.stderr
+    # an error: one line, the same from both, starting with the command's name
+    for argv in ([str(rouge)], [sys.executable, "-m", "rouge_exact"]):
+        bad = subprocess.run([*argv, "--jsonl", pairs, "--alpha", "2"], cwd=tmp_path,
+                             capture_output=True, text=True, timeout=300)
+        assert bad.returncode == 2 and bad.stdout == "", bad.stderr
+        assert bad.stderr.startswith("rouge-exact: error: alpha"), bad.stderr
+        assert bad.stderr.count("\n") == 1, bad.stderr
+    # no arguments: the same usage, named rouge-exact, exit status 2
+    usage = [subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+             for argv in ([str(rouge)], [sys.executable, "-m", "rouge_exact"])]
+    assert [(u.returncode, u.stderr) for u in usage] == [(2, ""), (2, "")]
+    assert usage[0].stdout == usage[1].stdout
+    assert usage[0].stdout.startswith("usage: rouge-exact ")

@@ -1,9 +1,9 @@
 """Every code example in the README and in docs/ runs, and prints what the page shows.
 
 A ```python block runs (a page's blocks in order, in one namespace; the README's Trainer example
-with a stand-in tokenizer). A ```bash block's `rouge ...` lines run (the installed command: this
-venv's bin/rouge, which `pip install -e .` makes) and so do its `python rouge_cli.py ...` lines
-(the command run from a checkout). When a block is followed by a ```text block, that text is the
+with a stand-in tokenizer). A ```bash block's `rouge-exact ...` lines run (the installed command:
+this venv's bin/rouge-exact, which `pip install -e .` makes) and so do its
+`python -m rouge_exact ...` lines (the same command, run by this interpreter). When a block is followed by a ```text block, that text is the
 block's output and must equal what it printed. Links to files must resolve, and so must their
 #anchors (GitHub's heading anchors).
 The ```py blocks (Spark, Ray) are excerpts of examples/*.py, which tests/test_engines.py runs.
@@ -27,8 +27,8 @@ from conftest import REPO
 # the pages whose examples and links this file checks: every page a user reads
 PAGES = ["README.md", "CHANGELOG.md"] + sorted(
     p.relative_to(REPO).as_posix() for p in (REPO / "docs").glob("*.md"))
-CLI = "python rouge_cli.py"  # the command from a checkout: run with this interpreter
-COMMAND = "rouge"  # the installed command: run from this venv
+CLI = "python -m rouge_exact"  # the same command as a module: run with this interpreter
+COMMAND = "rouge-exact"  # the installed command: run from this venv
 COMMAND_PATH = Path(sys.executable).with_name(COMMAND)
 
 
@@ -111,16 +111,16 @@ def is_cli(part):
 
 
 def cli_lines(code):
-    """The `rouge ...` and `python rouge_cli.py ...` commands of a block (also after `&&`,
-    comments dropped)."""
+    """The `rouge-exact ...` and `python -m rouge_exact ...` commands of a block (also after
+    `&&`, comments dropped)."""
     parts = [part.split("  #")[0].strip() for line in code.splitlines()
              for part in line.split("&&")]
     return [part for part in parts if is_cli(part)]
 
 
 def cli_argv(line):
-    """The argv that runs a page's command line here: `rouge` is this venv's installed
-    command, `python rouge_cli.py` this interpreter on the checkout's script."""
+    """The argv that runs a page's command line here: `rouge-exact` is this venv's installed
+    command, `python -m rouge_exact` this interpreter on the installed package."""
     words = shlex.split(line)
     if words[0] == COMMAND:
         assert COMMAND_PATH.exists(), f"{COMMAND_PATH} is missing: pip install -e ."
@@ -146,19 +146,33 @@ def test_cli_examples_print_what_the_page_shows(page):
                 assert done.stdout == shown, line
 
 
+def test_no_page_runs_the_old_command():
+    """`rouge` and `python rouge_cli.py` are gone (the command is rouge-exact, or python -m
+    rouge_exact): a page's command line that still used them would not be run above."""
+    for page in PAGES:
+        for lang, code in blocks(page):
+            if lang not in ("bash", "sh", "console", "shell"):
+                continue
+            parts = [part.split("  #")[0].strip() for line in code.splitlines()
+                     for part in line.split("&&")]
+            old = [part for part in parts if re.match(r"(\$ )?(rouge( |$)|python3? rouge_cli)",
+                                                      part) or "rouge_cli.py" in part]
+            assert old == [], (page, old)
+
+
 def test_readme_has_the_two_commands_first():
     """Right after the card and the title: the install + command line, then the tests; the
     first line's output is the text block after it (test_cli_examples_print_what_the_page_shows
-    runs its `rouge` part)."""
+    runs its `rouge-exact` part)."""
     text = (REPO / "README.md").read_text(encoding="utf-8")
     after_card = text.split("---\n", 2)[2].lstrip().splitlines()
     assert after_card[0] == "# rouge-exact" and after_card[2] == "```bash"
     assert after_card[3] == ("python3 -m venv .venv && . .venv/bin/activate && pip install -e . "
-                             "&& rouge --jsonl examples/pairs.jsonl --use-stemmer")
+                             "&& rouge-exact --jsonl examples/pairs.jsonl --use-stemmer")
     assert after_card[4].startswith("bash .ci/run   #")
     assert after_card[5] == "```"
     code, shown = shown_outputs("README.md", "bash")[0]
-    assert cli_lines(code) == ["rouge --jsonl examples/pairs.jsonl --use-stemmer"]
+    assert cli_lines(code) == ["rouge-exact --jsonl examples/pairs.jsonl --use-stemmer"]
     assert shown is not None and shown.startswith("P/R/F: mid = mean over 8 examples")
 
 

@@ -1,8 +1,9 @@
-"""One options schema (rouge_options.OPTIONS), and what is made from it: compute()'s parameters
-and docs, the CLI's flags, the README's options table, and RougeOptions.build's bounds.
+"""One options schema (rouge_exact.options.OPTIONS), and what is made from it: compute()'s
+parameters and docs, the CLI's flags, the README's options table, and RougeOptions.build's
+bounds.
 
-The schema is read from the metric as evaluate.load stages it (conftest's ``staged``); the CLI
-reads its own copy from the files beside rouge_cli.py, so the two are compared as data.
+The schema is read from the installed package (conftest's ``staged``); the CLI's flags are made
+by its parser (``rouge_exact.cli.parser``) and compared with the schema as data.
 
 After a change to the schema, rewrite the README's table with ``python tests/test_schema.py``.
 """
@@ -16,7 +17,7 @@ import pytest
 from conftest import REPO, staged
 
 README = REPO / "README.md"
-TABLE_START = "<!-- options table: made by rouge_options.options_table(); " \
+TABLE_START = "<!-- options table: made by rouge_exact.options.options_table(); " \
               "python tests/test_schema.py rewrites it -->\n"
 TABLE_END = "<!-- end of the options table -->\n"
 
@@ -56,19 +57,17 @@ def test_compute_docs_are_made_from_the_schema(evaluate_metric):
 
 
 def cli_parser():
-    sys.path.insert(0, str(REPO))
-    try:
-        from rouge_exact.cli import main as rouge_cli
-    finally:
-        sys.path.remove(str(REPO))
-    return rouge_cli, rouge_cli.build_parser()
+    """The command's parser module (its flag types and metric_options) and the parser it
+    builds."""
+    parser = staged("cli.parser")
+    return parser, parser.build_parser()
 
 
 def test_cli_flags_are_made_from_the_schema():
     """Every option but use_aggregator and detailed is a flag with the schema's choices, a
     number type for numbers, a plain switch for booleans and the schema's default in its help.
     The flag's own default is None: an option not given keeps the metric's default."""
-    rouge_cli, parser = cli_parser()
+    cli, parser = cli_parser()
     flags = {action.dest: action for action in parser._actions}
     for option in schema().OPTIONS:
         flag = "--" + option.name.replace("_", "-")
@@ -81,23 +80,23 @@ def test_cli_flags_are_made_from_the_schema():
         if option.type is bool:
             assert action.nargs == 0 and action.const is True, flag
         elif option.type in (int, float):
-            assert action.type is rouge_cli._number, flag
+            assert action.type is cli._number, flag
         help_text = " ".join(action.help.split())
         assert " ".join(option.help.split()) in help_text, flag
         if option.type is not bool:
             shown = option.none if option.default is None else option.default
             assert help_text.endswith(f"(default {shown})"), flag
-    assert {o.name for o in rouge_cli.metric_options()} == \
+    assert {o.name for o in cli.metric_options()} == \
         {o.name for o in schema().OPTIONS if o.cli}
 
 
 def test_cli_flags_become_the_metric_options():
-    rouge_cli, parser = cli_parser()
+    cli, parser = cli_parser()
     args = parser.parse_args(["p.txt", "r.txt", "--rouge-types", "rouge1,rougeW-1.5",
                               "--alpha", "0.25", "--n-samples", "20", "--profile", "rouge155",
                               "--multi-ref", "best", "--use-stemmer", "--length-limit-words",
                               "9"])
-    kwargs = rouge_cli.metric_kwargs(args)
+    kwargs = cli.metric_kwargs(args)
     assert kwargs == dict(rouge_types=["rouge1", "rougeW-1.5"], alpha=0.25, n_samples=20,
                           profile="rouge155", multi_ref="best", use_stemmer=True,
                           length_limit_words=9)
@@ -225,13 +224,7 @@ def test_space_controls_are_made_from_the_schema():
 
 def write_readme_tables():
     """Put options_table() and kinds_table() between their README markers."""
-    import importlib
-    import types
-
-    package = types.ModuleType("_rouge_schema_files")
-    package.__path__ = [str(REPO)]
-    sys.modules[package.__name__] = package
-    options = importlib.import_module(package.__name__ + ".rouge_options")
+    options = schema()
     text = README.read_text(encoding="utf-8")
     for start, end, read, table in ((TABLE_START, TABLE_END, readme_table, options.options_table()),
                                     (KINDS_START, KINDS_END, readme_kinds_table,
@@ -240,9 +233,9 @@ def write_readme_tables():
     README.write_text(text, encoding="utf-8")
 
 
-# The README's kinds table: one row per ROUGE kind, made from rouge_registry.KINDS
+# The README's kinds table: one row per ROUGE kind, made from rouge_exact.kinds.KINDS
 
-KINDS_START = "<!-- kinds table: made by rouge_options.kinds_table(); " \
+KINDS_START = "<!-- kinds table: made by rouge_exact.options.kinds_table(); " \
               "python tests/test_schema.py rewrites it -->\n"
 KINDS_END = "<!-- end of the kinds table -->\n"
 

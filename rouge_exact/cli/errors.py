@@ -1,8 +1,8 @@
-"""How the ``rouge`` command fails, in each of its modules: ``CliError``, a problem with the
-user's files or options (one line on stderr, exit status 2), and Ctrl-C (``Interrupts``: one
-line, exit status 130); ``PROG``, the name those lines start with. rouge_cli.py imports its
-modules into one package (``rouge_cli.sibling``), so there is one ``CliError`` and one
-``INTERRUPTS`` for all of them.
+"""How the ``rouge-exact`` command fails, in each of its modules: ``CliError``, a problem with
+the user's files or options (one line on stderr, exit status 2), and Ctrl-C (``Interrupts``: one
+line, exit status 130); ``PROG``, the name those lines start with (the installed command and
+``python -m rouge_exact`` alike). The command's modules (``cli.main``, ``cli.parser``,
+``cli.output``) share this module's one ``CliError`` and one ``INTERRUPTS``.
 
 Standard library only.
 """
@@ -23,7 +23,7 @@ class CliError(Exception):
 
 
 class Interrupts:
-    """Ctrl-C in the ``rouge`` process. ``console()`` installs ``on_signal`` as the SIGINT
+    """Ctrl-C in the ``rouge-exact`` process. ``console()`` installs ``on_signal`` as the SIGINT
     handler for its run; ``main()`` alone (in-process) leaves SIGINT to the caller, and then
     nothing here changes anything.
 

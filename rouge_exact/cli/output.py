@@ -1,5 +1,5 @@
-"""What the ``rouge`` command writes: the summary (a line saying what the numbers are, a table
-of precision, recall and F per type, the signature and the count), the per-example JSON
+"""What the ``rouge-exact`` command writes: the summary (a line saying what the numbers are, a
+table of precision, recall and F per type, the signature and the count), the per-example JSON
 lines, the progress bar on stderr, and the ``--per-example`` file (``OutputFile``: written to a
 temporary file renamed onto its path when the run succeeds; ``refuse_overwriting_inputs``:
 never an input).

@@ -1,8 +1,7 @@
 """The ``rouge-exact`` command's arguments: ``build_parser``, whose metric options are made from
 the metric's options schema (``rouge_exact.options.OPTIONS``): one flag per option, spelled with
-dashes,
-with its help, choices and default (tests/test_schema.py checks them against the schema); and
-``metric_kwargs``, the options given as the metric's keyword arguments.
+dashes, with its help, choices and default (tests/test_schema.py checks them against the
+schema); and ``metric_kwargs``, the options given as the metric's keyword arguments.
 
 Standard library only until ``build_parser`` runs (the schema and the significance tests'
 names are imported then: --help and a bad flag stay fast).

@@ -15,7 +15,7 @@ docstring).
 import itertools
 import re
 
-from .values import RowError, _loads, _references, _shown, _shown_list
+from .values import RowError, parse_record, references_of, shown_name, shown_list
 
 CSV_COLUMNS = ("a header naming the columns prediction and one of: reference; reference_1, "
                "reference_2, ...; references (JSON arrays of strings)")
@@ -112,7 +112,7 @@ def _csv_records(lines, delimiter: str):
         yield record
 
 
-class _CsvReader:
+class CsvReader:
     """RFC 4180 records (strict, delimiter fixed) from physical lines with a byte budget per
     record, parsed by _csv_records (the csv module's field size limit is process-wide);
     ``file``: ``rows``' _LineFile."""
@@ -156,7 +156,7 @@ class _CsvReader:
     def columns(self, header: list, where: str):
         """(prediction column, how references are read, their columns) from the header.
         Linear in the header: a set finds a name said twice, a scan each of the few names
-        looked for, and messages show at most _SHOWN_NAMES names."""
+        looked for, and messages show at most SHOWN_NAMES names."""
         names = list(map(str.lower, map(str.strip, header)))
         if len(set(names)) < len(names):  # a name said twice, or several unnamed columns
             first = {}
@@ -164,7 +164,7 @@ class _CsvReader:
                 if name not in first:
                     first[name] = k
                 elif name:
-                    raise RowError(f"{where}: the header names the column {_shown(name)} "
+                    raise RowError(f"{where}: the header names the column {shown_name(name)} "
                                    f"twice (columns {first[name] + 1:,} and {k + 1:,}); allowed: "
                                    f"{CSV_COLUMNS}")
         present = {w for w in ("prediction", "reference", "references") if w in names}
@@ -180,11 +180,11 @@ class _CsvReader:
                        else "it has no prediction column" if "prediction" not in present
                        else "it has no reference column")
             raise RowError(f"{where}: the first record is the header and {problem} (found: "
-                           f"{_shown_list(header)}); allowed: {CSV_COLUMNS}")
+                           f"{shown_list(header)}); allowed: {CSV_COLUMNS}")
         if numbered:
             if numbered[0][0] != "1":
                 raise RowError(f"{where}: the reference columns start at "
-                               f"{_shown('reference_' + numbered[0][0], quote=False)}; "
+                               f"{shown_name('reference_' + numbered[0][0], quote=False)}; "
                                "allowed: reference_1, reference_2, ...")
             return names.index("prediction"), "numbered", [k for _, k in numbered]
         way = ways[0]
@@ -206,7 +206,7 @@ class _CsvReader:
                                "allowed: as many cells as the header (quote a cell that holds "
                                f"{'a comma' if self.delimiter == ',' else 'a tab'})")
             if way == "references":
-                value = _loads(cells[reference_at[0]], where,
+                value = parse_record(cells[reference_at[0]], where,
                                'a JSON array of strings such as ["a b", "c"] in the column '
                                '"references" (name the column "reference" for one plain-text '
                                "reference per row)")
@@ -214,7 +214,7 @@ class _CsvReader:
                     raise RowError(f'{where}: column "references" must hold a JSON array of '
                                    f"strings such as [\"a b\", \"c\"]; for one plain-text "
                                    'reference per row name the column "reference"')
-                references = _references(value, where, 'column "references"')
+                references = references_of(value, where, 'column "references"')
             else:
                 first, *rest = reference_at
                 references = [cells[first]] + [cells[k] for k in rest if cells[k] != ""]

@@ -12,10 +12,10 @@ import re
 from .values import (
     ROW_SHAPE,
     RowError,
-    _is_text,
-    _references,
-    _row_of_object,
-    _text_error,
+    is_text,
+    references_of,
+    row_of_object,
+    text_error,
 )
 
 # A corpus needs 3 levels (list > object > references list); deeper is never one, and
@@ -47,7 +47,7 @@ def _depth_error(where: str) -> RowError:
                     f"corpus needs 3 (a list of {ROW_SHAPE})")
 
 
-class _JsonDocument:
+class JsonDocument:
     """A whole JSON corpus: its top level is walked by hand (json's raw_decode per item) so
     that each row's message names its line."""
 
@@ -120,7 +120,7 @@ class _JsonDocument:
             self.check_end(end)
             lines = self.lines_at([pos for pos, _ in items])
             for line, (_, item) in zip(lines, items):
-                yield line, *_row_of_object(item, self.path, line), item
+                yield line, *row_of_object(item, self.path, line), item
         elif self.text.startswith("{", start):
             yield from self.parallel_lists(start)
         else:
@@ -166,7 +166,7 @@ class _JsonDocument:
         r_lines = self.lines_at([pos for pos, _ in references])
         for k, (p_line, r_line) in enumerate(zip(p_lines, r_lines)):
             prediction, refs = predictions[k][1], references[k][1]
-            if not _is_text(prediction):
-                raise _text_error(prediction, f"{self.path}:{p_line}", f'"predictions"[{k}]')
-            yield p_line, prediction, _references(refs, f"{self.path}:{r_line}",
+            if not is_text(prediction):
+                raise text_error(prediction, f"{self.path}:{p_line}", f'"predictions"[{k}]')
+            yield p_line, prediction, references_of(refs, f"{self.path}:{r_line}",
                                                   f'"references"[{k}]'), None

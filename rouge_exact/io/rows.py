@@ -79,20 +79,20 @@ import json
 import os
 from pathlib import Path
 
-from .delimited import _CsvReader
-from .json_format import MAX_JSON_DEPTH, _JsonDocument
+from .delimited import CsvReader
+from .json_format import MAX_JSON_DEPTH, JsonDocument
 from .values import (
-    _SHOWN_NAMES,
+    SHOWN_NAMES,
     ROW_SHAPE,
     RowError,
-    _is_text,
-    _json_kind,
-    _loads,
-    _references,
-    _row_of_object,
-    _shown,
-    _shown_list,
-    _text_error,
+    is_text,
+    json_kind,
+    parse_record,
+    references_of,
+    row_of_object,
+    shown_name,
+    shown_list,
+    text_error,
 )
 
 __all__ = ["DEFAULT_MAX_RECORD_BYTES", "FORMATS", "ID_KEYS", "MAX_JSON_DEPTH", "RowError",
@@ -147,7 +147,7 @@ def read_system_rows(path, *, max_record_bytes=DEFAULT_MAX_RECORD_BYTES,
         for lineno, text in f.lines():
             if not text or text.isspace():
                 continue
-            obj = _loads(text, lambda lineno=lineno: f"{f.path}:{lineno}", shape)
+            obj = parse_record(text, lambda lineno=lineno: f"{f.path}:{lineno}", shape)
             where = f"{f.path}:{lineno}"
             if not isinstance(obj, dict) or "references" not in obj:
                 raise RowError(f"{where}: expected {shape}")
@@ -162,29 +162,29 @@ def read_system_rows(path, *, max_record_bytes=DEFAULT_MAX_RECORD_BYTES,
                 raise RowError(f"{where}: {_systems_differ(predictions.keys(), systems)}; "
                                f"allowed: the same systems on every line ({_SYSTEM_KEYS})")
             for name, value in predictions.items():
-                if not _is_text(value):
-                    error = _text_error(value, where, _shown(name))
+                if not is_text(value):
+                    error = text_error(value, where, shown_name(name))
                     raise (RowError(f"{error}; allowed: a string per system ({_SYSTEM_KEYS})")
                            if type(value) is not str else error)
             for key in ID_KEYS:
                 if key in obj and (type(obj[key]) not in (int, float, str)):
                     raise RowError(f"{where}: the id {key!r} must be a number or a string, "
-                                   f"got {_json_kind(obj[key])}; allowed: {SYSTEMS_SHAPE}")
-            yield predictions, _references(obj["references"], where)
+                                   f"got {json_kind(obj[key])}; allowed: {SYSTEMS_SHAPE}")
+            yield predictions, references_of(obj["references"], where)
     finally:
         f.close()
 
 
 def _systems_differ(found, first) -> str:
     """What differs between a line's systems and the first line's, for a one-line message:
-    both lists when short, else the systems new and missing (at most _SHOWN_NAMES each)."""
-    if len(found) <= _SHOWN_NAMES and len(first) <= _SHOWN_NAMES:
-        return (f"the systems {_shown_list(sorted(found), True)} differ from the first "
-                f"line's {_shown_list(sorted(first), True)}")
+    both lists when short, else the systems new and missing (at most SHOWN_NAMES each)."""
+    if len(found) <= SHOWN_NAMES and len(first) <= SHOWN_NAMES:
+        return (f"the systems {shown_list(sorted(found), True)} differ from the first "
+                f"line's {shown_list(sorted(first), True)}")
     new, missing = sorted(found - first), sorted(first - found)
     return (f"the systems differ from the first line's ({len(found):,} systems here, "
-            f"{len(first):,} there): new here {_shown_list(new, brackets=True)}, missing "
-            f"here {_shown_list(missing, brackets=True)}")
+            f"{len(first):,} there): new here {shown_list(new, brackets=True)}, missing "
+            f"here {shown_list(missing, brackets=True)}")
 
 
 class _LineFile:
@@ -403,8 +403,8 @@ class Rows:
         for lineno, text in f.lines():
             if not text or text.isspace():
                 continue
-            obj = _loads(text, lambda lineno=lineno: f"{f.path}:{lineno}", shape)
-            yield lineno, *_row_of_object(obj, f.path, lineno), obj
+            obj = parse_record(text, lambda lineno=lineno: f"{f.path}:{lineno}", shape)
+            yield lineno, *row_of_object(obj, f.path, lineno), obj
 
     def _text(self):
         lines = [f.lines() for f in self.files]
@@ -424,13 +424,13 @@ class Rows:
 
     def _json(self):
         f = self.files[0]
-        yield from _JsonDocument(f.read_whole(), f.path).rows()
+        yield from JsonDocument(f.read_whole(), f.path).rows()
 
     def _csv(self):
-        yield from _CsvReader(self.files[0], _DELIMITERS["csv"], self).rows()
+        yield from CsvReader(self.files[0], _DELIMITERS["csv"], self).rows()
 
     def _tsv(self):
-        yield from _CsvReader(self.files[0], _DELIMITERS["tsv"], self).rows()
+        yield from CsvReader(self.files[0], _DELIMITERS["tsv"], self).rows()
 
 
 _JSON_CONSTANTS = {None: "null", True: "true", False: "false", "nan": "NaN",
@@ -444,7 +444,7 @@ _COMPACT_ASCII = json.JSONEncoder(separators=(",", ":")).encode
 def _extra_text(value) -> str:
     """A field of Rows.extra: a string as it is, anything else (or a string with a lone
     surrogate, which UTF-8 cannot write) as compact JSON text."""
-    if _is_text(value):
+    if is_text(value):
         return value
     if type(value) is int:  # json's own text for an int, without its encoder
         return int.__repr__(value)
@@ -453,6 +453,6 @@ def _extra_text(value) -> str:
     if type(value) is float:  # json's text: repr, or NaN / Infinity / -Infinity
         return float.__repr__(value) if value - value == 0 else _JSON_CONSTANTS[repr(value)]
     text = _COMPACT(value)
-    if _is_text(text):
+    if is_text(text):
         return text
     return _COMPACT_ASCII(value)  # lone surrogates as \u escapes

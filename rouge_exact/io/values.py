@@ -1,6 +1,6 @@
 """A row's values, for each of rouge_exact.io's readers: ``RowError`` and how its one-line messages
-show names; one record's JSON text parsed (``_loads``); a prediction and its references
-checked (``_is_text``, ``_references``, ``_row_of_object``).
+show names; one record's JSON text parsed (``parse_record``); a prediction and its references
+checked (``is_text``, ``references_of``, ``row_of_object``).
 
 Standard library only, and no other module of the package: ``rows``, ``json_format`` and
 ``delimited`` import it (see ``rows``' docstring).
@@ -16,11 +16,11 @@ class RowError(ValueError):
     """A problem with an input file; the message is one line, ``PATH:LINE: ...``."""
 
 
-_SHOWN_NAMES = 20  # header cells a message lists (a header may have 400,000)
+SHOWN_NAMES = 20  # header cells a message lists (a header may have 400,000)
 _SHOWN_CHARS = 60  # characters of one name a message shows
 
 
-def _shown(name: str, quote: bool = True) -> str:
+def shown_name(name: str, quote: bool = True) -> str:
     """A name for a one-line message: its repr (or, not quoted, itself when it is all
     printable), cut in the middle past _SHOWN_CHARS characters with its full length said."""
     cut = name if len(name) <= _SHOWN_CHARS else \
@@ -29,19 +29,19 @@ def _shown(name: str, quote: bool = True) -> str:
     return cut if len(name) <= _SHOWN_CHARS else f"{cut} ({len(name):,} characters)"
 
 
-def _shown_list(names, brackets: bool = False) -> str:
-    """The first _SHOWN_NAMES names (their reprs), and how many there are in all when that
+def shown_list(names, brackets: bool = False) -> str:
+    """The first SHOWN_NAMES names (their reprs), and how many there are in all when that
     is more; in [] with brackets."""
     names = list(names)
     if not names and not brackets:
         return "none"
-    shown = ", ".join(_shown(n) for n in names[:_SHOWN_NAMES])
-    if len(names) > _SHOWN_NAMES:
+    shown = ", ".join(shown_name(n) for n in names[:SHOWN_NAMES])
+    if len(names) > SHOWN_NAMES:
         shown += f", ... ({len(names):,} in all)"
     return f"[{shown}]" if brackets else shown
 
 
-def _json_kind(value) -> str:
+def json_kind(value) -> str:
     for kind, name in ((dict, "an object"), (list, "an array"), (str, "a string"),
                        (bool, "a boolean"), ((int, float), "a number")):
         if isinstance(value, kind):
@@ -54,61 +54,61 @@ def _json_kind(value) -> str:
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def _is_text(value) -> bool:
+def is_text(value) -> bool:
     return type(value) is str and (value.isascii() or not _SURROGATE.search(value))
 
 
-def _text_error(value, where: str, name: str) -> RowError:
+def text_error(value, where: str, name: str) -> RowError:
     if isinstance(value, str):
         found = _SURROGATE.search(value).group()
         return RowError(f"{where}: {name} holds a lone surrogate \\u{ord(found):04x} (a JSON "
                         "escape that is half of a pair); allowed: Unicode text, which UTF-8 "
                         "can encode")
-    return RowError(f"{where}: {name} must be a string, got {_json_kind(value)}")
+    return RowError(f"{where}: {name} must be a string, got {json_kind(value)}")
 
 
-def _references(value, where: str, name: str = '"references"') -> list:
+def references_of(value, where: str, name: str = '"references"') -> list:
     """A references value (str or non-empty list of str) as a list; RowError otherwise."""
-    if type(value) is list and value and all(map(_is_text, value)):
+    if type(value) is list and value and all(map(is_text, value)):
         return value
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not value:
         empty = " (empty)" if value == [] else ""
         raise RowError(f"{where}: {name} must be a string or a non-empty array of strings, got "
-                       f"{_json_kind(value)}{empty}")
+                       f"{json_kind(value)}{empty}")
     for j, item in enumerate(value):
-        if not _is_text(item):
-            raise _text_error(item, where, f"{name}[{j}]")
+        if not is_text(item):
+            raise text_error(item, where, f"{name}[{j}]")
     return value
 
 
-def _row_of_object(obj, path: str, line: int):
+def row_of_object(obj, path: str, line: int):
     """(prediction, references) of one JSON row object; RowError naming path:line."""
     if type(obj) is dict:  # the common case, checked quickly
         prediction, references = obj.get("prediction"), obj.get("references")
-        if _is_text(prediction) and type(references) is list and references and \
-                all(map(_is_text, references)):
+        if is_text(prediction) and type(references) is list and references and \
+                all(map(is_text, references)):
             return prediction, references
     where = f"{path}:{line}"
     if not isinstance(obj, dict):
-        raise RowError(f"{where}: expected an object {ROW_SHAPE}, got {_json_kind(obj)}")
+        raise RowError(f"{where}: expected an object {ROW_SHAPE}, got {json_kind(obj)}")
     for key in ("prediction", "references"):
         if key not in obj:
             keys = sorted(obj)
-            found = ", ".join(_shown(k, quote=False) for k in keys[:10]) + \
+            found = ", ".join(shown_name(k, quote=False) for k in keys[:10]) + \
                 (f", ... ({len(keys):,} keys)" if len(keys) > 10 else "") or "none"
             raise RowError(f"{where}: missing key {key!r} (keys found: {found}); each row is "
                            f"{ROW_SHAPE}")
-    if not _is_text(obj["prediction"]):
-        raise _text_error(obj["prediction"], where, '"prediction"')
-    return obj["prediction"], _references(obj["references"], where)
+    if not is_text(obj["prediction"]):
+        raise text_error(obj["prediction"], where, '"prediction"')
+    return obj["prediction"], references_of(obj["references"], where)
 
 
 _DECODER = json.JSONDecoder()
 
 
-def _loads(text: str, where, shape: str):
+def parse_record(text: str, where, shape: str):
     """json.loads for one record (a JSONL line, a CSV cell); RowError naming ``where`` (a
     str, or a callable giving it) and the expected shape. Depth is checked while parsing:
     json's decoder raises RecursionError a thousand levels down, in C, whatever the depth
