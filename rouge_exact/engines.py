@@ -1,21 +1,15 @@
 """ROUGE on Spark and Ray: per-partition states of the one Scorer, merged on the driver.
 
-``score_spark(df, ...)`` and ``score_ray(dataset, ...)`` (the package's and the metric's
-``score_spark`` / ``score_ray``) score each partition into a state (``Scorer.to_bytes``), merge
-the states and finalize: exactly what ``compute()`` returns on the same rows, whatever the
-partitioning. A state's bootstrap weights depend on how many copies of an example came before
-it, so identical rows must meet in one state: both engines first hash-partition the rows by
-their texts (one shuffle). With ``use_aggregator=False`` they return the rows with per-example
-precision, recall and F columns instead.
+``score_spark(df, ...)`` and ``score_ray(dataset, ...)`` score each partition into a state
+(``Scorer.to_bytes``), merge the states and finalize: exactly what ``compute()`` returns on
+the same rows, whatever the partitioning (identical rows meet in one state: both engines
+hash-partition the rows by their texts first). With ``use_aggregator=False`` they return the
+rows with per-example P, R and F columns.
 
-Workers import the installed package (``rouge_exact``) when it holds the same sources as the
-driver's. Where it does not (a worker without the package, or another version of it, or a
-driver that loaded the metric through evaluate), the sources travel with the task: the
-functions below are pickled by value, with the sources as data, and a worker process writes
-them into a folder of its own (``tempfile.mkdtemp``: mode 0700, a new name each time, removed
-at exit) and imports them from there under a private package name, without touching
-``sys.path``. Nothing is ever imported from a path another user could have written first.
-pyspark and ray are optional and imported only here, lazily.
+Workers import the installed ``rouge_exact`` when it holds the driver's sources; otherwise the
+sources travel with the task and a worker writes them into a folder of its own (mkdtemp: mode
+0700, removed at exit) and imports them under a private package name, without touching
+``sys.path``. pyspark and ray are imported only here, lazily. docs/engines.md has the rest.
 """
 
 from __future__ import annotations

@@ -1,59 +1,14 @@
-"""Score files with ROUGE from the command line.
+"""Score files with ROUGE from the command line: ``rouge-exact`` (``console``, the installed
+command) and ``python -m rouge_exact`` (``__main__.py``, which takes SIGINT over before it
+imports this module) are the same command.
 
-    rouge-exact PREDICTIONS REFERENCES [REFERENCES ...]
-    rouge-exact --input PAIRS.{jsonl,json,csv,tsv} [--format FORMAT]
-    rouge-exact --jsonl PAIRS.jsonl
-    rouge-exact --compile
-
-``rouge-exact`` is the installed command (``rouge_exact.cli.main:console``);
-``python -m rouge_exact`` is the same command (``rouge_exact/__main__.py``, which takes SIGINT
-over before it imports this module).
-
-The command is this module (the entry: ``main``, ``console``; the runs: the input read in
-chunks and scored, ``--compare``, ``--compile``) and the modules beside it: ``parser`` (the
-arguments), ``output`` (the table, the per-example lines and file, the progress bar) and
-``errors`` (``CliError``, Ctrl-C).
-
-Every file is read by ``rouge_exact.io.rows`` (the reader the Space uses too; its docstring
-defines the formats): text files hold one text per line, aligned line by line, several
-reference files giving several references per prediction; ``--input`` reads JSONL, JSON, CSV
-or TSV, the format from the file's suffix unless ``--format`` names it. A line of a text file
-cannot hold a newline, so it has no sentence breaks: rougeLsum and rougeW need JSONL/JSON/CSV
-("\\n" inside a text separates sentences) or ``--split-sentences``. A record over
-``--max-record-bytes`` (16 MiB) is refused before it is read whole.
-
-The metric options are made from the metric's options schema (``rouge_exact.options.OPTIONS``):
-one flag per option, spelled with dashes, with its help, choices and default
-(tests/test_schema.py checks them against the schema).
-
-``--compile`` compiles every kernel into the kernel cache and exits, for a Dockerfile or a
-Space's build step: later runs then load the kernels instead of compiling them.
-
-The input is read in chunks (``--chunk-size`` rows) and scored by ``score_rows``, the one
-function that calls the metric: each chunk is scored and added to an aggregate that keeps
-sums rather than rows, so memory does not grow with the texts; the result is exactly that of
-one ``compute`` over all rows, and the input warnings are those of that compute. Nothing here
-imports evaluate: the CLI calls the package's functions (``rouge_exact.api``) directly.
-
-Output: a line saying what the numbers are (``mid``: the mean over N examples, or P/R/F of
-the summed counts under micro aggregation; ``(low-high)``: the bootstrap interval, with its
-confidence, samples and seed), a table of precision, recall and F per type, then the
-signature and the count; ``--json`` prints the detailed result dict instead. ``--per-example
-PATH`` writes one JSON object per example (``-``: stdout, before the summary), to a
-temporary file renamed onto PATH when the run succeeds; PATH may not be an input.
-
-Exit status: 0; 2 with one line ``rouge-exact: error: ...`` on bad input files or options, an
-output that is an input, a failed write, or any ValueError or TypeError of the library (a bad
-environment variable such as ``ROUGE_METRIC_BACKEND`` included; no input file gives a
-traceback); 2 with the usage on stdout when called without arguments; 130 with one line
-``rouge-exact: interrupted`` on Ctrl-C, at any moment, even when it surfaces wrapped (numba's
-``SystemError: CPUDispatcher(...) returned a result with an exception set``) or inside a
-finalizer that would swallow it: the ``--per-example`` file is then the old one, untouched,
-or the new one, whole, and no temporary file is left. The lines start with ``rouge-exact:``
-(``errors.PROG``) for the installed command and for ``python -m rouge_exact`` alike.
-
-Ctrl-C is the process's business, so only ``console()`` (the process's entry) takes SIGINT
-over; ``main()``, which tests call in-process, installs no handler (see ``Interrupts``).
+This module is its entry (``main``, ``console``) and its runs: the input read in chunks by
+``rouge_exact.io`` and scored by ``score_rows``, the one function that calls the library (into
+an aggregate of sums, so memory does not grow with the input), ``--compare`` and
+``--compile``. Beside it: ``parser`` (the flags, made from the options schema), ``output``
+(the table, the per-example lines and file, the progress bar) and ``errors`` (``CliError``:
+one line and status 2; Ctrl-C: one line and status 130, at any moment). Nothing here imports
+evaluate. docs/cli.md is the command's manual; docs/design.md, "The command", has the rest.
 """
 
 import collections

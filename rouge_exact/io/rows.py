@@ -1,76 +1,12 @@
-"""Read (prediction, references) rows from files: one reader for the CLI and the Space.
+"""Read (prediction, references) rows from files: the one reader of the command and the Space.
 
-Standard library only (docs/design.md): it imports no other module of the package, only its
-parts beside it in ``rouge_exact.io``: ``values`` (``RowError``, a row's values and their
-checks), ``json_format`` (the json format) and ``delimited`` (csv and tsv).
-``rouge_exact.io`` re-exports this module's public names.
-
-API::
-
-    from rouge_exact.io import read_rows, Rows, RowError, detect_format, FORMATS
-
-    for prediction, references in read_rows("pairs.csv"):          # format from the suffix
-        ...                                                          # str, list[str]
-    for prediction, references in read_rows("preds.txt", "text",
-                                            reference_paths=["refs_a.txt", "refs_b.txt"]):
-        ...
-    with Rows("corpus.json", max_record_bytes=64 * 2**20) as rows:   # rows.bytes_read, rows.size
-        batch = list(itertools.islice(rows, 10_000))
-    with Rows("pairs.csv") as rows:
-        for prediction, references in rows:
-            rows.line, rows.extra    # where the row starts; its other fields {name: str}
-
-Every problem with a file raises ``RowError`` (a ValueError) whose message is one line,
-``PATH:LINE: what is wrong; what is allowed``. Nothing else escapes for any file content
-(OSError from opening a path is turned into a RowError too).
-
-Formats (``FORMATS``; ``detect_format`` picks one from the suffix: ``.jsonl``/``.ndjson`` →
-jsonl, ``.json`` → json, ``.csv`` → csv, ``.tsv`` → tsv, ``.txt`` → text):
-
-- ``jsonl``: one object per line, ``{"prediction": str, "references": [str, ...] or str}``;
-  other keys are ignored, blank lines skipped. Lines are split on ``b"\\n"`` only (a raw
-  U+2028 or ``"\\r"`` inside a JSON string is valid JSONL), a ``"\\r"`` before it is dropped.
-- ``json``: the whole file is one value, either a list of such objects or an object of
-  parallel lists ``{"predictions": [str, ...], "references": [[str, ...] or str, ...]}``.
-  It is not streamed: the file counts as one record (``max_record_bytes``), and nesting
-  deeper than ``MAX_JSON_DEPTH`` is refused before parsing (a JSONL line or a CSV cell is
-  parsed at once, and nesting too deep for json's parser is refused as it is found).
-- ``csv`` / ``tsv``: RFC 4180 (``"`` quotes a cell, ``""`` is a quote inside it, commas,
-  tabs and newlines are allowed in quoted cells, CRLF or LF line ends); the delimiter is ``,``
-  for csv and a tab for tsv, never guessed. The first record names the columns
-  (case-insensitive, surrounding spaces ignored; other columns are ignored):
-
-  - ``prediction``: the prediction, as it is;
-  - and exactly one way of giving the references:
-
-    - ``reference``: one reference per row, as it is;
-    - ``reference_1``, ``reference_2``, ...: several references per row; ``reference_1``
-      is always kept (even empty), an empty cell in the others means "no reference", so rows
-      may have different numbers of references;
-    - ``references``: each cell is a JSON array of strings, e.g. ``["a b", "c"]`` (a JSON
-      array, never plain text: the column's name decides how a cell is read, so a reference
-      that happens to look like ``[1]`` is never misread).
-
-  This is what Python's ``csv.writer`` and ``pandas.DataFrame.to_csv(index=False)`` write.
-  Blank lines between records are skipped. Every step on the header is linear in its
-  columns, and a message lists at most 20 of them (a header of 400,000 columns is read
-  in about 0.2 s: ``benchmarks/readers.py --sweep columns``).
-- ``text``: a predictions file and one or more reference files (``reference_paths``), one
-  text per line, aligned line by line (split on ``b"\\n"``, a ``"\\r"`` before it is dropped).
-  Different line counts are an error naming every file's count.
-
-Limits: a record longer than ``max_record_bytes`` (``DEFAULT_MAX_RECORD_BYTES`` = 16 MiB) is
-refused. A record is a line of JSONL or text (its bytes without the "\\n" or "\\r\\n"), one CSV
-record (with the line ends inside and after it), or a whole JSON file. Files are read in
-blocks of 1 MiB and a line is refused as soon as more than the limit of it has been read, so
-memory stays within a few times the limit whatever the file holds (a 2 GiB line: refused in
-0.05 s at a peak RSS of 43 MiB, interpreter included). Files are UTF-8 (a leading BOM is
-dropped); invalid UTF-8 is reported with its line and byte offset in the file, a UTF-16 file
-as such. A JSON string escape that is half a surrogate pair (``"\\ud800"``) is refused: no
-UTF-8 text can hold it.
-
-For the Space: an uploaded file keeps its suffix, so ``read_rows(path)`` picks the format;
-``RowError``'s message is meant to be shown as it is.
+``read_rows(path, fmt=None, reference_paths=None)`` and ``Rows`` (a context manager that also
+gives each row's line and other columns) read JSONL, JSON, CSV, TSV and text files (the format
+from the suffix unless named: ``FORMATS``, ``detect_format``). Every problem with a file is a
+``RowError`` (a ValueError) of one line, ``PATH:LINE: what is wrong; what is allowed``, and
+nothing else escapes for any content. A record over ``max_record_bytes`` is refused before it
+is read whole, so memory stays within a few times the limit. Standard library only.
+docs/cli.md defines the formats; docs/design.md, "The readers", has the details.
 """
 
 import codecs
