@@ -26,10 +26,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from conftest import REPO, compiled_kernels, load_metric, staged
+from conftest import COMPILED, REPO, load_metric, staged
 from test_kernels import PAIR, batch, text
 
-K = compiled_kernels()
+K = COMPILED  # (compiled at the first test that reads a kernel)
 PY = staged("kernels.registry")  # the package's: plain Python (the backend compiles a copy)
 V = staged("kernels.twins")
 

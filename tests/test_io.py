@@ -15,7 +15,8 @@ import sys
 import textwrap
 from pathlib import Path
 
-import pandas as pd
+from conftest import needed  # (an optional test package: a skip with its reason outside CI)
+pd = needed("pandas")
 import pytest
 from hypothesis import assume, given, settings, strategies as st
 

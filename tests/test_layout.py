@@ -16,6 +16,8 @@ import pytest
 from conftest import REPO, load_metric, staged
 
 import rouge_exact
+import rouge_exact.hf
+import rouge_exact.rouge_scorer
 
 SCRIPT = REPO / "rouge_metric.py"
 PREDICTIONS = ["the cat sat on the mat", "a dog ran.\nIt was fast", "cats were running"]
@@ -180,3 +182,48 @@ def test_a_call_resolves_its_kernels_once(metric, monkeypatch):
         got = metric.compute(["the cat sat on the mat"], ["the cat lay on the mat"], **options)
         assert got["rouge1"] == 5 / 6  # hand-counted: 5 of 6 unigrams both ways
         assert 1 <= len(looked_up) <= 3, looked_up
+
+
+def _package_sources():
+    root = REPO / "rouge_exact"
+    return {path.relative_to(REPO).as_posix(): ast.parse(path.read_text(encoding="utf-8"))
+            for path in sorted(root.rglob("*.py"))}
+
+
+def test_no_module_imports_another_modules_private_names():
+    private = [(name, node.module, alias.name)
+               for name, tree in _package_sources().items() for node in ast.walk(tree)
+               if isinstance(node, ast.ImportFrom) and node.level
+               for alias in node.names
+               if alias.name.startswith("_") and not alias.name.startswith("__")]
+    assert private == []
+
+
+def test_readable_at_a_glance():
+    """Module docstrings of at most 15 lines (the rest is in docs/design.md), and no function
+    over 80 lines but the numba kernels (@njit: one compiled loop each)."""
+    long_docs, long_functions = [], []
+    for name, tree in _package_sources().items():
+        doc = ast.get_docstring(tree, clean=False)
+        if doc and len(doc.splitlines()) > 15:
+            long_docs.append((name, len(doc.splitlines())))
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                lines = node.end_lineno - node.lineno + 1
+                compiled = any("njit" in ast.unparse(d) for d in node.decorator_list)
+                if lines > 80 and not compiled:
+                    long_functions.append((name, node.name, lines))
+    assert long_docs == [] and long_functions == []
+
+
+def test_the_public_api_documents_its_arguments():
+    import inspect
+
+    for function in (rouge_exact.compute, rouge_exact.compare, rouge_exact.partial,
+                     rouge_exact.merge, rouge_exact.finalize,
+                     rouge_exact.rouge_scorer.RougeScorer,
+                     rouge_exact.rouge_scorer.RougeScorer.score, rouge_exact.hf.RougeMetric,
+                     rouge_exact.hf.RougeMetric.compute):
+        doc = inspect.getdoc(function)
+        assert "Args:" in doc, function
+        assert "Returns:" in doc or inspect.isclass(function), function

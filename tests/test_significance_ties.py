@@ -10,7 +10,8 @@ import math
 
 import numpy as np
 import pytest
-from sacrebleu import significance
+from conftest import needed  # (an optional test package: a skip with its reason outside CI)
+significance = needed("sacrebleu.significance")
 
 from rouge_exact import significance as rs
 from test_significance import _ShimMetric, _plain_p_values, batched_p_values
@@ -179,9 +180,9 @@ def test_documents_needed_by_hand():
     """Randomization: the least k with 2 / 2^k <= alpha, i.e. not fewer than log2(1 / alpha)
     + 1: alpha 0.05: 2/32 > 0.05 >= 2/64, so 6; 0.01: 2/128 > 0.01 >= 2/256, so 8; 0.1: 5;
     0.0625 = 2/32 exactly: 5; 0.5: 2. The bootstraps: 1, or 2 on one document."""
-    for confidence, needed in ((0.95, 6), (0.99, 8), (0.9, 5), (0.9375, 5), (0.5, 2)):
+    for confidence, want in ((0.95, 6), (0.99, 8), (0.9, 5), (0.9375, 5), (0.5, 2)):
         for test in ("randomization", "sacrebleu-randomization"):
-            assert rs.documents_needed(test, 100, confidence) == needed, confidence
+            assert rs.documents_needed(test, 100, confidence) == want, confidence
             assert rs.documents_needed(test, 1, confidence) == needed
         assert needed == math.ceil(math.log2(1 / round(1 - confidence, 12)) + 1)
     for test in ("bootstrap", "sacrebleu-bootstrap"):

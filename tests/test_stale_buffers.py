@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from conftest import compiled_kernels
+from conftest import COMPILED
 
-K = compiled_kernels()
+K = COMPILED  # (compiled at the first test that reads a kernel)
 from conftest import staged
 from test_kernels import batch
 from test_backend import _calls as tier_calls
