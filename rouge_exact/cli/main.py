@@ -434,3 +434,7 @@ def _drop_stdout() -> None:
     except (OSError, ValueError):  # no stdout to speak of (closed, or not a file)
         pass
 
+
+
+if __name__ == "__main__":  # python -m rouge_exact.cli.main: the same command
+    console()
