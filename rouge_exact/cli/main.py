@@ -435,6 +435,5 @@ def _drop_stdout() -> None:
         pass
 
 
-
 if __name__ == "__main__":  # python -m rouge_exact.cli.main: the same command
     console()
