@@ -4,7 +4,7 @@
     python benchmarks/coldstart.py                     # every target, 3 runs, a markdown table
     python benchmarks/coldstart.py --targets empty --sizes 1000 --runs 5
 
-Run it with the project's venv (evaluate, rouge-score). Targets:
+Run it with the project's venv (the package installed, evaluate, rouge-score). Targets:
   empty  fresh caches (a new HF_MODULES_CACHE and ROUGE_METRIC_CACHE_DIR): evaluate.load + the
          first compute() of N realsumm pairs (default types, stemmed), against rouge_score
          (RougeScorer + score() per pair + BootstrapAggregator, as evaluate's rouge runs it)
@@ -114,7 +114,7 @@ def main() -> None:
             continue
         with tempfile.TemporaryDirectory() as cache:
             if target == "warm":  # fill the caches once
-                subprocess.run([sys.executable, os.path.join(ROOT, "rouge_cli.py"), "--compile"],
+                subprocess.run([sys.executable, "-m", "rouge_exact", "--compile"],
                                env=dict(os.environ, HF_MODULES_CACHE=os.path.join(cache, "modules"),
                                         ROUGE_METRIC_CACHE_DIR=os.path.join(cache, "kernels")),
                                check=True, capture_output=True)

@@ -13,7 +13,8 @@
 # rouge-score, which PyPI has as a source archive only). The corpus, tests/data/realsumm.jsonl,
 # travels with the checkout. .device/ is in .gitignore: nothing of it is committed.
 #
-# run installs the wheels into /tmp/site, prints the machine and the versions, compiles the
+# run installs the wheels into /tmp/site (the checkout's rouge_exact/ is imported from the
+# checkout: its root goes on PYTHONPATH), prints the machine and the versions, compiles the
 # kernels once, and runs benchmarks/scaling.py: threads 1, 2, 4, 8, 16 at 100,000 pairs (ours
 # against rs), the GIL-held share in the chunks of 16 threads, and the small calls (1, 8, 64,
 # 512 pairs against rs and rouge_score). The tables go to stdout and to $OUT/scaling16.md:
@@ -62,7 +63,9 @@ fi
 mkdir -p "$out"
 "$python" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
     --target /tmp/site .device/wheels/*.whl
-export PYTHONPATH=/tmp/site PYTHONUNBUFFERED=1 HF_HUB_OFFLINE=1 HF_EVALUATE_OFFLINE=1
+# the checkout's root on the path: its rouge_exact/ is the package that the thin rouge_metric.py
+# imports (nothing is pip-installed there); the carried wheels before it
+export PYTHONPATH="/tmp/site:$PWD" PYTHONUNBUFFERED=1 HF_HUB_OFFLINE=1 HF_EVALUATE_OFFLINE=1
 # (no network there: evaluate and the hub must not try it)
 {
     echo "## The machine"
@@ -73,10 +76,13 @@ import platform
 from importlib import metadata
 names = ["numpy", "numba", "llvmlite", "evaluate", "datasets", "nltk", "pyarrow", "pandas",
          "fsspec", "huggingface-hub", "rouge-score-rs", "rouge-score"]
-print(platform.python_version(), {n: metadata.version(n) for n in names})
+import rouge_exact
+print(platform.python_version(), {n: metadata.version(n) for n in names},
+      "rouge_exact", rouge_exact.__version__, "from", rouge_exact.__file__)
 # everything the children import, before any time is spent: a failure here names the
 # package to carry (prepare takes more wheels as arguments)
 import evaluate, datasets, nltk.stem.porter, numba, rouge_score.rouge_scorer, rouge_score_rs
+import rouge_exact.hf, rouge_exact.api
 EOF
     start=$(date +%s)
     # compile the kernels once into the cache every child then loads (cold: ~20 s here)

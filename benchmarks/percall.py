@@ -8,8 +8,10 @@ turns (so that a neighbour's load falls on each alike), medians and spread.
     .venv/bin/python benchmarks/percall.py --old /tmp/old --rs    # and rouge-score-rs
 
 Workload: scaling.py's (realsumm predictions, words shuffled and dropped, seeded, against their
-first reference; rouge1+rouge2+rougeL+rougeLsum, stemmed). Each copy is imported as a package
-of its own name (its modules import each other relatively), and every copy's results are
+first reference; rouge1+rouge2+rougeL+rougeLsum, stemmed). A copy is a checkout (its
+rouge_exact/ folder; or, before 0.7.0, the checkout's root, whose flat modules were the package)
+or a package folder itself. Each copy is imported as a package of its own name (its modules
+import each other relatively), and every copy's results are
 checked equal before timing. "score" is RougeScorer(...).score(target, prediction) called once
 per pair, as people call rouge_score's. --rs adds rouge-score-rs's score_batch (its rayon
 pool) as a contender of compute's row.
@@ -30,8 +32,16 @@ sys.path.insert(0, HERE)
 from scaling import TYPES, corpus  # noqa: E402
 
 
+def package_folder(folder: str) -> str:
+    """The package of a checkout (0.7.0 on: its rouge_exact/ folder; before: the root itself,
+    its flat modules mapped as the package), or folder when it is a package folder."""
+    inner = os.path.join(folder, "rouge_exact")
+    return inner if os.path.exists(os.path.join(inner, "__init__.py")) else folder
+
+
 def load(folder: str, name: str):
-    """The package in folder, imported under name."""
+    """The package of folder (package_folder), imported under name."""
+    folder = package_folder(folder)
     spec = importlib.util.spec_from_file_location(
         name, os.path.join(folder, "__init__.py"), submodule_search_locations=[folder])
     module = importlib.util.module_from_spec(spec)

@@ -1,17 +1,17 @@
 """Small calls: the kept pool against a thread pool made per call, and rouge-score-rs, in one
 process, taking turns.
 
-    .venv/bin/python benchmarks/pool.py            # 1, 8, 64, 128, 512 pairs; 15 rounds
-    .venv/bin/python benchmarks/pool.py --rounds 31
-    .venv/bin/python benchmarks/pool.py --code /tmp/old   # another copy of the package (a
-                                                          # `git archive`), as rouge_exact
+    benchmarks/.venv/bin/python benchmarks/pool.py     # 1, 8, 64, 128, 512 pairs; 15 rounds
+    benchmarks/.venv/bin/python benchmarks/pool.py --rounds 31
+    benchmarks/.venv/bin/python benchmarks/pool.py --code /tmp/old  # another checkout (a
+                                                 # `git archive`, 0.7.0 on) as rouge_exact
 
 Workload: scaling.py's (realsumm predictions, words shuffled and dropped, seeded, against their
 first reference; rouge1+rouge2+rougeL+rougeLsum, stemmed). Three contenders:
 
 * per-call pool: compute() as it ran before the kept pool, in this process: a
   ThreadPoolExecutor made and joined by each call that spreads work, from 256 pairs;
-* kept pool: compute() as it is (rouge_pool, from a few dozen pairs);
+* kept pool: compute() as it is (kernels.pool, from a few dozen pairs);
 * rs: rouge-score-rs's score_batch (its rayon pool).
 
 Each round times every contender at every size (~2,000 pairs' worth of calls each); the
@@ -38,15 +38,18 @@ SIZES = (1, 8, 64, 128, 512)
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rounds", type=int, default=15)
-    ap.add_argument("--code", help="import rouge_exact from this folder (default: installed)")
+    ap.add_argument("--code", help="import rouge_exact from this checkout, or package folder "
+                    "(default: this checkout)")
     args = ap.parse_args()
     warnings.simplefilter("ignore")
-    if args.code:  # the folder's modules import each other relatively: they follow
-        spec = importlib.util.spec_from_file_location(
-            "rouge_exact", os.path.join(args.code, "__init__.py"),
-            submodule_search_locations=[args.code])
-        sys.modules["rouge_exact"] = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(sys.modules["rouge_exact"])
+    # the folder's modules import each other relatively: they follow
+    code = args.code or os.path.dirname(HERE)
+    folder = os.path.join(code, "rouge_exact")
+    folder = folder if os.path.isdir(folder) else code
+    spec = importlib.util.spec_from_file_location(
+        "rouge_exact", os.path.join(folder, "__init__.py"), submodule_search_locations=[folder])
+    sys.modules["rouge_exact"] = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(sys.modules["rouge_exact"])
     import rouge_exact
     from rouge_exact.scorer import pipeline as pipeline
     from rouge_exact.kernels.backend import pool_worker

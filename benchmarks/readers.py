@@ -3,15 +3,15 @@ contract 5): the time ratio per doubling of the rows must be at most 2.5 (2 when
 
     .venv/bin/python benchmarks/readers.py                      # 25k, 50k, 100k, 200k rows
     .venv/bin/python benchmarks/readers.py --rows 25000,50000 --runs 5 --readers jsonl,csv
-    .venv/bin/python benchmarks/readers.py --code /tmp/old      # rouge_io/rouge_cli of a folder
+    .venv/bin/python benchmarks/readers.py --code /tmp/old      # the readers of another checkout
                                                                 # (e.g. git archive of a commit)
     .venv/bin/python benchmarks/readers.py --sweep columns      # 1k to 400k columns
     .venv/bin/python benchmarks/readers.py --sweep columns --columns 1000,2000,4000 --runs 1
 
-Readers: ``rouge_io.Rows`` for jsonl, json, csv, tsv and text (one reference file), jsonl and
-csv again reading ``Rows.extra`` after each row, ``rouge_io.read_system_rows`` on a compare
-file, and the CLI's ``read_systems`` (``--compare``) on one JSONL file and on one text file
-per system with ``--references``. Each reader is run to the end (the CLI's builds its lists, as
+Readers: ``rouge_exact.io.Rows`` for jsonl, json, csv, tsv and text (one reference file), jsonl
+and csv again reading ``Rows.extra`` after each row, ``rouge_exact.io.read_system_rows`` on a
+compare file, and the CLI's ``read_systems`` (``rouge_exact.cli.main``, ``--compare``) on one
+JSONL file and on one text file per system with ``--references``. Each reader is run to the end (the CLI's builds its lists, as
 ``--compare`` does before scoring).
 
 Rows are realsumm-like: the 3,500 rows of tests/data/realsumm.jsonl, cycled (about 330
@@ -291,8 +291,9 @@ def main() -> int:
                         help=f"some of {','.join(READERS)} (--sweep rows) or of "
                              f"{','.join(COLUMN_READERS)} (--sweep columns); default: all")
     parser.add_argument("--code", default=str(REPO),
-                        help="the folder to import rouge_io and rouge_cli from (default: this "
-                             "checkout)")
+                        help="the checkout to import the readers and the CLI from: its "
+                             "rouge_exact/ (before 0.7.0: its flat rouge_io.py and rouge_cli.py) "
+                             "(default: this checkout)")
     parser.add_argument("--stat", default="min,median",
                         help="min, median or both: a table for each, of the runs; the first is "
                              "checked (default %(default)s: min is steadier on a busy machine, "
@@ -317,8 +318,12 @@ def main() -> int:
     if any(b <= a for a, b in zip(sizes, sizes[1:])):
         parser.error(f"--{args.sweep}: got {sizes}; allowed: ascending sizes")
     sys.path.insert(0, args.code)
-    from rouge_exact.cli import main as rouge_cli
-    from rouge_exact.io import rows as rouge_io
+    if os.path.exists(os.path.join(args.code, "rouge_cli.py")):  # before 0.7.0: flat modules
+        import rouge_cli
+        import rouge_io
+    else:
+        from rouge_exact.cli import main as rouge_cli
+        from rouge_exact.io import rows as rouge_io
 
     stats = {"median": statistics.median, "min": min}
     if not args.stat or set(args.stat.split(",")) - set(stats):

@@ -1,19 +1,19 @@
 #!/usr/bin/env python3
-"""Benchmarks of rouge_metric against its peers; see benchmarks/README.md.
+"""Benchmarks of the rouge-exact metric against its peers; see benchmarks/README.md.
 
     python3 benchmarks/run.py            # full run (about 15-25 min on 2 cores), writes RESULTS.md
     python3 benchmarks/run.py --quick    # a smoke run of every target (a few minutes)
 
 The parent process (this file, standard library only, any python3 >= 3.8) builds the benchmark
 venv (benchmarks/.venv, from benchmarks/requirements.txt), the Perl oracle (tests/rouge155),
-a snapshot of the metric's files and the workloads, then runs every measurement in a fresh child
+a snapshot of the package (rouge_exact/ and the thin rouge_metric.py, first on the children's
+PYTHONPATH) and the workloads, then runs every measurement in a fresh child
 process of the venv's python (this same file with ``--child SPEC``), contenders alternating
 (A B C A B C ...). A child reports its timings (time.perf_counter around the measured call only)
 and its peak RSS (resource.getrusage) as one JSON line.
 """
 
 import argparse
-import glob
 import hashlib
 import json
 import os
@@ -378,26 +378,46 @@ def ensure_oracle():
     return m.group(1).strip(), None
 
 
+def _tree_files(folder):
+    """The package's files under folder (relative paths, sorted), caches left out."""
+    out = []
+    for here, dirs, names in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        out += [os.path.relpath(os.path.join(here, n), folder) for n in names
+                if not n.endswith((".pyc", ".pyo"))]
+    return sorted(out)
+
+
 def snapshot_metric(dest):
-    """Copy the metric's top-level .py files, so that edits made while we run change nothing."""
+    """Copy the package (rouge_exact/) and the thin evaluate script (rouge_metric.py) into dest,
+    so that edits made while we run change nothing: the children put dest first on their
+    PYTHONPATH (Bench.env), so the script's `import rouge_exact.hf` imports the snapshot.
+    Returns the script's path, {name: sha256} (the script's, and one over the package's files)
+    and dest."""
     os.makedirs(dest, exist_ok=True)
-    files = {}
-    for path in sorted(glob.glob(os.path.join(ROOT, "*.py"))):
-        shutil.copy2(path, dest)
-        files[os.path.basename(path)] = sha256_file(path)[:12]
-    return os.path.join(dest, "rouge_metric.py"), files
+    package = os.path.join(ROOT, "rouge_exact")
+    shutil.copytree(package, os.path.join(dest, "rouge_exact"),
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    shutil.copy2(os.path.join(ROOT, "rouge_metric.py"), dest)
+    tree = hashlib.sha256()
+    for name in _tree_files(os.path.join(dest, "rouge_exact")):
+        tree.update(name.encode() + b"\0")
+        tree.update(sha256_file(os.path.join(dest, "rouge_exact", name)).encode())
+    files = {"rouge_metric.py": sha256_file(os.path.join(dest, "rouge_metric.py"))[:12],
+             "rouge_exact/": tree.hexdigest()[:12]}
+    return os.path.join(dest, "rouge_metric.py"), files, dest
 
 
 def git_state():
     def git(*args):
         try:
             return subprocess.run(["git", "-C", ROOT] + list(args), stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL, text=True).stdout.strip()
+                                  stderr=subprocess.DEVNULL, text=True).stdout.rstrip()
         except OSError:
             return ""
     head = git("rev-parse", "--short", "HEAD")
-    dirty = [line[3:] for line in git("status", "--porcelain", "--", "*.py").splitlines()
-             if not line[3:].startswith("benchmarks/")]
+    dirty = [line[3:] for line in git("status", "--porcelain", "--", "rouge_metric.py",
+                                      "rouge_exact").splitlines()]
     return head, dirty
 
 
@@ -572,6 +592,9 @@ class Bench:
         # README (env): these slow a current numpy; unset both together for benchmarks
         env.pop("OPENBLAS_CORETYPE", None)
         env.pop("OPENBLAS_L2_SIZE", None)
+        # the snapshot's bytecode is written once, as an install has it: no child compiles the
+        # package's source (an environment may set this)
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
         env.update({
             "HF_HUB_OFFLINE": "1", "HF_EVALUATE_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1",
             "HF_HOME": os.path.join(self.workdir, "hf-home"),
@@ -580,6 +603,9 @@ class Bench:
             "RAYON_NUM_THREADS": str(THREADS),
             "PYTHONHASHSEED": "0",
             "TQDM_DISABLE": "1",
+            # the snapshot's rouge_exact first: the thin script imports it (snapshot_metric)
+            "PYTHONPATH": os.pathsep.join(
+                p for p in (getattr(self.args, "snapshot", None), env.get("PYTHONPATH")) if p),
         })
         return env
 
@@ -1240,9 +1266,8 @@ def main():
     else:
         log("Perl oracle unavailable (%s): its rows are skipped" % why)
 
-    metric, files_sha = snapshot_metric(os.path.join(workdir, "metric"))
+    metric, files_sha, args.snapshot = snapshot_metric(os.path.join(workdir, "metric"))
     head, dirty = git_state()
-    dirty = [d for d in dirty if d in files_sha]
     snapshot = {"head": head, "dirty": dirty, "files": files_sha}
     log("metric snapshot: git %s%s" % (head, " + uncommitted " + ",".join(dirty) if dirty else ""))
 

@@ -1,4 +1,4 @@
-"""Scaling with threads, and the cost of small calls: rouge_metric against rouge-score-rs (and
+"""Scaling with threads, and the cost of small calls: the metric against rouge-score-rs (and
 rouge_score for small calls), in one run, each contender in fresh processes.
 
     python3 benchmarks/scaling.py                      # 100,000 pairs; threads 1, 2, 4, ... up to
@@ -34,7 +34,7 @@ reference; rouge1+rouge2+rougeL+rougeLsum, stemmed.
 
 Runs in benchmarks/.venv (benchmarks/run.py makes it: the metric's requirements and the
 peers), or with --python in another interpreter (benchmarks/device.sh, on a device
-machine). Prints markdown tables; docs/performance.md holds them with the machine.
+machine); the children import this checkout's rouge_exact (its root first on PYTHONPATH). Prints markdown tables; docs/performance.md holds them with the machine.
 """
 
 import argparse
@@ -137,7 +137,7 @@ def child(spec: dict) -> dict:
         wall, busy = _timed(lambda: score(P, R), spec["runs"])
         return {"wall": wall, "busy": busy}
     if spec["task"] == "held":
-        backend = next(m for name, m in sys.modules.items() if name.endswith(".rouge_backend"))
+        from rouge_exact.kernels import backend
         spent = [0.0]
 
         def timing(function):  # CPU time: a busy neighbour's share of the cores is not ours
@@ -151,8 +151,7 @@ def child(spec: dict) -> dict:
         for name in list(backend._compiled):
             backend._compiled[name] = timing(backend._compiled[name])
         if spec.get("as_threads", 1) > 1:  # the chunks that many threads would score
-            pipeline = next(m for name, m in sys.modules.items()
-                            if name.endswith(".rouge_pipeline"))
+            from rouge_exact.scorer import pipeline
             pipeline._CHUNK_EXAMPLES = max(pipeline._THREAD_CHUNK_MIN,
                                            -(-len(P) // (2 * spec["as_threads"])))
         score(P, R)
@@ -182,11 +181,11 @@ def _emulated(P: list, R: list, score, threads: int, runs: int) -> dict:
     import numpy as np
 
     libc = ctypes.CDLL(ctypes.util.find_library("c")) if sys.platform == "linux" else None
-    mods = {name.rsplit(".", 1)[-1]: m for name, m in sys.modules.items() if ".rouge_" in name}
-    backend, pipeline, pool = mods["rouge_backend"], mods["rouge_pipeline"], mods["rouge_pool"]
+    from rouge_exact.kernels import backend, pool
+    from rouge_exact.scorer import aggregate, pipeline
     truth = score(P, R)
     # past this machine's CPUs: the thread budget and a kept pool of that many threads
-    backend.THREADS = mods["rouge_aggregate"].THREADS = pool.THREADS = threads
+    backend.THREADS = aggregate.THREADS = pool.THREADS = threads
     pool._POOL = None
     kernels, tape = dict(backend._compiled), {}
     run_parts = pipeline.run_parts
@@ -257,10 +256,13 @@ def _seconds(x: float) -> str:
 
 
 def run_child(spec: dict, env: dict) -> dict:
-    # the venv's children see nothing of the caller's PYTHONPATH; another interpreter
+    # the children import this checkout's rouge_exact (the thin rouge_metric.py imports it);
+    # the venv's children see nothing else of the caller's PYTHONPATH; another interpreter
     # (--python: a device machine's, with the carried wheels on PYTHONPATH) keeps it
     venv = os.path.realpath(PYTHON) == os.path.realpath(VENV_PY)
-    full = {**os.environ, **env, **({"PYTHONPATH": ""} if venv else {})}
+    path = [ROOT] + ([] if venv or not os.environ.get("PYTHONPATH") else
+                     [os.environ["PYTHONPATH"]])
+    full = {**os.environ, **env, "PYTHONPATH": os.pathsep.join(path)}
     done = subprocess.run([PYTHON, os.path.abspath(__file__), "--child", json.dumps(spec)],
                           env=full, capture_output=True, text=True, timeout=1800)
     if done.returncode != 0:

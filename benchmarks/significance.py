@@ -1,4 +1,4 @@
-"""rouge_significance.paired_test: its calibration and power, and its time.
+"""rouge_exact.significance.paired_test: its calibration and power, and its time.
 
     /work/main/.venv/bin/python benchmarks/significance.py --calibration  # docs/significance.md
     /work/main/.venv/bin/python benchmarks/significance.py --ties --nulls 1000  # few rows differ
@@ -191,7 +191,7 @@ def main() -> None:
                                      env=dict(os.environ, PYTHONHASHSEED="0"))
                 runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
             times = [r["seconds"] for r in runs]
-            name = "rouge_significance" if who == "ours" else "sacrebleu 2.6.0 (shim)"
+            name = "rouge_exact.significance" if who == "ours" else "sacrebleu 2.6.0 (shim)"
             print(f"| {name} | {test} ({_samples(test)}) | {aggregation} | "
                   f"{statistics.median(times):.3f} s | {min(times):.3f}-{max(times):.3f} s | "
                   f"{max(r['peak_mb'] for r in runs):,.0f} MB |", flush=True)

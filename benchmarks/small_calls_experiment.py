@@ -11,7 +11,7 @@ is some forty Python steps (docs/performance.md). Three contenders, default opti
   call for the statistics, P/R/F and the exact column sums, and the F means: no Scorer,
   aggregate, notes or warnings (which a real path would still need);
 
-* fused spans: compute() with its kernel calls (rouge_pipeline._kernel_calls) replaced by one
+* fused spans: compute() with its kernel calls (pipeline._kernel_calls) replaced by one
   compiled call of the same kernels per span of pairs, and every call under 2^30 pairs kept in
   one chunk, so that from 32 pairs the spans go to the kept pool with one GIL round trip each
   (not one per kernel, nor a chunk's tokenizing and sums each);
@@ -37,7 +37,7 @@ import numba
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
+sys.path[:0] = [HERE, os.path.dirname(HERE)]  # scaling.py; this checkout's rouge_exact
 import scaling  # noqa: E402
 
 warnings.simplefilter("ignore")
@@ -47,16 +47,17 @@ pairs = scaling.corpus(os.path.join(os.path.dirname(HERE), "tests", "data", "rea
 P, R = [p for p, _ in pairs], [r for _, r in pairs]
 metric = evaluate.load(os.path.join(os.path.dirname(HERE), "rouge_metric.py"))
 metric.compile_kernels(wait=True)
-package = type(metric).__module__.rsplit(".", 1)[0]
-pipeline, options_module, backend, aggregate = (
-    sys.modules[f"{package}.{name}"]
-    for name in ("rouge_pipeline", "rouge_options", "rouge_backend", "rouge_aggregate"))
+from rouge_exact import api  # noqa: E402  (the modules the thin script's metric runs)
+from rouge_exact import options as options_module  # noqa: E402
+from rouge_exact.kernels import backend  # noqa: E402
+from rouge_exact.scorer import aggregate, pipeline  # noqa: E402
+
 K = backend.compiled_kernels()
 ngram_stats, lcs_stats, union_lcs_stats = K.ngram_stats, K.lcs_stats, K.union_lcs_stats
 example_prf, exact_column_sums = K.example_prf, K.exact_column_sums
 KW = dict(rouge_types=scaling.TYPES, use_stemmer=True)
 ORDERS = np.array([1, 2], dtype=np.int64)
-UNIT = aggregate._EXACT_UNIT
+UNIT = aggregate.EXACT_UNIT
 
 
 @numba.njit(nogil=True)
@@ -104,20 +105,19 @@ def _batch(options, predictions, references):
     return texts, flat, head
 
 
-def pair_statistics(options, predictions, references, plan=None, backend=None):  # (its place)
+def pair_statistics(options, predictions, references, plan=None, kernels=None):  # (its place)
     texts, flat, head = _batch(options, predictions, references)
     return fused_stats(*head), np.ones(len(predictions), dtype=np.int64), texts, flat, flat
 
 
-def parallel_pair_statistics(options, predictions, references, plan=None, backend=None):
+def parallel_pair_statistics(options, predictions, references, plan=None, kernels=None):
     texts, flat, head = _batch(options, predictions, references)
     return parallel_stats(*head), np.ones(len(predictions), dtype=np.int64), texts, flat, flat
 
 
 def one_call(predictions, references):
     options = options_module.RougeOptions.build(**KW)
-    predictions, references = sys.modules[type(metric).__module__].check_inputs(
-        predictions, references, encodable=False)
+    predictions, references = api.check_inputs(predictions, references, encodable=False)
     _, _, head = _batch(options, predictions, references)
     parts, common = fused_sums(*head)
     assert common
@@ -133,7 +133,7 @@ def compute(predictions, references):
 
 def main() -> None:
     def patched(**names):
-        """compute() with these names of rouge_pipeline replaced, for the call."""
+        """compute() with these names of rouge_exact.scorer.pipeline replaced, for the call."""
         def run(predictions, references):
             saved = {name: getattr(pipeline, name) for name in names}
             vars(pipeline).update(names)
@@ -143,7 +143,7 @@ def main() -> None:
                 vars(pipeline).update(saved)
         return run
 
-    def spans(options, plan, flat, sent, backend):  # _kernel_calls' place: one call
+    def spans(options, plan, flat, sent, kernels):  # _kernel_calls' place: one call
         return [(fused_stats, (flat.tokens, flat.text_offsets, sent.sent_offsets,
                                sent.text_sent_offsets), (), (slice(None), slice(None)))]
 

@@ -9,8 +9,8 @@ Perl script, with a seeded bootstrap interval, paired significance tests and a s
 The same functions serve every door: this API, ``evaluate.load(rouge_exact.EVALUATE_SCRIPT)``
 (the evaluate metric, ``rouge_exact.hf``), the ``rouge-exact`` command (``rouge_exact.cli``),
 ``rouge_exact.rouge_scorer`` (rouge_score's API) and the Hub Space. The names below are imported
-at their first use, so that ``import rouge_exact`` (and the command's ``--help``) costs no numpy;
-nothing here imports evaluate or datasets.
+at their first use, so that ``import rouge_exact`` costs no numpy; nothing here imports
+evaluate or datasets.
 """
 from __future__ import annotations
 

@@ -488,7 +488,6 @@ def _implementation(name: str, chosen: str):
         return function
     if chosen == "numba" or not _has_twin(name):
         return _wait(name)
-    start()
     return _twin(name)
 
 
@@ -528,6 +527,8 @@ def _twin(name: str, numba: bool = True):
     """The numpy twin of a kernel (the compiled one once it is here); past what the twin can
     do (OutOfScope), the compiled one, or without numba (numba=False) the plain Python one."""
     def run(*args, **kwargs):
+        if numba:  # the compile process starts when a twin first runs, not when a call
+            start()  # resolves its kernels (what it imports first, nltk, then has both cores)
         try:
             return ((_compiled.get(name) if numba else None) or _twin_of(name))(
                 *args, **kwargs)
