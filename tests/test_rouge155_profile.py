@@ -36,6 +36,7 @@ import re
 import shlex
 import sys
 import tempfile
+import types
 import time
 import warnings
 from dataclasses import dataclass, replace
@@ -387,14 +388,16 @@ def _w_dies(pair, o: _OptionSet) -> bool:
 
 @pytest.fixture(scope="module")
 def m155():
-    """The metric (loaded as users load it) and its module."""
+    """The metric (loaded as users load it) and the package's modules it runs."""
     require_oracle()
     if not os.environ.get("HF_MODULES_CACHE"):
         os.environ["HF_MODULES_CACHE"] = tempfile.mkdtemp(prefix="hf_modules_")
     import evaluate
 
     metric = evaluate.load(str(REPO / "rouge_metric.py"))
-    return metric, sys.modules[type(metric).__module__]
+    return metric, types.SimpleNamespace(RougeWarning=staged("options").RougeWarning,
+                                         RougeOptions=staged("options").RougeOptions,
+                                         example_scores=staged("scorer.pipeline").example_scores)
 
 
 @pytest.fixture(scope="module")

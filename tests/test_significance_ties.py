@@ -183,8 +183,8 @@ def test_documents_needed_by_hand():
     for confidence, want in ((0.95, 6), (0.99, 8), (0.9, 5), (0.9375, 5), (0.5, 2)):
         for test in ("randomization", "sacrebleu-randomization"):
             assert rs.documents_needed(test, 100, confidence) == want, confidence
-            assert rs.documents_needed(test, 1, confidence) == needed
-        assert needed == math.ceil(math.log2(1 / round(1 - confidence, 12)) + 1)
+            assert rs.documents_needed(test, 1, confidence) == want
+        assert want == math.ceil(math.log2(1 / round(1 - confidence, 12)) + 1)
     for test in ("bootstrap", "sacrebleu-bootstrap"):
         assert rs.documents_needed(test, 100, 0.95) == 1
         assert rs.documents_needed(test, 1, 0.95) == 2
