@@ -706,6 +706,7 @@ def test_app_lays_out_and_the_space_imports_the_package_by_name():
                     (module.__name__, where, name)
 
 
+@pytest.mark.slow  # a fresh process that imports gradio and builds the page
 def test_the_space_runs_from_its_own_files_with_the_package_installed(tmp_path, metric):
     """A Hub-like folder: app.py and space/ copied alone into an empty folder (no clone
     beside them), the package installed. app.py imports and builds its page, neither evaluate

@@ -66,6 +66,7 @@ def _differing(ours, theirs) -> list:
     return bad
 
 
+@pytest.mark.slow  # the packages' own Python on 3,500 rows: 15-18 s each
 @pytest.mark.parametrize("profile", ["pltrdy", "rouge_chinese"])
 def test_realsumm_equals_the_package(metric, realsumm, profile):
     """realsumm's 3,500 summaries (35 systems, 100 articles): ROUGE-1..5 and L, every P, R, F
