@@ -242,7 +242,7 @@ def _import_compiled_module() -> None:
         package = types.ModuleType(name)
         package.__path__ = [folder or _HERE]  # (no cache: the package's files, compiled)
         sys.modules[name] = package
-    module = importlib.import_module(f"{name}.registry")
+    module = importlib.import_module(f"{name}.registry")  # (the compiled copy: a run-time name)
     module.use_numba()
     _state["module"] = module
 
@@ -578,7 +578,7 @@ folder, name = sys.argv[1], sys.argv[2]
 package = types.ModuleType(name)  # the folder as a package, as _import_compiled_module does
 package.__path__ = [folder]
 sys.modules[name] = package
-module = importlib.import_module(name + ".registry")
+module = importlib.import_module(name + ".registry")  # (the copy to compile: a run-time name)
 module.use_numba()
 import numpy as np
 for kernel in sys.argv[3:]:

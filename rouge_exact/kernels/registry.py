@@ -40,6 +40,7 @@ def modules() -> list:
     """The kernel modules of this copy (the package's, evaluate's staged one, or the cache
     folder's), imported from the package this module is in."""
     package = __name__.rpartition(".")[0]
+    # (by name: this copy's package, the package's own or the backend's compiled copy)
     return [importlib.import_module(f"{package}.{name}") for name in MODULES]
 
 
