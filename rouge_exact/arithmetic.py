@@ -5,7 +5,8 @@ any order and chunking, divided once at the end (one correct rounding). It is re
 ways: the fixed-point parts of values that are multiples of 2^-64 (``fixed_point_parts``, or
 its compiled kernel), the frexp digits of any finite double (units of 2^-1130), and, for the
 bootstrap's weighted sample sums, 19-bit limbs of x * 2^73 that float matrix products add
-exactly (``limbs``, ``joined``). Kept apart from the kernels and their twins so that every
+exactly (``limbs``, ``joined``); compare()'s resampled sums split each statistic into 26-bit
+integer parts (``IntegerParts``). Kept apart from the kernels and their twins so that every
 layer uses the same functions whichever backend runs."""
 
 from __future__ import annotations
@@ -112,3 +113,40 @@ def joined(limb_sums: np.ndarray) -> list:
     values = [int(v) for v in limb_sums.tolist()]
     return [sum(values[c * LIMBS + j] << (LIMB_BITS * j) for j in range(LIMBS))
             for c in range(len(values) // LIMBS)]
+
+
+# compare()'s resampled sums: each statistic as integer-valued float parts, scaled per column
+PART_BITS = 26
+
+
+class IntegerParts:
+    """Statistics float64[n, systems, columns] as integer-valued float64 parts whose sums are
+    exact. Column c is x = (hi + lo * 2^-26) * 2^-e_c with |hi|, lo < 2^26, e_c chosen from
+    the column's largest magnitude over all systems, so that the same statistic of two
+    systems can be added part by part (bits below 2^-52 of that magnitude are dropped: under
+    2.3e-16 relative). lo parts are kept only for the columns that need them (not for integer
+    counts). parts: float64[n, systems * parts per system], system-major."""
+
+    def __init__(self, stacked: np.ndarray):
+        n, n_systems, _ = stacked.shape
+        largest = np.abs(stacked).max(axis=(0, 1))
+        self.exponent = PART_BITS - np.frexp(np.where(largest > 0, largest, 1.0))[1]
+        low = np.ldexp(stacked, self.exponent)
+        high = np.floor(low)
+        # in place (O(n) memory counts at a million rows): low = floor((x - hi) 2^26), where
+        # x - hi is exact
+        np.subtract(low, high, out=low)
+        np.floor(np.ldexp(low, PART_BITS, out=low), out=low)
+        self.low_columns = np.flatnonzero(low.any(axis=(0, 1)))
+        self.n_systems = n_systems
+        self.parts = np.concatenate([high, low[:, :, self.low_columns]], axis=2).reshape(
+            n, -1)
+
+    def join(self, part_sums: np.ndarray) -> np.ndarray:
+        """Exact part sums [..., systems * parts] -> float64 sums [..., systems, columns],
+        each rounded once."""
+        per_system = part_sums.reshape(part_sums.shape[:-1] + (self.n_systems, -1))
+        width = len(self.exponent)
+        high = per_system[..., :width].copy()
+        high[..., self.low_columns] += np.ldexp(per_system[..., width:], -PART_BITS)
+        return np.ldexp(high, -self.exponent)

@@ -9,13 +9,15 @@ documents, and gives the tests' measured calibration and power.
 
 What is resampled is a float64[n, k] matrix of statistics per system and ROUGE type, scored
 by ``mean_scores`` (macro: each example's (P, R, F)) or ``pooled_scores`` (micro: each
-example's counts). Every resampled sum is exact (``_IntegerParts``), and the draws come in
+example's counts). Every resampled sum is exact (``IntegerParts``), and the draws come in
 blocks of rows that reproduce the one-shot draw (``_bootstrap_weights``, ``_swap_weights``).
 """
 import math
 from collections.abc import Callable, Iterator, Mapping
 
 import numpy as np
+
+from .arithmetic import PART_BITS, IntegerParts
 
 MEASURES = ("precision", "recall", "fmeasure")
 TESTS = ("randomization", "bootstrap", "sacrebleu-bootstrap", "sacrebleu-randomization")
@@ -43,8 +45,7 @@ INTERVAL_SAMPLES = 1000
 BLOCK_ELEMENTS = 1 << 22
 # each statistic becomes two integer parts below 2^26; a resampled sum of n of them stays
 # below n * 2^26, exact in float64 while n < 2^27
-_PART_BITS = 26
-MAX_ROWS = (1 << (53 - _PART_BITS)) - 1
+MAX_ROWS = (1 << (53 - PART_BITS)) - 1
 
 ScoreOf = Callable[[np.ndarray, int], np.ndarray]
 
@@ -141,7 +142,7 @@ def paired_test(stats: Mapping[str, Mapping[str, np.ndarray]], baseline: str,
     systems, types, n, k = _check_stats(stats)
     n_samples = _check_arguments(stats, systems, baseline, test, n_samples, confidence, seed)
     stacked = _stacked(stats, systems, types)
-    split = _IntegerParts(stacked)
+    split = IntegerParts(stacked)
     b = systems.index(baseline)
     scores = _scorer(split, score_of, len(types), k, n)
     totals = split.parts.sum(axis=0)  # exact: integers below 2^53
@@ -200,7 +201,7 @@ def _stacked(stats, systems: list, types: list) -> np.ndarray:
                                      for t in types], axis=1) for s in systems], axis=1)
 
 
-def _scorer(split: "_IntegerParts", score_of: ScoreOf, n_types: int, k: int,
+def _scorer(split: "IntegerParts", score_of: ScoreOf, n_types: int, k: int,
             n: int) -> Callable:
     """Exact part sums [..., systems * parts] -> scores [..., systems, types, 3], as a function."""
     def scores(part_sums: np.ndarray) -> np.ndarray:
@@ -225,14 +226,14 @@ def _documents_differing(stacked: np.ndarray, b: int, n_types: int, k: int) -> n
         axis=3).sum(axis=0)
 
 
-def _trial_gaps(rng: np.random.Generator, split: "_IntegerParts", scores: Callable,
+def _trial_gaps(rng: np.random.Generator, split: "IntegerParts", scores: Callable,
                 totals: np.ndarray, n: int, n_samples: int, b: int) -> np.ndarray:
     """|D*| of n_samples randomization trials, per trial, system, type and measure."""
     from_baseline = _resampled_sums(split.parts, _swap_weights(rng, n, n_samples))
     return _swapped_gaps(scores, totals, from_baseline, split.n_systems, b)
 
 
-def _bootstrap_scores(rng: np.random.Generator, split: "_IntegerParts", scores: Callable,
+def _bootstrap_scores(rng: np.random.Generator, split: "IntegerParts", scores: Callable,
                       n: int, count: int) -> np.ndarray:
     """The scores of count bootstrap resamples, [resamples, systems, types, 3]."""
     return scores(_resampled_sums(split.parts, _bootstrap_weights(rng, n, count)))
@@ -435,39 +436,6 @@ def _check_stats(stats) -> tuple:
     if not 1 <= n <= MAX_ROWS:
         raise ValueError(f"stats must have between 1 and {MAX_ROWS} rows; got {n}")
     return systems, types, n, k
-
-
-class _IntegerParts:
-    """Statistics float64[n, systems, columns] as integer-valued float64 parts whose sums are
-    exact. Column c is x = (hi + lo * 2^-26) * 2^-e_c with |hi|, lo < 2^26, e_c chosen from
-    the column's largest magnitude over all systems, so that the same statistic of two
-    systems can be added part by part (bits below 2^-52 of that magnitude are dropped: under
-    2.3e-16 relative). lo parts are kept only for the columns that need them (not for integer
-    counts). parts: float64[n, systems * parts per system], system-major."""
-
-    def __init__(self, stacked: np.ndarray):
-        n, n_systems, _ = stacked.shape
-        largest = np.abs(stacked).max(axis=(0, 1))
-        self.exponent = _PART_BITS - np.frexp(np.where(largest > 0, largest, 1.0))[1]
-        low = np.ldexp(stacked, self.exponent)
-        high = np.floor(low)
-        # in place (O(n) memory counts at a million rows): low = floor((x - hi) 2^26), where
-        # x - hi is exact
-        np.subtract(low, high, out=low)
-        np.floor(np.ldexp(low, _PART_BITS, out=low), out=low)
-        self.low_columns = np.flatnonzero(low.any(axis=(0, 1)))
-        self.n_systems = n_systems
-        self.parts = np.concatenate([high, low[:, :, self.low_columns]], axis=2).reshape(
-            n, -1)
-
-    def join(self, part_sums: np.ndarray) -> np.ndarray:
-        """Exact part sums [..., systems * parts] -> float64 sums [..., systems, columns],
-        each rounded once."""
-        per_system = part_sums.reshape(part_sums.shape[:-1] + (self.n_systems, -1))
-        width = len(self.exponent)
-        high = per_system[..., :width].copy()
-        high[..., self.low_columns] += np.ldexp(per_system[..., width:], -_PART_BITS)
-        return np.ldexp(high, -self.exponent)
 
 
 def _resampled_sums(parts: np.ndarray, weights: Iterator[np.ndarray]) -> np.ndarray:
