@@ -265,10 +265,11 @@ def compare(predictions: Mapping[str, Texts], references: References, *,
     score_of = functools.partial(pooled_scores, fscore=opts.fscore) if opts.micro \
         else mean_scores
     # macro: each system's score is compute()'s exact mean (micro's pooled counts are exact)
-    sums_kernel = kernel("exact_column_sums")
-    reported = None if opts.micro else np.array(
-        [[exact_means(np.asarray(columns), sums_kernel) for columns in stats[name].values()]
-         for name in stats])
+    reported = None
+    if not opts.micro:
+        sums_kernel = kernel("exact_column_sums")
+        reported = np.array([[exact_means(np.asarray(columns), sums_kernel)
+                              for columns in stats[name].values()] for name in stats])
     result = paired_test(stats, baseline, score_of, test=test, n_samples=opts.n_samples,
                          seed=opts.seed, confidence=opts.confidence, reported=reported)
     fields = {"signature": f"{opts.signature()}|test:{test}|baseline:{baseline}",

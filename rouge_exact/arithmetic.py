@@ -29,9 +29,9 @@ def fscore(p: np.ndarray, r: np.ndarray, alpha: float) -> np.ndarray:
 
 
 def fixed_point_parts(matrix: np.ndarray) -> tuple:
-    """kernels.sums.exact_column_sums in numpy (its twin): (int64[3, C] column sums of the whole parts and
-    of the two 32-bit halves of the fractions, True), or (zeros, False) where some value is
-    not a multiple of 2^-64 in [0, 2^40)."""
+    """kernels.sums.exact_column_sums in numpy (its twin): (int64[3, C] column sums of the
+    whole parts and of the two 32-bit halves of the fractions, True), or (zeros, False) where
+    some value is not a multiple of 2^-64 in [0, 2^40)."""
     whole = np.floor(matrix)
     fraction = (matrix - whole) * 2.0 ** 32  # exact: power-of-two scaling of an exact difference
     high = np.floor(fraction)
@@ -87,8 +87,8 @@ def exact_means(matrix: np.ndarray, parts_of=None) -> np.ndarray:
     """Column means of finite floats (rows: examples), each the exact mean rounded once: the
     mean compute() reports (compare() reports its systems' scores with it)."""
     rows = matrix.shape[0] << EXACT_UNIT
-    return np.array([total / rows for total in in_unit(*exact_sums(matrix, parts_of), EXACT_UNIT)],
-                    dtype=np.float64)
+    sums = in_unit(*exact_sums(matrix, parts_of), EXACT_UNIT)
+    return np.array([total / rows for total in sums], dtype=np.float64)
 
 
 def in_unit(sums: list, unit: int, wanted: int) -> list:
@@ -100,12 +100,12 @@ def limbs(matrix: np.ndarray) -> np.ndarray:
     """float64[N, C] scores in [0, 1] as float64[N, C * LIMBS] exact 19-bit integer limbs of
     x * 2^73, low limb first (column c's limbs at c * LIMBS ...)."""
     rest = np.rint(matrix * 2.0 ** SCORE_BITS)  # exact: a power-of-two scaling
-    limbs = np.empty(matrix.shape + (LIMBS,), dtype=np.float64)
+    out = np.empty(matrix.shape + (LIMBS,), dtype=np.float64)
     for j in range(LIMBS):
         high = np.floor(rest / 2.0 ** LIMB_BITS)  # exact: integers and a power of two
-        limbs[..., j] = rest - high * 2.0 ** LIMB_BITS  # exact: an integer below 2^19
+        out[..., j] = rest - high * 2.0 ** LIMB_BITS  # exact: an integer below 2^19
         rest = high
-    return limbs.reshape(matrix.shape[0], -1)
+    return out.reshape(matrix.shape[0], -1)
 
 
 def joined(limb_sums: np.ndarray) -> list:

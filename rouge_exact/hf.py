@@ -8,6 +8,7 @@ import threading
 
 import datasets
 import evaluate
+from packaging.specifiers import SpecifierSet  # (evaluate requires packaging)
 
 from .api import (
     check_inputs,
@@ -27,20 +28,10 @@ from .text.tokenizers import import_stemmer
 
 def check_script_version(accepted: str, script: str = "rouge_metric.py") -> None:
     """ImportError naming the pip command unless this package's version is in ``accepted``
-    (``">=0.7,<0.8"``: comma-separated ``>=``, ``<`` and ``==`` clauses on X.Y.Z versions)."""
-    have = _version_tuple(__version__)
-    for clause in accepted.split(","):
-        clause = clause.strip()
-        op = next(o for o in (">=", "==", "<") if clause.startswith(o))
-        want = _version_tuple(clause[len(op):])
-        ok = {">=": have >= want, "==": have == want, "<": have < want}[op]
-        if not ok:
-            raise ImportError(f"{script} needs rouge-exact{accepted}; this is {__version__}: "
-                              f"pip install 'rouge-exact{accepted}'")
-
-
-def _version_tuple(text: str) -> tuple:
-    return tuple(int(part) for part in text.strip().split(".")[:3])
+    (a version specifier, ``">=0.7,<0.8"``)."""
+    if __version__ not in SpecifierSet(accepted):
+        raise ImportError(f"{script} needs rouge-exact{accepted}; this is {__version__}: "
+                          f"pip install 'rouge-exact{accepted}'")
 
 
 _CITATION = """\

@@ -7,11 +7,12 @@ import math
 import re
 import shlex
 
-from .limits import (CLI, INPUT_ERRORS, MAX_NGRAM, MAX_SKIP, MAX_TYPES, input_error, refused,
-                     user_error)
 from rouge_exact.options import OPTIONS, RougeOptions, parse_rouge_type
 from rouge_exact.profiles import PROFILES
 from rouge_exact.text.lang import LANGUAGES
+
+from .limits import (CLI, INPUT_ERRORS, MAX_NGRAM, MAX_SKIP, MAX_TYPES, input_error, refused,
+                     user_error)
 
 OPTION = {option.name: option for option in OPTIONS}
 # the metric's defaults as it resolves them (None is a default that depends on other

@@ -6,9 +6,10 @@ import json
 import os
 from pathlib import Path
 
-from .limits import CLI, LIMITS, MAX_UPLOAD_BYTES
 from rouge_exact.significance import DEFAULT_SAMPLES, DEFAULT_TEST, TESTS
 from rouge_exact.version import __version__
+
+from .limits import CLI, LIMITS, MAX_UPLOAD_BYTES
 
 ASSETS = Path(__file__).resolve().parent / "assets"
 

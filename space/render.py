@@ -12,9 +12,10 @@ import re
 import gradio as gr
 import numpy as np
 
-from .limits import PREVIEW_CHARS, SKIP_PAIRS_SHOWN, WORST_SHOWN
+from rouge_exact.kinds import skip_bigram_matches
 from rouge_exact.options import parse_rouge_type
-from rouge_exact.scorer.display import skip_bigram_matches
+
+from .limits import PREVIEW_CHARS, SKIP_PAIRS_SHOWN, WORST_SHOWN
 
 MEASURES = ("precision", "recall", "fmeasure")
 BAR_COLORS = {"precision": "#6366f1", "recall": "#14b8a6", "fmeasure": "#f59e0b"}

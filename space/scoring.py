@@ -11,15 +11,16 @@ import warnings
 
 import numpy as np
 
-from .limits import (CHUNK_ROWS, CLI, HIGHLIGHT_SECONDS, HIGHLIGHT_TOKENS, INPUT_ERRORS,
-                     MAX_COMPARE_SAMPLES, MAX_SAMPLES, MAX_SYSTEMS, SKIP_LIST_TOKENS,
-                     check_budget, check_texts, input_error, refused, scan_cost, user_error)
 from rouge_exact.api import RESULT_FIELDS, compare
 from rouge_exact.kinds import estimate_cost, resampling_cost, text_sizes
 from rouge_exact.options import RougeOptions, RougeWarning, parse_rouge_type
 from rouge_exact.scorer.display import pair_marks, reference_scores
 from rouge_exact.scorer.pipeline import Scorer
 from rouge_exact.significance import DEFAULT_SAMPLES, DEFAULT_TEST, TESTS
+
+from .limits import (CHUNK_ROWS, CLI, HIGHLIGHT_SECONDS, HIGHLIGHT_TOKENS, INPUT_ERRORS,
+                     MAX_COMPARE_SAMPLES, MAX_SAMPLES, MAX_SYSTEMS, SKIP_LIST_TOKENS,
+                     check_budget, check_texts, input_error, refused, scan_cost, user_error)
 from .options import build_options, cli_flags
 from .render import explain_html, highlight_html, skip_pairs_html
 

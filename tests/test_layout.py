@@ -1,6 +1,6 @@
 """The package's shape, as a user and a reader meet it: the thin evaluate script (loaded alone
 from an empty folder, as the Hub serves it, with numbers equal to rouge_exact.compute), the
-loader's pip hint without the package, the version window, one command, a light
+loader's pip hint without the package, the version window, a light
 ``import rouge_exact``, and no import circle inside the package (imports inside functions
 included). The layers themselves are pyproject.toml's import-linter contracts (.ci/run).
 """
@@ -89,15 +89,6 @@ def test_a_script_for_another_version_says_what_to_install():
     for window in (">=0.8,<0.9", ">=0.1,<0.7", "==0.6.0"):
         with pytest.raises(ImportError, match=re.escape(f"pip install 'rouge-exact{window}'")):
             rouge_exact.hf.check_script_version(window)
-
-
-def test_one_command_named_after_the_distribution():
-    scripts = {e.name: e.value for e in importlib.metadata.distribution("rouge-exact")
-               .entry_points if e.group == "console_scripts"}
-    assert scripts == {"rouge-exact": "rouge_exact.cli.main:console"}
-    ran = subprocess.run([sys.executable, "-m", "rouge_exact", "--help"], capture_output=True,
-                         text=True, timeout=300)
-    assert ran.returncode == 0 and ran.stdout.startswith("usage: rouge-exact"), ran
 
 
 def test_import_rouge_exact_loads_no_numpy():

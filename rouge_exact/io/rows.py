@@ -16,7 +16,7 @@ import os
 from pathlib import Path
 
 from .delimited import CsvReader
-from .json_format import MAX_JSON_DEPTH, JsonDocument
+from .json_format import JsonDocument
 from .values import (
     SHOWN_NAMES,
     ROW_SHAPE,
@@ -30,9 +30,6 @@ from .values import (
     shown_list,
     text_error,
 )
-
-__all__ = ["DEFAULT_MAX_RECORD_BYTES", "FORMATS", "ID_KEYS", "MAX_JSON_DEPTH", "RowError",
-           "Rows", "detect_format", "read_rows", "read_system_rows"]
 
 DEFAULT_MAX_RECORD_BYTES = 16 * 2 ** 20
 FORMATS = ("jsonl", "json", "csv", "tsv", "text")

@@ -516,11 +516,11 @@ def helper(name: str):
 def _twin_of(name: str):
     """The numpy twin of kernel ``name``: in ``twins``, or for the profiles that count sets in
     ``twins_sets``."""
-    return getattr(_twins, name, None) or getattr(_twins_sets, name)
+    return getattr(_twins, name, None) or getattr(_twins_sets, name, None)
 
 
 def _has_twin(name: str) -> bool:
-    return hasattr(_twins, name) or hasattr(_twins_sets, name)
+    return _twin_of(name) is not None
 
 
 def _twin(name: str, numba: bool = True):

@@ -1,8 +1,8 @@
-"""What the Space shows (through the evaluate metric's names: rouge_metric): a text's
-tokens (``tokens_of``), each reference's own P/R/F and the one the multi_ref mode picks
-(``reference_scores``, from the pipeline's ``chosen_references``), and the tokens behind a
-number (``pair_marks``, as the kind marks them: for L/Lsum/W the union-LCS kernel's own
-traceback; ``skip_bigram_matches``, kinds's, for ROUGE-S/SU)."""
+"""What the Space shows behind a number: a text's tokens (``tokens_of``), each reference's own
+P/R/F and the one the multi_ref mode picks (``reference_scores``, from the pipeline's
+``chosen_references``), and the tokens behind a number (``pair_marks``, as the kind marks
+them: for L/Lsum/W the union-LCS kernel's own traceback; ``kinds.skip_bigram_matches`` for
+ROUGE-S/SU)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,6 @@ from .pipeline import (
 )
 from ..kinds import (
     kind_of,
-    skip_bigram_matches,  # (re-exported: the metric's name for the Space)  # noqa: F401 - re-exported
     text_ids,
 )
 from ..text.tokenizers import (

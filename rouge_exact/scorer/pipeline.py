@@ -193,7 +193,7 @@ def pair_statistics(options: RougeOptions, predictions, references,
     they encode, else looked for here first. kernels: call_kernels(options), when the caller
     has resolved them."""
     plan = _plan(options)
-    kernels = kernels or resolve(plan.kernel_names)
+    kernels = kernels or call_kernels(options)
     if not plan.checks_texts:
         found = not_text(predictions, references)
         if found is not None:
