@@ -600,6 +600,10 @@ def start() -> None:
         return
     if _state["pid"] != os.getpid():
         return  # a forked child: it uses twins, and compiles here only what it must wait for
+    if _swallowed_interrupt() or sys.is_finalizing():
+        # on its way out (a Ctrl-C the command saw, or the interpreter ending while a pool
+        # thread still runs a twin): a process or thread started now would fail or outlive it
+        return
     folder = _folder()
     if folder is None:
         return  # no cache: numba compiles at first need (_wait), as it does by itself
