@@ -15,6 +15,7 @@ schema's bounds before any work, and resolves names to objects: the rouge types 
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import re
 import textwrap
 from dataclasses import dataclass
@@ -229,7 +230,9 @@ def parse_rouge_type(name: object) -> RougeType:
         parsed = kind.parse(name)
         if parsed is not None:
             return parsed
-    raise ValueError(f"rouge_types: invalid type {name[:60]!r}; allowed: {rouge_type_grammar()}")
+    near = did_you_mean(name, OPTION["rouge_types"].examples)
+    raise ValueError(f"rouge_types: invalid type {name[:60]!r}{near}; "
+                     f"allowed: {rouge_type_grammar()}")
 
 
 def _number(option: Option, value):
@@ -259,7 +262,8 @@ def _flag(option: Option, value) -> bool:
 
 def _choice(option: Option, value) -> str:
     if not isinstance(value, str) or value not in option.choices:
-        raise ValueError(f"{option.name}: got {value!r}; allowed: {', '.join(option.choices)}")
+        raise ValueError(f"{option.name}: got {value!r}{did_you_mean(value, option.choices)}; "
+                         f"allowed: {', '.join(option.choices)}")
     return value
 
 
@@ -434,11 +438,25 @@ class RougeOptions:
         return "|".join(parts)
 
 
+def did_you_mean(given, names) -> str:
+    """" (did you mean 'use_aggregator'?)" for the names nearest a misspelled one (difflib's
+    ratio, as Python's own NameError hints), or "" where none is near."""
+    if not isinstance(given, str):
+        return ""
+    names = list(names)
+    folded = {name.lower(): name for name in names}  # "rougel", "ROUGE-L": case and dashes
+    key = given.lower().replace("-", "")
+    near = [folded[key]] if key in folded else \
+        difflib.get_close_matches(given[:100], names, n=2, cutoff=0.75)
+    return f" (did you mean {' or '.join(map(repr, near))}?)" if near else ""
+
+
 def _check_names(given: dict, names: tuple) -> None:
     """A TypeError naming the first (sorted) keyword that is not an option."""
     unknown = sorted(set(given) - set(names))
     if unknown:
-        raise TypeError(f"{unknown[0]}: not an option; allowed: {', '.join(names)}")
+        raise TypeError(f"{unknown[0]}: not an option{did_you_mean(unknown[0], names)}; "
+                        f"allowed: {', '.join(names)}")
 
 
 def _profile(value) -> Profile:
@@ -447,7 +465,8 @@ def _profile(value) -> Profile:
     if not isinstance(profile, Profile):
         profile = PROFILES.get(profile) if isinstance(profile, str) else None
         if profile is None:
-            raise ValueError(f"profile: got {value!r}; allowed: {', '.join(PROFILES)}")
+            raise ValueError(f"profile: got {value!r}{did_you_mean(value, PROFILES)}; "
+                             f"allowed: {', '.join(PROFILES)}")
     return profile
 
 

@@ -110,6 +110,7 @@ class Profile:
     kinds: tuple | None = None  # the kinds (kinds.KINDS keys) it scores; None: all
     languages: tuple = ()  # lang codes whose segmenter may cut a text before its tokenizer
     rouge_types: tuple | None = None  # the types when none are asked for (None: the metric's)
+    program: str = ""  # the program whose numbers it reproduces, as messages name it
 
     @property
     def keeps_rows(self) -> bool:
@@ -120,13 +121,15 @@ ROUGE_SCORE = Profile(
     name="rouge_score", tokenizer=None, stemmer="porter", rouge_l="lcs", clip_from_flat=False,
     rounding=no_rounding, power=_libm_pow, sequential_sums=False, multi_ref_default="max",
     multi_ref_allowed=("max", "average", "best", "max_pr"), bootstrap="poisson",
-    seed_label=lambda seed: f"seed:{seed}", exact_tiebreak_rounding=False)
+    seed_label=lambda seed: f"seed:{seed}", exact_tiebreak_rounding=False,
+    program="rouge-score 0.1.2")
 
 ROUGE155 = Profile(
     name="rouge155", tokenizer=ROUGE155_TOKENIZER, stemmer="rouge155", rouge_l="union",
     clip_from_flat=True, rounding=_perl_round5, power=_libm_pow, sequential_sums=True,
     multi_ref_default="average", multi_ref_allowed=("average", "best"), bootstrap="perl",
-    seed_label=lambda seed: "seed:perl-srand", exact_tiebreak_rounding=True)
+    seed_label=lambda seed: "seed:perl-srand", exact_tiebreak_rounding=True,
+    program="ROUGE-1.5.5")
 
 # coco-caption (pycocoevalcap 1.2, rouge/rouge.py): tokens are the text split on single spaces
 # (its PTB tokenizer runs before); precision and recall are each the maximum over the
@@ -136,7 +139,7 @@ COCO = Profile(
     rounding=no_rounding, power=_libm_pow, sequential_sums=False, multi_ref_default="max_pr",
     multi_ref_allowed=("max_pr", "max", "average"), bootstrap="poisson",
     seed_label=lambda seed: f"seed:{seed}", exact_tiebreak_rounding=False, alpha=COCO_ALPHA,
-    f_rule=coco_fscore, alpha_label="beta1.2")
+    f_rule=coco_fscore, alpha_label="beta1.2", program="pycocoevalcap 1.2 (coco-caption)")
 
 
 def eps_fscore(p: np.ndarray, r: np.ndarray, alpha: float) -> np.ndarray:
@@ -159,12 +162,14 @@ PLTRDY = Profile(
     multi_ref_default="max", multi_ref_allowed=("max", "average", "max_pr"),
     bootstrap="poisson", seed_label=lambda seed: f"seed:{seed}", exact_tiebreak_rounding=False,
     f_rule=eps_fscore, alpha_label="f1+1e-8", counting="distinct", kinds=("n", "L"),
-    languages=("zh",), rouge_types=("rouge1", "rouge2", "rougeL"))  # (their DEFAULT_METRICS)
+    languages=("zh",), rouge_types=("rouge1", "rouge2", "rougeL"),  # (their DEFAULT_METRICS)
+    program="pltrdy's rouge 1.0.1")
 
 # rouge-chinese 1.0.3 (LLaMA-Factory's and ChatGLM's compute_metrics): pltrdy's rouge with
 # Chinese sentence ends (text.peers.rouge_chinese_sentences), and ROUGE-L one LCS of all
 # the words (lists, not sets)
 ROUGE_CHINESE = dataclasses.replace(PLTRDY, name="rouge_chinese",
-                                    tokenizer=ROUGE_CHINESE_TOKENIZER, rouge_l="lcs")
+                                    tokenizer=ROUGE_CHINESE_TOKENIZER, rouge_l="lcs",
+                                    program="rouge-chinese 1.0.3")
 
 PROFILES = {p.name: p for p in (ROUGE_SCORE, ROUGE155, COCO, PLTRDY, ROUGE_CHINESE)}

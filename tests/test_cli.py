@@ -735,6 +735,12 @@ def test_compare_text_files_and_jsonl_equal_compare(env, tmp_path, metric, reals
     (["--compare", "a.txt", "--references", "r.txt"], "predictions: got 1 system"),
     (["--compare", "a.txt", "b.txt", "--references", "r.txt", "--baseline", "zz"],
      "baseline: got 'zz'"),
+    # --compare's own flags without it: refused, not ignored
+    (["a.txt", "r.txt", "--baseline", "a"], "--baseline: given without --compare"),
+    (["a.txt", "r.txt", "--test", "bootstrap"], "--test: given without --compare"),
+    (["a.txt", "--references", "r.txt"], "--references: given without --compare"),
+    (["--compile", "--baseline", "a", "--test", "bootstrap"],
+     "--baseline, --test: given without --compare"),
 ])
 def test_compare_errors_are_one_line(env, tmp_path, args, message):
     for name in ("a.txt", "b.txt", "r.txt"):

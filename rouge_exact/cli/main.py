@@ -32,7 +32,7 @@ from .output import (
     refuse_overwriting_inputs,
     write_per_example,
 )
-from .parser import ROUGE_TYPE_LIKE, TYPES_HINT, build_parser, metric_kwargs
+from .parser import COMPARE_ONLY, ROUGE_TYPE_LIKE, TYPES_HINT, build_parser, metric_kwargs
 
 # --------------------------------------------------------------------------------------------
 # Input: io.rows' rows, in chunks
@@ -227,6 +227,8 @@ def run_compare(args, stdout, stderr) -> None:
     if args.per_example:
         raise CliError("--per-example: --compare writes no per-example file (it prints the "
                        "comparison); allowed: --per-example without --compare")
+    from .. import significance
+
     predictions, references = read_systems(args)
     kwargs = metric_kwargs(args)
     module = library()
@@ -238,7 +240,7 @@ def run_compare(args, stdout, stderr) -> None:
             baseline = next(iter(predictions), None) if args.baseline is None \
                 else args.baseline
             result = module.compare(predictions, references, baseline=baseline,
-                                    test=args.test, **kwargs)
+                                    test=args.test or significance.DEFAULT_TEST, **kwargs)
     except (ValueError, TypeError) as error:
         raise CliError(str(error)) from None
     for warning in caught:
@@ -246,8 +248,6 @@ def run_compare(args, stdout, stderr) -> None:
     if args.json:
         stdout.write(json.dumps(result) + "\n")
     else:
-        from .. import significance
-
         confidence = kwargs.get("confidence", 0.95)
         stdout.write(significance.format_comparison(
             result, confidence=confidence) + "\n")
@@ -269,6 +269,11 @@ def run_compile(args, stdout) -> None:
 
 def run(args, stdout, stderr) -> None:
     refuse_overwriting_inputs(args)
+    given = [name for name in COMPARE_ONLY if getattr(args, name) is not None]
+    if given and not args.compare:
+        flags = ", ".join("--" + name for name in given)
+        raise CliError(f"{flags}: given without --compare; allowed: only with --compare "
+                       f"SYSTEM...")
     if args.compile:
         return run_compile(args, stdout)
     if args.compare:

@@ -83,7 +83,8 @@ def progress_bar(args, total_bytes):
         from tqdm import tqdm  # optional: pip install "rouge-exact[progress]"
     except ImportError:
         if args.progress:
-            raise CliError("--progress needs tqdm: pip install tqdm") from None
+            raise CliError('--progress needs tqdm: pip install tqdm (or '
+                           '"rouge-exact[progress]")') from None
         return _NoBar()
 
     return tqdm(total=total_bytes, unit="B", unit_scale=True, unit_divisor=1024, file=sys.stderr,

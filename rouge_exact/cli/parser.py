@@ -162,7 +162,8 @@ def build_parser() -> argparse.ArgumentParser:
                                                       "(default: the first)")
     from .. import significance as significance
     test_text = "\n".join(textwrap.wrap(test_help(significance), 60))
-    c.add_argument("--test", choices=significance.TESTS, default=significance.DEFAULT_TEST,
+    # default None: a --test given without --compare is refused, not ignored
+    c.add_argument("--test", choices=significance.TESTS, default=None,
                    help=test_text.replace("%", "%%"))  # argparse formats help with %
     m = p.add_argument_group("metric options (compute()'s, with dashes)")
     for option in metric_options():
@@ -179,6 +180,9 @@ def build_parser() -> argparse.ArgumentParser:
     o.add_argument("--chunk-size", type=_positive_int, default=DEFAULT_CHUNK_SIZE, metavar="N",
                    help=f"rows read and scored at a time (default {DEFAULT_CHUNK_SIZE:,})")
     return p
+
+
+COMPARE_ONLY = ("references", "baseline", "test")  # flags that mean nothing without --compare
 
 
 def metric_kwargs(args) -> dict:

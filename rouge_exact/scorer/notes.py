@@ -105,6 +105,11 @@ def input_warnings(options: RougeOptions, notes: InputNotes) -> list:
     if options.use_stemmer and options.stemmer is None and \
             getattr(options.tokenizer, "language", None) is not None:
         out.append(no_stemmer_warning(options.tokenizer))
+    elif options.use_stemmer and options.stemmer is None and \
+            options.tokenizer is options.profile.tokenizer:
+        out.append(f"use_stemmer has no effect with profile {options.profile.name}: "
+                   f"{options.profile.program} does not stem, and the profile scores as it "
+                   "does; for stemmed scores use profile rouge_score.")
     elif options.use_stemmer and options.stemmer is None:
         out.append(f"use_stemmer has no effect with the {options.tokenizer.name} tokenizer "
                    "(as in rouge_score): stem inside your tokenizer.")

@@ -147,7 +147,8 @@ def script_hint(script: str) -> str:
 # --------------------------------------------------------------------------------------------
 # Optional packages
 
-_INSTALL = "pip install -r requirements-lang.txt"
+# the extra, not requirements-lang.txt: a user who installed from PyPI has no such file
+INSTALL_LANG = 'pip install "rouge-exact[lang]"'
 
 
 def require_package(module: str, package: str, lang: Language):
@@ -157,7 +158,7 @@ def require_package(module: str, package: str, lang: Language):
         return importlib.import_module(module)
     except ImportError as error:
         raise ImportError(f"lang={lang.code!r} ({lang.name}) needs the package {package}: "
-                          f"pip install {package} (or {_INSTALL})") from error
+                          f"pip install {package} ({INSTALL_LANG}: every language's)") from error
 
 
 def package_version(package: str) -> str:

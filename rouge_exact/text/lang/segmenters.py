@@ -7,7 +7,9 @@ returns the segmenter and its name for the signature.
 
 from __future__ import annotations
 
+import logging
 import os
+import threading
 
 from ...kernels.backend import cache_root
 from .languages import Language, require_package, package_version
@@ -29,20 +31,44 @@ def _jieba_cache_dir() -> str | None:
     return folder
 
 
+class _OtherThreads(logging.Filter):
+    """Drops the records logged from one thread: jieba logs four lines to stderr as its
+    dictionary loads, and a run that succeeds prints nothing but its own lines. A filter on
+    jieba's logger for the load alone, not its level: the user's own jieba calls on other
+    threads keep logging, and nothing stays changed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.thread = threading.get_ident()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.thread != self.thread
+
+
+def _quiet_initialize(jieba, tokenizer) -> None:
+    quiet = _OtherThreads()
+    logger = jieba.default_logger
+    logger.addFilter(quiet)
+    try:
+        tokenizer.initialize()
+    finally:
+        logger.removeFilter(quiet)
+
+
 def _jieba(lang: Language):
     jieba = require_package("jieba", "jieba", lang)
     tokenizer = jieba.Tokenizer()  # jieba's own dictionary, not the global one a user may edit
     folder = _jieba_cache_dir()
     if folder is not None:
         tokenizer.tmp_dir = folder
-        tokenizer.initialize()
+        _quiet_initialize(jieba, tokenizer)
     else:  # a private folder of its own, for this process only
         import shutil
         import tempfile
 
         tokenizer.tmp_dir = tempfile.mkdtemp(prefix="rouge_jieba_")
         try:
-            tokenizer.initialize()
+            _quiet_initialize(jieba, tokenizer)
         finally:
             shutil.rmtree(tokenizer.tmp_dir, ignore_errors=True)
     return lambda text: list(tokenizer.cut(text)), f"jieba{package_version('jieba')}"
