@@ -872,7 +872,8 @@ def test_test_option_is_the_metrics(metric):
 
     test = next(a for a in rouge_cli.build_parser()._actions if a.dest == "test")
     assert tuple(test.choices) == tuple(metric.TESTS)
-    assert test.default == metric.DEFAULT_TEST == "randomization"
+    # None: --test without --compare is refused; compare() then runs its default test
+    assert test.default is None and metric.DEFAULT_TEST == "randomization"
     assert {n: metric.DEFAULT_SAMPLES[n] for n in metric.TESTS} == {
         "randomization": 10_000, "bootstrap": 1_000, "sacrebleu-bootstrap": 1_000,
         "sacrebleu-randomization": 10_000}

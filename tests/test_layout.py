@@ -100,6 +100,28 @@ def test_import_rouge_exact_loads_no_numpy():
     assert done.stdout.split() == ["[]", importlib.metadata.version("rouge-exact")], done
 
 
+@pytest.mark.parametrize("argv", [["--help"], ["--version"], ["--bogus"],
+                                  ["--rouge-types", "rouge1", "--n-samples"]])
+def test_the_command_answers_help_version_and_bad_flags_without_numpy(argv):
+    """--help, --version and an argument error are answered from the standard library:
+    cli/flags.py holds the schema's flags (tests/test_schema.py checks it is current)."""
+    code = ("import runpy, sys\n"
+            f"sys.argv = ['rouge-exact', *{argv!r}]\n"
+            "try:\n"
+            "    runpy.run_module('rouge_exact', run_name='__main__')\n"
+            "except SystemExit as end:\n"
+            "    status = end.code\n"
+            "heavy = [m for m in ('numpy', 'numba', 'nltk') if m in sys.modules]\n"
+            "print(status, heavy, file=sys.stderr)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=300)
+    status, heavy = done.stderr.splitlines()[-1].split(" ", 1)
+    assert heavy == "[]", done.stderr
+    assert status == ("0" if argv[0] in ("--help", "--version") else "2"), done
+    version = f"rouge-exact {importlib.metadata.version('rouge-exact')}\n"
+    assert (done.stdout == version) == (argv == ["--version"]), done.stdout
+
+
 def _modules() -> dict:
     """{module name: the names of the package's modules it imports}, imports inside functions
     included, read from the sources."""

@@ -86,8 +86,18 @@ def test_cli_flags_are_made_from_the_schema():
         if option.type is not bool:
             shown = option.none if option.default is None else option.default
             assert help_text.endswith(f"(default {shown})"), flag
-    assert {o.name for o in cli.metric_options()} == \
+    assert {name for name, _ in staged("cli.flags").METRIC_FLAGS} == \
         {o.name for o in schema().OPTIONS if o.cli}
+
+
+def test_the_written_flags_are_what_the_schema_makes_now():
+    """cli/flags.py (the flags --help shows without importing the schema) is the text
+    parser.flags_text() makes from the schema and the significance tests: after a change to
+    either, ``python -m rouge_exact.cli.parser`` writes it anew."""
+    cli, _ = cli_parser()
+    path = staged("cli.flags").__file__
+    with open(path, encoding="utf-8") as written:
+        assert written.read() == cli.flags_text(), "run: python -m rouge_exact.cli.parser"
 
 
 def test_cli_flags_become_the_metric_options():

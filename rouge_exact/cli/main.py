@@ -338,7 +338,7 @@ def main(argv=None) -> int:
     TypeError of the library. Installs no signal handler (``console()`` does)."""
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
-        parser = build_parser()  # (imports numpy, through significance: Ctrl-C may come)
+        parser = build_parser()  # (standard library only: flags.py holds the schema's flags)
         if not argv:  # the usage, not an error line: what a first try needs
             parser.print_help(sys.stdout)
             return 2

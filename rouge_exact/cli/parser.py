@@ -11,7 +11,9 @@ import argparse
 import re
 import textwrap
 
+from . import flags
 from .errors import PROG, CliError
+from ..version import __version__
 from ..io.rows import DEFAULT_MAX_RECORD_BYTES
 
 DEFAULT_CHUNK_SIZE = 10_000
@@ -78,22 +80,17 @@ def test_help(significance) -> str:
     return ", ".join(parts[:-1]) + ", or " + parts[-1] + "; --n-samples sets the count"
 
 
-def metric_options() -> tuple:
-    """The schema's options that are flags: all but use_aggregator and detailed (the CLI always
-    aggregates, in detail)."""
-    return tuple(option for option in schema().OPTIONS if option.cli)
-
-
 def flag_spec(option) -> dict:
-    """argparse's keywords for one option of the schema. The default stays None, so that an
-    option not given keeps the metric's default, some of which depend on others (multi_ref on
-    profile; compare()'s n_samples on its test); the help shows the schema's default."""
+    """argparse's keywords for one option of the schema, as flags.py holds them (a type is
+    named: "number" is _number). The default stays None, so that an option not given keeps
+    the metric's default, some of which depend on others (multi_ref on profile; compare()'s
+    n_samples on its test); the help shows the schema's default."""
     if option.type is bool:
         spec = dict(action="store_true")
     elif option.type in (int, float):
         # _number, not the option's type: the metric's own check then names the option and
         # what it allows (e.g. "n_samples: got 2.5 (float); allowed: an integer ...")
-        spec = dict(type=_number, metavar="N" if option.type is int else "X")
+        spec = dict(type="number", metavar="N" if option.type is int else "X")
     elif option.choices:
         spec = dict(choices=option.choices)
     else:
@@ -107,6 +104,33 @@ def flag_spec(option) -> dict:
         text += f" (default {option.none if option.default is None else option.default})"
     spec["help"] = "\n".join(textwrap.wrap(text, 56))
     return spec
+
+
+def flags_text() -> str:
+    """The text of flags.py, made now from the options schema and the significance tests."""
+    import pprint
+
+    from .. import significance
+
+    metric = tuple((option.name, flag_spec(option)) for option in schema().OPTIONS
+                   if option.cli)
+    test = dict(choices=significance.TESTS,
+                help="\n".join(textwrap.wrap(test_help(significance), 60)))
+    return (f'''"""{_FLAGS_DOC}"""
+
+METRIC_FLAGS = {pprint.pformat(metric, width=100, sort_dicts=False)}
+
+TEST_FLAG = {pprint.pformat(test, width=100, sort_dicts=False)}
+
+DEFAULT_TEST = {significance.DEFAULT_TEST!r}
+''')
+
+
+_FLAGS_DOC = """The metric's options as the command's flags, and --test's: made from the options
+schema (rouge_exact.options.OPTIONS, the "cli" ones) and rouge_exact.significance by
+``python -m rouge_exact.cli.parser``, which writes this file; tests/test_schema.py checks
+that it is what they make now. Written out so that --help and a bad flag import neither
+numpy nor the schema: the command answers them at once."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -140,6 +164,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the format of --input (default: from its suffix)")
     p.add_argument("--jsonl", metavar="PAIRS.jsonl", help="the same as --input PAIRS.jsonl "
                    "--format jsonl")
+    p.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     p.add_argument("--compile", action="store_true",
                    help="compile every kernel into the kernel cache and exit (for a\n"
                         "Dockerfile or a Space's build step); takes no input")
@@ -160,15 +185,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the reference text files of --compare's text files")
     c.add_argument("--baseline", metavar="NAME", help="the system the others are compared with\n"
                                                       "(default: the first)")
-    from .. import significance as significance
-    test_text = "\n".join(textwrap.wrap(test_help(significance), 60))
     # default None: a --test given without --compare is refused, not ignored
-    c.add_argument("--test", choices=significance.TESTS, default=None,
-                   help=test_text.replace("%", "%%"))  # argparse formats help with %
+    c.add_argument("--test", choices=flags.TEST_FLAG["choices"], default=None,
+                   help=flags.TEST_FLAG["help"].replace("%", "%%"))  # argparse formats with %
     m = p.add_argument_group("metric options (compute()'s, with dashes)")
-    for option in metric_options():
-        m.add_argument("--" + option.name.replace("_", "-"), dest=option.name, default=None,
-                       **flag_spec(option))
+    for name, spec in flags.METRIC_FLAGS:
+        spec = dict(spec, type=_number) if spec.get("type") == "number" else spec
+        m.add_argument("--" + name.replace("_", "-"), dest=name, default=None, **spec)
     o = p.add_argument_group("output")
     o.add_argument("--json", action="store_true",
                    help="print the detailed result dict as one line of JSON")
@@ -188,8 +211,14 @@ COMPARE_ONLY = ("references", "baseline", "test")  # flags that mean nothing wit
 def metric_kwargs(args) -> dict:
     """The options the user gave, as the metric's keyword arguments (the rest keep the
     metric's defaults, some of which depend on others, e.g. multi_ref on profile)."""
-    kwargs = {option.name: getattr(args, option.name) for option in metric_options()
-              if getattr(args, option.name) is not None}
+    kwargs = {name: getattr(args, name) for name, _ in flags.METRIC_FLAGS
+              if getattr(args, name) is not None}
     if "rouge_types" in kwargs:
         kwargs["rouge_types"] = [t for t in re.split(r"[,\s]+", kwargs["rouge_types"]) if t]
     return kwargs
+
+
+if __name__ == "__main__":  # python -m rouge_exact.cli.parser: flags.py made anew
+    import pathlib
+
+    pathlib.Path(flags.__file__).write_text(flags_text(), encoding="utf-8")
