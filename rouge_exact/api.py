@@ -340,10 +340,19 @@ def merge(*states: Scorer) -> Scorer:
     return level[0]
 
 
-def state_from_bytes(data: bytes) -> Scorer:
+def state_from_bytes(data: bytes, key: bytes | None = None) -> Scorer:
     """The state that ``state.to_bytes()`` wrote (ValueError if corrupted, or of another
-    version of the metric)."""
-    return Scorer.from_bytes(data)
+    version of the metric).
+
+    Args:
+        data: the bytes of ``state.to_bytes()``.
+        key: the key of ``state.to_bytes(key=...)`` (bytes, at least 16 of them): the state
+            must be signed with it (HMAC-SHA256); None: a state without a signature.
+
+    Returns:
+        The state (a ``Scorer``).
+    """
+    return Scorer.from_bytes(data, key)
 
 
 def finalize(state: Scorer) -> dict[str, Any]:

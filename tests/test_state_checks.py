@@ -7,10 +7,16 @@
 * Row 8: a state file's SHA-256 is a checksum, not a key: an edited, re-hashed state was
   loaded as it came (negative sums gave rouge1 F = -0.318, 10**4000 an OverflowError, a header
   nested 100,000 deep a RecursionError). Every field is now checked at load.
+* A header's options must agree with what the state holds: a profile swapped (rouge_score's
+  state relabelled coco loaded, and signed its numbers as coco's), the rouge types, detailed,
+  n_samples and the aggregation against the sums and arrays, the notes against the options.
+  What no check can tell (pltrdy for rouge_chinese, a seed) only a keyed state (HMAC-SHA256,
+  ``to_bytes(key=...)``) refuses.
 
 Every expected number here is worked out by hand in a comment.
 """
 import hashlib
+import hmac
 import json
 import math
 import os
@@ -25,7 +31,7 @@ import warnings
 import numpy as np
 import pytest
 
-from conftest import staged
+from conftest import needed, staged
 
 
 # -- helpers: a state's parts, edited and re-hashed as an attacker would ---------------------
@@ -436,3 +442,249 @@ def test_states_of_many_options_load_as_written(metric):
             warnings.simplefilter("ignore")
             assert metric.finalize(metric.state_from_bytes(state.to_bytes())) == \
                 metric.finalize(state)
+
+
+# -- the options against what the state holds -----------------------------------------------
+
+@pytest.mark.parametrize("options, profile, match", [
+    # rouge_score's tokenizer is written 'default'; coco's own tokenizer is written None
+    ({}, "coco", r"options\.profile: got 'coco', under which to_bytes writes "
+                 r"options\.tokenizer as None, not 'default'; allowed: rouge_score,"),
+    (dict(profile="coco", rouge_types=["rougeL"]), "rouge_score",
+     r"options\.profile: got 'rouge_score', under which to_bytes writes options\.tokenizer as "
+     r"'default', not None; allowed: coco,"),
+    # pltrdy's header (its tokenizer None, alpha 0.5, multi_ref max) is also coco's and
+    # rouge_chinese's: the message names all three
+    (dict(profile="pltrdy"), "rouge_score",
+     r"options\.profile: got 'rouge_score', .*; allowed: coco, pltrdy, rouge_chinese,"),
+])
+def test_a_swapped_profile_is_refused(metric, options, profile, match):
+    data = metric.partial(predictions=["a b c"], references=["a b"], **options).to_bytes()
+    forged = edited(data, lambda h, _: h["options"].update(profile=profile))
+    with pytest.raises(ValueError, match=match):
+        metric.state_from_bytes(forged)
+
+
+@pytest.mark.parametrize("alpha, name, value, match", [
+    (0.5, "multi_ref", None, r"options\.multi_ref: got None; allowed: 'max', as to_bytes "
+                             r"writes it under profile 'rouge_score'"),
+    (0.5, "alpha", None, r"options\.alpha: got None; allowed: 0\.5"),  # the profile's alpha
+    (0.5, "rouge_types", "rouge1", r"options\.rouge_types: got 'rouge1'; allowed: "
+                                   r"\['rouge1'\]"),
+    (1.0, "alpha", 1, r"options\.alpha: got 1; allowed: 1\.0"),  # JSON: an int, not a float
+])
+def test_options_not_as_written_are_refused(metric, alpha, name, value, match):
+    """Options that build the same RougeOptions but are not what to_bytes writes."""
+    data = metric.partial(predictions=["a b c"], references=["a b"], rouge_types=["rouge1"],
+                          alpha=alpha).to_bytes()
+    forged = edited(data, lambda h, _: h["options"].update({name: value}))
+    with pytest.raises(ValueError, match=match):
+        metric.state_from_bytes(forged)
+
+
+def test_rouge_types_the_sums_do_not_hold_are_refused(metric, one_row):
+    def two_types(header, _):  # one_row holds rouge1's 3 sums
+        header["options"]["rouge_types"] = ["rouge1", "rouge2"]
+
+    with pytest.raises(ValueError, match=r"options\.rouge_types: got 2 types, \['rouge1', "
+                                         r"'rouge2'\], but exact holds 3 sums, 3 per type; "
+                                         r"allowed: 1 type\)"):
+        metric.state_from_bytes(edited(one_row, two_types))
+
+
+def test_detailed_against_the_bootstrap_arrays(metric, one_row, with_intervals):
+    def flip(header, _):
+        header["options"]["detailed"] = not header["options"]["detailed"]
+
+    arrays = r"the bootstrap's arrays \(sample_sums, sample_weights, keys, copies\)"
+    with pytest.raises(ValueError, match=rf"options\.detailed: got False, but the state holds "
+                                         rf"{arrays}, which detailed=True keeps; allowed: True"):
+        metric.state_from_bytes(edited(with_intervals, flip))
+    with pytest.raises(ValueError, match=rf"options\.detailed: got True, but the state has "
+                                         rf"none of {arrays}.*; allowed: False"):
+        metric.state_from_bytes(edited(one_row, flip))
+
+
+def test_n_samples_against_the_samples(metric, with_intervals):
+    with pytest.raises(ValueError, match=r"options\.n_samples: got 50, but sample_sums and "
+                                         r"sample_weights hold 40 samples; allowed: 40"):
+        metric.state_from_bytes(edited(with_intervals,
+                                       lambda h, _: h["options"].update(n_samples=50)))
+
+
+def test_the_aggregation_against_the_sums(metric, one_row, with_intervals):
+    """Macro samples hold each of a type's 3 sums as 4 limbs of 19 bits (1 type: 12 columns),
+    micro samples one count each (3 columns); without samples, micro sums are whole counts."""
+    to_micro = lambda h, _: h["options"].update(aggregation="micro")  # noqa: E731
+    with pytest.raises(ValueError, match=r"options\.aggregation: got 'micro', but sample_sums "
+                                         r"has 12 columns, those of macro \(1 type x 3 sums "
+                                         r"x 4 limbs\); allowed: 'macro'"):
+        metric.state_from_bytes(edited(with_intervals, to_micro))
+    micro = metric.partial(predictions=["a b c", "x y"], references=["a b", "x z"],
+                           rouge_types=["rouge1"], detailed=True, n_samples=40,
+                           aggregation="micro").to_bytes()
+    with pytest.raises(ValueError, match=r"options\.aggregation: got 'macro', but sample_sums "
+                                         r"has 3 columns, those of micro .*allowed: 'micro'"):
+        metric.state_from_bytes(edited(micro, lambda h, _: h["options"].update(
+            aggregation="macro")))
+    # one_row's macro sums P = 2/3, R = 1, F = 4/5 pass as micro (hit 2/3 <= 1 and 4/5),
+    # but a hit count of 2/3 is not a count
+    with pytest.raises(ValueError, match=r"exact\[0\], the rouge1 hit sum: got a fractional "
+                                         r"part, 0\.666667; allowed: a whole number"):
+        metric.state_from_bytes(edited(one_row, to_micro))
+
+
+def test_weighted_counts_relabelled_are_refused(metric):
+    """Micro rougeW-1.2 of "a b c" against "a b": the hit is f(2) = 2^1.2 (one run of 2), the
+    denominators f(3) = 3^1.2 and f(2): as rougeL's counts, 2^1.2 is not whole."""
+    data = metric.partial(predictions=["a b c"], references=["a b"], rouge_types=["rougeW-1.2"],
+                          aggregation="micro").to_bytes()
+    header, _ = split_state(data)
+    assert int(header["exact"][0]) / UNIT == pytest.approx(2 ** 1.2, rel=1e-15)
+    frac = f"{2 ** 1.2 - 2:.6f}"  # 0.297397
+    with pytest.raises(ValueError, match=rf"exact\[0\], the rougeL hit sum: got a fractional "
+                                         rf"part, {frac}; allowed: a whole number"):
+        metric.state_from_bytes(edited(data, lambda h, _: h["options"].update(
+            rouge_types=["rougeL"])))
+    # with rougeW beside rouge1 the samples may hold fractions, but not in rouge1's columns
+    mixed = metric.partial(predictions=["a b c", "x y"], references=["a b", "x z"],
+                           rouge_types=["rouge1", "rougeW"], detailed=True, n_samples=8,
+                           aggregation="micro").to_bytes()
+
+    def half_a_token(header, arrays):  # rouge1's den_p (column 1) of a sample that drew
+        sample = int(np.flatnonzero(arrays["sample_weights"])[0])
+        arrays["sample_sums"][sample, 1] += 0.5
+
+    with pytest.raises(ValueError, match=r"sample_sums: got a fractional count; allowed: "
+                                         r"whole numbers in the columns of every type but "
+                                         r"rougeW"):
+        metric.state_from_bytes(edited(mixed, half_a_token))
+
+
+@pytest.mark.parametrize("name, match", [
+    ("tokenless_w_references", "options.rouge_types has no rougeW"),
+    ("segmenter_fallbacks", "only XL-Sum's language tokenizers"),
+    ("multi_sentence_texts", "these options read no sentences from lines"),  # rouge1 only
+])
+def test_notes_the_options_cannot_count_are_refused(metric, one_row, name, match):
+    with pytest.raises(ValueError, match=rf"notes\.{name}: got 1; allowed: 0, as {match}"):
+        metric.state_from_bytes(edited(one_row, lambda h, _: h["notes"].update({name: 1})))
+
+
+def test_notes_the_options_count_load(metric):
+    """The same notes in states that counted them: a rougeW reference without tokens ("."),
+    and texts of two sentences on one line read by rougeLsum (a note per batch: 1)."""
+    w = metric.partial(predictions=["a b"], references=["."], rouge_types=["rougeW"])
+    two = "The cat sat. The dog ran."
+    lsum = metric.partial(predictions=[two], references=[two], rouge_types=["rougeLsum"])
+    for state, name in ((w, "tokenless_w_references"), (lsum, "multi_sentence_texts")):
+        data = state.to_bytes()
+        assert split_state(data)[0]["notes"][name] == 1
+        assert metric.state_from_bytes(data).notes == state.notes
+
+
+def test_states_of_every_profile_load_as_written(metric):
+    """Every profile with a state, with and without intervals, macro and micro, and a lang
+    under rouge_score (its own tokenizer) and under pltrdy (jieba cuts before pltrdy's)."""
+    preds, refs = ["the cat sat. on the mat", "a b c"], [["the cat sat on a mat."], ["a b d"]]
+    cases = [dict(profile=p, detailed=d, aggregation=a, multi_ref="max")
+             for p in ("rouge_score", "coco", "pltrdy", "rouge_chinese")
+             for d in (False, True) for a in ("macro", "micro")]
+    cases += [dict(profile="coco"), dict(lang="ru", use_stemmer=True, detailed=True)]
+    needed("jieba")
+    cases += [dict(profile="pltrdy", lang="zh")]
+    for options in cases:
+        texts = (["猫坐在垫子上", "今天天气很好"], [["猫在垫子上"], ["天气很好"]]) \
+            if options.get("lang") == "zh" else (preds, refs)
+        state = metric.partial(predictions=texts[0], references=texts[1], n_samples=20,
+                               **options)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            assert metric.finalize(metric.state_from_bytes(state.to_bytes())) == \
+                metric.finalize(state), options
+
+
+def test_a_consistent_forgery_loads_unless_signed(metric):
+    """pltrdy's and rouge_chinese's headers and sums look alike (the same options written, the
+    same arrays): a relabelled state loads and signs itself rouge_chinese's. Signed with a
+    key, the same edit is refused."""
+    state = metric.partial(predictions=["a b c"], references=["a b"], profile="pltrdy",
+                           detailed=True, n_samples=40)
+    relabel = lambda h, _: h["options"].update(profile="rouge_chinese")  # noqa: E731
+    forged = metric.state_from_bytes(edited(state.to_bytes(), relabel))
+    assert "|profile:rouge_chinese|" in metric.finalize(forged)["signature"]
+    # (edited() re-hashes with SHA-256 under the unsigned magic: all an attacker can make)
+    with pytest.raises(ValueError, match="key: got a key, but data is a state without a "
+                                         "signature"):
+        metric.state_from_bytes(edited(state.to_bytes(key=KEY), relabel), key=KEY)
+
+
+# -- a keyed signature: to_bytes(key=...) / state_from_bytes(data, key=...) -----------------
+
+KEY = bytes(range(32))
+SIGNED_MAGIC = b"ROUGE-METRIC-KEYED\0"
+
+
+def test_a_signed_state_is_an_hmac_of_the_same_body(metric, one_row):
+    state = metric.state_from_bytes(one_row)
+    signed = state.to_bytes(key=KEY)
+    magic = staged("scorer.pipeline").STATE_MAGIC
+    body = signed[:-32]
+    assert body[:len(magic)] == SIGNED_MAGIC and len(SIGNED_MAGIC) == len(magic)
+    assert body[len(magic):] == one_row[len(magic):-32]  # header and arrays as unsigned
+    assert signed[-32:] == hmac.new(KEY, body, hashlib.sha256).digest()  # the stdlib's HMAC
+    for key in (KEY, bytearray(KEY), memoryview(KEY)):
+        assert metric.finalize(metric.state_from_bytes(signed, key=key)) == {"rouge1": 0.8}
+
+
+def test_a_signed_state_needs_its_key_and_a_key_needs_a_signed_state(metric, one_row):
+    signed = metric.state_from_bytes(one_row).to_bytes(key=KEY)
+    with pytest.raises(ValueError, match=r"data: a state signed with a key \(to_bytes\(key="
+                                         r"\.\.\.\)\), and key: got None; allowed: the key it "
+                                         r"was signed with"):
+        metric.state_from_bytes(signed)
+    with pytest.raises(ValueError, match=r"data: signature mismatch \(signed with another key, "
+                                         r"or edited since\)"):
+        metric.state_from_bytes(signed, key=bytes(32))
+    with pytest.raises(ValueError, match=r"key: got a key, but data is a state without a "
+                                         r"signature"):
+        metric.state_from_bytes(one_row, key=KEY)
+    # the signature stripped (the unsigned magic, a SHA-256): refused where a key is given
+    magic = staged("scorer.pipeline").STATE_MAGIC
+    stripped = magic + signed[len(magic):-32]
+    stripped += hashlib.sha256(stripped).digest()
+    with pytest.raises(ValueError, match="key: got a key, but data is a state without"):
+        metric.state_from_bytes(stripped, key=KEY)
+    assert metric.finalize(metric.state_from_bytes(stripped)) == {"rouge1": 0.8}
+    # an edit re-hashed with SHA-256 under the signed magic: the HMAC does not match
+    header, arrays = split_state(signed)
+    header["exact"][2] = str(UNIT)  # F sum 1 instead of 4/5
+    body = join_state(header, arrays)[:-32]
+    body = SIGNED_MAGIC + body[len(magic):]
+    with pytest.raises(ValueError, match="data: signature mismatch"):
+        metric.state_from_bytes(body + hashlib.sha256(body).digest(), key=KEY)
+
+
+@pytest.mark.parametrize("key, error, match", [
+    ("a long passphrase of text", TypeError, r"key: got str; allowed: None or bytes, at least "
+                                             r"16 of them"),
+    (b"short", ValueError, r"key: got 5 bytes; allowed: at least 16"),
+    (bytes(15), ValueError, r"key: got 15 bytes"),
+    (12345, TypeError, r"key: got int"),
+])
+def test_a_bad_key_is_refused(metric, one_row, key, error, match):
+    state = metric.state_from_bytes(one_row)
+    with pytest.raises(error, match=match):
+        state.to_bytes(key=key)
+    with pytest.raises(error, match=match):
+        metric.state_from_bytes(state.to_bytes(key=KEY), key=key)
+
+
+def test_signed_states_merge(metric):
+    # "a b" against "a b": F = 1; "a b" against "a c": F = 1/2; the mean 3/4
+    a = metric.partial(predictions=["a b"], references=["a b"], rouge_types=["rouge1"],
+                       detailed=True, n_samples=40)
+    b = metric.partial(predictions=["a b"], references=["a c"], rouge_types=["rouge1"],
+                       detailed=True, n_samples=40)
+    loaded = [metric.state_from_bytes(s.to_bytes(key=KEY), key=KEY) for s in (a, b)]
+    assert metric.finalize(metric.merge(*loaded))["rouge1"]["fmeasure"]["mid"] == 0.75

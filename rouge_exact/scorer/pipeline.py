@@ -610,18 +610,20 @@ class Scorer:
         merged.notes.add(other.notes)
         return merged
 
-    def to_bytes(self) -> bytes:
+    def to_bytes(self, key: bytes | None = None) -> bytes:
         """The state in a versioned plain format (no pickle): a JSON header (format, metric
-        version, options, notes, exact sums), raw little-endian arrays and a SHA-256 of it all."""
+        version, options, notes, exact sums), raw little-endian arrays and a SHA-256 of it all,
+        or with key (bytes, at least 16 of them) an HMAC-SHA256 that only that key makes."""
         with self._lock:
             data = self.aggregate.arrays()
             notes = {name: getattr(self.notes, name) for name in NOTE_COUNTS}
-        return encode_state(self.options, notes, data)
+        return encode_state(self.options, notes, data, key)
 
     @classmethod
-    def from_bytes(cls, data) -> Scorer:
-        """The inverse of to_bytes, checked: ValueError naming what is wrong."""
-        options, aggregate, notes = decode_state(data)
+    def from_bytes(cls, data, key: bytes | None = None) -> Scorer:
+        """The inverse of to_bytes, checked: ValueError naming what is wrong (with key: a
+        state not signed with that key is refused)."""
+        options, aggregate, notes = decode_state(data, key)
         scorer = cls(options)
         scorer.aggregate = aggregate
         scorer.notes = notes
