@@ -245,6 +245,76 @@ def test_backend_override_is_checked(metric, monkeypatch):
         metric.compute(predictions=["a"], references=["a"])
 
 
+THREAD_CAP_REFUSED = "ROUGE_METRIC_THREADS: got {!r}; allowed: a positive integer or unset"
+
+
+@pytest.mark.parametrize("given", ["abc", "0", "-1", "2.5", " 2.5", "+2", "\u0663"])
+def test_an_invalid_thread_cap_is_refused_by_name(monkeypatch, given):
+    """threads_setting() (and check_settings(), which the rouge command calls) refuse what is
+    not a positive integer, as mode() refuses ROUGE_METRIC_BACKEND=junk; thread_count()
+    ignores it (the CPUs this process may use)."""
+    backend = staged("kernels.backend")
+    for name in ("ROUGE_METRIC_BACKEND", "NUMBA_NUM_THREADS", "OMP_NUM_THREADS"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("ROUGE_METRIC_THREADS", given)
+    for check in (backend.threads_setting, backend.check_settings):
+        with pytest.raises(ValueError) as error:
+            check()
+        assert str(error.value) == THREAD_CAP_REFUSED.format(given)
+    assert backend.thread_count() == len(os.sched_getaffinity(0))
+
+
+@pytest.mark.parametrize("given, cap", [("1", 1), (" 3 ", 3), ("", None), (None, None)])
+def test_a_valid_thread_cap_passes_the_checks(monkeypatch, given, cap):
+    backend = staged("kernels.backend")
+    for name in ("ROUGE_METRIC_BACKEND", "NUMBA_NUM_THREADS", "OMP_NUM_THREADS",
+                 "ROUGE_METRIC_THREADS"):
+        monkeypatch.delenv(name, raising=False)
+    if given is not None:
+        monkeypatch.setenv("ROUGE_METRIC_THREADS", given)
+    assert backend.threads_setting() == cap
+    backend.check_settings()  # nothing to refuse
+    assert backend.thread_count() == min(cap or 10 ** 6, len(os.sched_getaffinity(0)))
+    monkeypatch.setenv("ROUGE_METRIC_BACKEND", "junk")
+    with pytest.raises(ValueError, match="^ROUGE_METRIC_BACKEND: got 'junk'; allowed: "):
+        backend.check_settings()
+
+
+_THREADS_IGNORED = textwrap.dedent("""
+    import json, os, sys, warnings
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        import rouge_exact
+        from rouge_exact.kernels import backend
+        imported = len(caught)
+        out = [rouge_exact.compute(["the cats sat on the mat"], ["the cat lay on the mat"],
+                                   rouge_types=["rouge1", "rougeL"]) for _ in range(2)]
+    print(json.dumps(dict(out=out, threads=backend.THREADS, imported=imported,
+                          cpus=len(os.sched_getaffinity(0)),
+                          warnings=[[w.category.__name__, str(w.message)] for w in caught])))
+""")
+
+
+def test_the_library_warns_once_of_an_invalid_thread_cap_and_ignores_it():
+    """ROUGE_METRIC_THREADS=2.5: the package imports and scores (rouge_score's numbers) on the
+    CPUs it may use, and one SettingWarning, at the first call, names the variable."""
+    from rouge_score import rouge_scorer
+
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_NUM_THREADS",
+                                                            "OMP_NUM_THREADS")}
+    env.update(ROUGE_METRIC_THREADS="2.5", ROUGE_METRIC_BACKEND="numpy")
+    done = subprocess.run([sys.executable, "-c", _THREADS_IGNORED], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    got = json.loads(done.stdout)
+    assert got["threads"] == got["cpus"] and got["imported"] == 0
+    assert len(got["warnings"]) == 1 and got["warnings"][0][0] == "SettingWarning"
+    assert got["warnings"][0][1].startswith(THREAD_CAP_REFUSED.format("2.5") + "; ignored")
+    want = rouge_scorer.RougeScorer(["rouge1", "rougeL"]).score("the cat lay on the mat",
+                                                                 "the cats sat on the mat")
+    assert got["out"] == [{t: want[t].fmeasure for t in ("rouge1", "rougeL")}] * 2
+
+
 def test_vectorized_skip_bigrams_refuse_to_list_too_many():
     """The numpy tier lists skip-bigrams (length x distance of them): past MAX_SKIP_KEYS it
     steps aside (a loaded CI once ran rougeS15000 on 2 x 20k tokens there, out of memory),

@@ -912,6 +912,18 @@ def test_a_bad_backend_variable_is_one_line_naming_it(env, tmp_path):
                                                           "r.txt"]
 
 
+@pytest.mark.parametrize("value", ["abc", "0", "-1", "2.5"])
+def test_a_bad_threads_variable_is_one_line_naming_it(env, tmp_path, value):
+    """ROUGE_METRIC_THREADS, as ROUGE_METRIC_BACKEND: the library warns and ignores it, the
+    command refuses it in one line before it reads or scores anything."""
+    write_jsonl(tmp_path / "pairs.jsonl", [{"prediction": "a b", "references": ["a c"]}])
+    proc = run_cli(dict(env, ROUGE_METRIC_THREADS=value), "--input", "pairs.jsonl",
+                   cwd=tmp_path)
+    assert one_line_error(proc) == (f"rouge-exact: error: ROUGE_METRIC_THREADS: got "
+                                    f"{value!r}; allowed: a positive integer or unset")
+    assert proc.stdout == ""
+
+
 def test_library_value_and_type_errors_are_one_line_in_process(tmp_path, monkeypatch, capsys):
     """A ValueError or TypeError raised in a module of the library, where the CLI makes no
     check of its own first, is still one line and exit status 2 (main() in-process); one

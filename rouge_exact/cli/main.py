@@ -151,7 +151,7 @@ def check_environment() -> None:
     from ..kernels import backend
 
     try:
-        backend.mode()
+        backend.check_settings()
     except (ValueError, TypeError) as error:
         raise CliError(str(error)) from None
 

@@ -4,13 +4,15 @@
 process has it, until then its numpy twin (``twins``, ``twins_sets``): a first call never
 waits for numba, and the numbers are the same to the last digit. ``ROUGE_METRIC_BACKEND``
 (``numpy``, ``numba``) forces one side. ``start()`` loads the cached kernels, or starts one
-compile process that cannot outlive this one; the cache is content-keyed, and heals a file
-that does not read by setting it aside and recompiling once. docs/design.md, "The backend",
-has the details.
+compile process that cannot outlive this one; the cache is content-keyed, used only where
+nobody but the user could have written it (else a private one), and heals a file that does
+not read by setting it aside and recompiling once. docs/design.md, "The backend", has the
+details.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import functools
 import hashlib
@@ -19,8 +21,11 @@ import importlib.metadata as metadata
 import io
 import os
 import pickle
+import shutil
+import stat
 import subprocess
 import sys
+import tempfile
 import threading
 import types
 import uuid
@@ -48,19 +53,54 @@ class KernelCacheWarning(RuntimeWarning):
     their numpy twins give the same numbers."""
 
 
+class UntrustedCacheWarning(KernelCacheWarning):
+    """The kernel cache folder named in the message is not used: something in it could have
+    been written by another user (the file named, and why); this process compiles the kernels
+    into a private folder, removed when it ends. The numbers are the same."""
+
+
 THREADS_ENV = "ROUGE_METRIC_THREADS"  # the documented cap on the kept pool's threads
+
+
+class SettingWarning(RuntimeWarning):
+    """An environment variable of this library (ROUGE_METRIC_THREADS) has a value it refuses:
+    the value is ignored, as if unset (check_settings raises instead, for a program that
+    refuses it before it starts)."""
+
+
+def threads_setting() -> int | None:
+    """ROUGE_METRIC_THREADS, checked (as mode() checks ROUGE_METRIC_BACKEND).
+
+    Returns:
+        The cap it sets on the threads, or None where it is unset or empty.
+
+    Raises:
+        ValueError: for any value but a positive integer ('abc', '0', '-1', '2.5').
+    """
+    given = os.environ.get(THREADS_ENV, "")
+    value = given.strip()
+    if not value:
+        return None
+    if value.isascii() and value.isdigit() and int(value) > 0:
+        return int(value)
+    raise ValueError(f"{THREADS_ENV}: got {given!r}; allowed: a positive integer or unset")
 
 
 def thread_count() -> int:
     """Threads the kernels run on (they release the GIL): the CPUs this process may use
-    (os.sched_getaffinity, so taskset and container CPU sets count), and at most
-    ROUGE_METRIC_THREADS, NUMBA_NUM_THREADS or OMP_NUM_THREADS when one is a positive
+    (os.sched_getaffinity, so taskset and container CPU sets count), at most
+    ROUGE_METRIC_THREADS (threads_setting; an invalid value is ignored, and said once, at
+    the first call), and at most NUMBA_NUM_THREADS or OMP_NUM_THREADS when one is a positive
     integer (ROUGE_METRIC_THREADS=1: every call on the caller's thread)."""
     try:
         usable = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):  # not on Linux
         usable = os.cpu_count() or 1
-    for name in (THREADS_ENV, "NUMBA_NUM_THREADS", "OMP_NUM_THREADS"):
+    with contextlib.suppress(ValueError):
+        usable = min(usable, threads_setting() or usable)
+    # other libraries' variables, which they check themselves: a positive integer caps, as
+    # it caps their threads; anything else is theirs to refuse
+    for name in ("NUMBA_NUM_THREADS", "OMP_NUM_THREADS"):
         value = os.environ.get(name, "").strip()
         if value.isdigit() and int(value) > 0:
             usable = min(usable, int(value))
@@ -68,6 +108,41 @@ def thread_count() -> int:
 
 
 THREADS = thread_count()
+
+
+def _refused_settings() -> list:
+    try:
+        threads_setting()
+    except ValueError as error:
+        return [f"{error}; ignored, as if unset: the kernels run on {THREADS} threads"]
+    return []
+
+
+# said once, at the first kernel a call asks for (_say_settings), not at import: a program that
+# checks the settings first (the rouge command: check_settings) refuses the value in one line
+_UNSAID = _refused_settings()
+
+
+def _say_settings() -> None:
+    while _UNSAID:
+        try:
+            message = _UNSAID.pop()  # (atomic: two threads calling at once say it once)
+        except IndexError:
+            return
+        warnings.warn(message, SettingWarning, stacklevel=4)
+
+
+def check_settings() -> None:
+    """Every environment variable this library reads and checks, checked now: for a program
+    that refuses a bad value before it starts (the rouge command), where the library would
+    warn and ignore it (ROUGE_METRIC_THREADS) or raise at the first call
+    (ROUGE_METRIC_BACKEND).
+
+    Raises:
+        ValueError: naming the first variable whose value is refused, and what is allowed.
+    """
+    mode()
+    threads_setting()
 
 
 class _Budget(threading.local):
@@ -118,9 +193,10 @@ _arrived: dict = {}  # name -> threading.Event, set when the kernel is compiled 
 # loading: _load calls under way (numba holds its compiler lock meanwhile); no_compile: this
 # process was forked while one was, so numba's lock may be held by a thread it does not have;
 # adopter: the thread that adopts what the compile process caches; healed: the kernels this
-# process had recompiled (once each) because the cache could not give them
+# process had recompiled (once each) because the cache could not give them; tightened: the
+# helpers whose first call (which compiles) was followed by _tighten
 _state = {"module": None, "process": None, "pid": os.getpid(), "loading": 0, "no_compile": False,
-          "adopter": None, "healed": set()}
+          "adopter": None, "healed": set(), "tightened": set()}
 _guards: list = []  # the no-compile listeners registered with numba now (_loads_only)
 
 
@@ -135,9 +211,9 @@ def cache_root() -> str:
 def _folder() -> str | None:
     """The content-keyed cache folder, holding a copy of each kernels file (made once, and
     restored where it is not the package's text), or None where there is none (no numba, or
-    no writable cache directory)."""
+    no writable cache directory). It is in cache_root() when that is trusted (untrusted),
+    else in a private folder of this process (_private_root), with one warning."""
     if "folder" not in _state:
-        root = cache_root()
         altered = []
         try:
             sources = {}
@@ -147,7 +223,11 @@ def _folder() -> str | None:
             key = b"".join(f"{file}|{len(source)}|".encode() + source
                            for file, source in sources.items())
             key += f"|{metadata.version('numba')}|{sys.version}".encode()
-            folder = os.path.join(root, "kernels-" + hashlib.sha256(key).hexdigest()[:16])
+            name = "kernels-" + hashlib.sha256(key).hexdigest()[:16]
+            # checked before anything in it is read: numba's indexes are pickles, which run
+            # code as they load, and so do the kernels' copies
+            folder = os.path.join(_trusted_root(name), name)
+            _makedirs(os.path.join(folder, "__pycache__"))  # (numba's, made here: 0700)
             for file, source in sources.items():
                 target = os.path.join(folder, file)
                 try:
@@ -156,7 +236,6 @@ def _folder() -> str | None:
                 except FileNotFoundError:
                     copy = None
                 if copy != source:  # absent, or altered: the folder's name promises this text
-                    os.makedirs(folder, exist_ok=True)
                     if copy is not None:
                         altered.append(file)
                         _write(os.path.join(folder, SET_ASIDE, _aside_name(file)), copy)
@@ -183,12 +262,138 @@ def _folder() -> str | None:
     return _state["folder"]
 
 
+# --------------------------------------------------------------------------------------------
+# Whose files the cache holds: numba's indexes are pickles, and a pickle runs code as it loads,
+# as the kernels' copies run as they import. The cache is used where nobody but this user (or
+# root, who can write anything anyway) could have written it, as ssh checks ~/.ssh.
+
+
+def _trusted_root(name: str) -> str:
+    """cache_root(), where it and its folder `name` are trusted (untrusted); else, with one
+    UntrustedCacheWarning naming what is not and why, a private folder of this process."""
+    root = cache_root()
+    why = untrusted(root, os.path.join(root, name))
+    if why is None:
+        return root
+    private = _private_root()
+    warnings.warn(
+        f"rouge_exact's kernel cache {root} is not used: {why}. This process compiles the "
+        f"kernels into a private folder, {private}, removed when it ends; the numbers are the "
+        "same. A cache folder is used when it and everything in it are yours (or root's) and "
+        "not writable by group or others (`chmod -R go-w` on it, or delete it)",
+        UntrustedCacheWarning, stacklevel=5)
+    return private
+
+
+def untrusted(root: str, folder: str) -> str | None:
+    """Why what someone other than this user wrote could be in the cache root or its folder
+    (the path, "owned by uid 1234, not you (uid 1000)" or "writable by others (mode 0777)"),
+    or None: both, and everything in the folder, are this user's (or root's), none writable
+    by group or others, and none a symbolic link (numba makes none). The folders above the
+    root (~, ~/.cache) are not the package's: not checked."""
+    if not hasattr(os, "geteuid"):
+        # Windows: no owner uid or mode bits to check; who may write a folder is its access
+        # list's, and a user's cache (under %LOCALAPPDATA%) is that user's by default
+        return None
+    try:
+        for path in (root, folder):
+            why = _distrusted(os.stat(path))  # (a link to either: the user's choice, followed)
+            if why:
+                return f"{path}: {why}"
+    except FileNotFoundError:
+        return None  # not made yet: this process makes it, 0700
+    for top, folders, files in os.walk(folder):
+        for name in sorted(folders + files):
+            path = os.path.join(top, name)
+            try:
+                found = os.lstat(path)
+            except FileNotFoundError:
+                continue  # replaced since listed (numba renames whole files over others)
+            why = "a symbolic link" if stat.S_ISLNK(found.st_mode) else _distrusted(found)
+            if why:
+                return f"{path}: {why}"
+    return None
+
+
+def _distrusted(found: os.stat_result) -> str | None:
+    """Why another user could have written this file or folder (its owner, or its group's or
+    others' write bit), or None."""
+    me = os.geteuid()
+    if found.st_uid not in (me, 0):
+        return f"owned by uid {found.st_uid}, not you (uid {me})"
+    loose = found.st_mode & 0o022
+    if loose:
+        who = {0o020: "group", 0o002: "others", 0o022: "group and others"}[loose]
+        return f"writable by {who} (mode {stat.S_IMODE(found.st_mode):04o})"
+    return None
+
+
+def _private_root() -> str:
+    """A cache root for this process alone (mkdtemp: 0700), removed when it ends."""
+    root = tempfile.mkdtemp(prefix="rouge_metric-")
+    atexit.register(_remove_private, root, os.getpid())  # (runs no code at a fork)
+    return root
+
+
+def _remove_private(root: str, pid: int) -> None:
+    if os.getpid() != pid:
+        return  # a forked child's exit: the folder is its parent's
+    stop()  # the compile process, which writes there (killed and reaped: it does not block)
+    # the adopter thread then loads, heals and starts nothing more, as in a forked child: what
+    # it would read is going
+    _state["pid"] = None
+    shutil.rmtree(root, ignore_errors=True)
+
+
+def _makedirs(path: str) -> None:
+    """Folder `path`, and any missing above it, made 0700 (os.makedirs gives the folders above
+    the umask's mode: 0775 under umask 002, which untrusted then refuses)."""
+    if os.path.isdir(path):
+        return
+    parent = os.path.dirname(os.path.abspath(path))
+    if parent != path:
+        _makedirs(parent)
+    with contextlib.suppress(FileExistsError):  # (made meanwhile by a concurrent process)
+        os.mkdir(path, 0o700)
+
+
+def _tighten(folder: str | None) -> None:
+    """numba writes its files in this process with this process's umask (002: group-writable,
+    which untrusted refuses in the next process): the folder's files lose group's and others'
+    write bit. The folder is trusted or private, so they are this process's or were checked."""
+    if folder is None or not hasattr(os, "geteuid") or not _umask_loose():
+        return
+    for top, _, files in os.walk(folder):
+        for name in files:
+            path = os.path.join(top, name)
+            with contextlib.suppress(OSError):  # (replaced or set aside meanwhile)
+                found = os.lstat(path)
+                if found.st_mode & 0o022 and stat.S_ISREG(found.st_mode) \
+                        and found.st_uid == os.geteuid():
+                    os.chmod(path, stat.S_IMODE(found.st_mode) & ~0o022)
+
+
+def _umask_loose() -> bool:
+    """Whether this process's umask lets group or others write what it makes (Linux says, in
+    /proc, at ~30 us; elsewhere it is taken to)."""
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8) & 0o022 != 0o022
+    except (OSError, ValueError, IndexError):
+        pass
+    return True
+
+
 def _write(path: str, data: bytes) -> None:
-    """`data` in file `path`, whole or not at all: written beside it, then renamed over it."""
-    os.makedirs(os.path.dirname(path), exist_ok=True)
+    """`data` in file `path`, whole or not at all: written beside it, then renamed over it.
+    Its folders are made 0700 and the file 0644, whatever the umask."""
+    _makedirs(os.path.dirname(path))
     partial = f"{path}.{os.getpid()}-{uuid.uuid4().hex[:8]}.tmp"
     try:
-        with open(partial, "wb") as f:
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+        with os.fdopen(os.open(partial, flags, 0o644), "wb") as f:
             f.write(data)
         os.replace(partial, path)
     finally:
@@ -269,6 +474,7 @@ def _load(name: str, failed: dict | None = None) -> None:
         with np.errstate(all="ignore"):
             if failed is None:
                 module.EXAMPLES[name](module)  # compiles (or loads) the signature calls use
+                _tighten(_state["folder"])  # (what it compiled, written with our umask)
             else:
                 try:
                     with _loads_only():
@@ -380,7 +586,7 @@ def _set_aside(folder: str, bad: list) -> list:
         try:
             if os.stat(path).st_ino != inode:
                 continue  # replaced since it was read (numba writes whole files by renaming)
-            os.makedirs(os.path.join(folder, SET_ASIDE), exist_ok=True)
+            _makedirs(os.path.join(folder, SET_ASIDE))
             os.replace(path, os.path.join(folder, SET_ASIDE, _aside_name(os.path.basename(path))))
             moved.append(os.path.basename(path))
         except OSError:
@@ -469,12 +675,16 @@ def resolve(names, chosen: str | None = None) -> dict:
     """{name: the implementation of that kernel to run now} for the kernels a call needs, in
     one look-up (chosen: mode(), read by the caller): the call then runs what was chosen for
     it, whatever arrives meanwhile."""
+    if _UNSAID:
+        _say_settings()
     chosen = chosen or mode()
     return {name: _implementation(name, chosen) for name in names}
 
 
 def kernel(name: str, chosen: str | None = None):  # chosen: mode(), read by the caller
     """The implementation of kernel `name` to run now (see the module docstring)."""
+    if _UNSAID:
+        _say_settings()
     return _implementation(name, chosen or mode())
 
 
@@ -505,11 +715,15 @@ def helper(name: str):
 
     def run(*args):
         try:
-            return function(*args)
+            out = function(*args)
         except Exception as error:
             if _interrupted(error) or not _heal({name: error}, here=True, compiling=True):
                 raise  # (healed: a file of the cache did not read)
-            return function(*args)  # compiled here, once (its files were set aside)
+            out = function(*args)  # compiled here, once (its files were set aside)
+        if name not in _state["tightened"]:  # its first call compiled it here (or loaded it)
+            _state["tightened"].add(name)
+            _tighten(_state["folder"])
+        return out
     return run
 
 
@@ -572,6 +786,7 @@ def _wait(name: str):
 
 _CHILD = """\
 import importlib, os, sys, threading, types
+os.umask(os.umask(0o022) | 0o022)  # numba's files here: not writable by group or others
 # stdin is a pipe from the process that started this one: its end means that process is gone
 threading.Thread(target=lambda: (sys.stdin.buffer.read(), os._exit(0)), daemon=True).start()
 folder, name = sys.argv[1], sys.argv[2]

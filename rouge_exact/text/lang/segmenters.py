@@ -11,7 +11,7 @@ import logging
 import os
 import threading
 
-from ...kernels.backend import cache_root
+from ...kernels.backend import cache_root, untrusted
 from .languages import Language, require_package, package_version
 
 
@@ -22,13 +22,16 @@ def _jieba_cache_dir() -> str | None:
     """Where jieba keeps its dictionary's cache: a folder of this package's own cache
     (kernels.backend.cache_root), not jieba's default, the system's shared temporary folder,
     where another user could leave a jieba.cache that jieba would load in place of its
-    dictionary. None where it cannot be made (_jieba then loads in a private folder)."""
-    folder = os.path.join(cache_root(), "jieba")
+    dictionary. None where it cannot be made, or where another user could have written in
+    it (kernels.backend.untrusted: jieba's cache is a marshal of its dictionary, which it
+    loads as it is): _jieba then loads in a private folder."""
+    root = cache_root()
+    folder = os.path.join(root, "jieba")
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
     except OSError:
         return None
-    return folder
+    return None if untrusted(root, folder) else folder
 
 
 class _OtherThreads(logging.Filter):
