@@ -15,7 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 from .registry import copy_range, pair_dense_ids, dense_ids_into, table_size, njit
-from .union import BASE_CELLS, mark_lcs_bits, mark_path
+from .score import bit_rows, match_rows
+from .union import mark_lcs_bits
 
 
 # --------------------------------------------------------------------------------------------
@@ -88,6 +89,69 @@ def distinct_ngram_stats(tokens, text_offsets, pair_pred, pair_ref, orders):
 
 
 @njit(cache=True)
+def _mark_long_reference(ids, y0, m, x0, n, head, nxt, mask_of, match, mask):
+    """pltrdy's traceback of its own table: reference sentence y = ids[y0:y0 + m] (rows,
+    any length) against prediction sentence x = ids[x0:x0 + n] (bit rows of ceil(n / 64)
+    words), marking mask[j - 1] on each match. Off a match it goes up only when the cell
+    above is strictly larger: as the larger of up and left is c[i][j] and neither is below
+    c[i][j] - 1, exactly when left is c[i][j] - 1, when bit j - 1 of row i is a zero, so
+    one bit decides each step. Every b-th row is kept (b = sqrt(m)); a block of b rows is
+    recomputed from its checkpoint, over the words left of the path, when the traceback
+    reaches it (each block once: the path only moves up and left); a row without a match
+    there is the row above (slot). O(sqrt(m) * n / 64) words; at most two passes of the rows
+    with a match. head and mask_of (filled with -1, at least u long), nxt (n) and match
+    (zeroed) are scratch, left as they were. Returns how many positions it newly marked."""
+    y = ids[y0:y0 + m]
+    x = ids[x0:x0 + n]
+    words = (n + 63) // 64
+    masks = match_rows(x, head, nxt, mask_of, words)
+    b = max(1, int(np.sqrt(m)))
+    checkpoints = np.empty((m // b + 1, words), dtype=np.uint64)
+    block = np.empty((b + 1, words), dtype=np.uint64)
+    slot = np.zeros(b + 1, dtype=np.int64)  # row i0 + r of the block is block[slot[r]]
+    v = np.full(words, np.uint64(0xFFFFFFFFFFFFFFFF), dtype=np.uint64)
+    checkpoints[0, :] = v
+    for i in range(b, m + 1, b):
+        bit_rows(v, y, i - b, i, head, nxt, mask_of, masks, match)
+        checkpoints[i // b, :] = v
+    one = np.uint64(1)
+    new = 0
+    i = m
+    j = n
+    i0 = m + 1  # first row of the block held (none yet)
+    while i > 0 and j > 0:
+        if y[i - 1] == x[j - 1]:
+            i -= 1
+            j -= 1
+            if not mask[j]:
+                mask[j] = True
+                new += 1
+            continue
+        if i <= i0:  # row i: recompute its block, the words left of column j
+            i0 = ((i - 1) // b) * b
+            width = (j + 63) >> 6
+            block[0, :width] = checkpoints[i0 // b, :width]
+            held = 0
+            for r in range(1, min(b, m - i0) + 1):
+                # a row whose first match lies past the words held equals the row above
+                first = head[y[i0 + r - 1]]
+                if 0 <= first < width * 64:
+                    block[held + 1, :width] = block[held, :width]
+                    held += 1
+                    bit_rows(block[held, :width], y, i0 + r - 1, i0 + r, head, nxt, mask_of,
+                             masks, match)
+                slot[r] = held
+        if (block[slot[i - i0], (j - 1) >> 6] >> np.uint64((j - 1) & 63)) & one:
+            j -= 1  # c[i][j - 1] = c[i][j]: the cell above is not larger
+        else:
+            i -= 1
+    for pos in range(n):
+        head[x[pos]] = -1
+        mask_of[x[pos]] = -1
+    return new
+
+
+@njit(cache=True)
 def _set_union_mask(ids, lp, sent_p, sent_r, mask, by_word, scratch):
     """Mark mask[i] for each prediction position i (ids[:lp]; its sentences at sent_p) on
     pltrdy's traceback of the LCS of some (reference sentence, prediction sentence) pair (the
@@ -96,11 +160,11 @@ def _set_union_mask(ids, lp, sent_p, sent_r, mask, by_word, scratch):
     marked somewhere (the statistics count words; the Space highlights every position).
 
     pltrdy traces its table (reference rows, prediction columns) up when the cell above is
-    strictly larger, else left: mark_path's rule (up when up >= left) on the transposed
-    table, the prediction sentence as rows, so its marks fall on the prediction (by bit rows
-    # where the reference sentence has at most 64 words: the same path). scratch:
-    # _set_union_buffers'."""
-    buf_c, buf_l, zeros_c, zeros_l, f, bit_of, rows = scratch
+    strictly larger, else left. Up to 64 reference words: mark_lcs_bits' rule (up when up
+    >= left) on the transposed table, the prediction sentence as rows, the reference's
+    words one machine word (the same path); past that, _mark_long_reference on pltrdy's
+    own table. Either way the marks fall on the prediction. scratch: _set_union_buffers'."""
+    bit_of, rows, head, nxt, mask_of, match = scratch
     # seen_in: which reference sentence last held each id. A traceback marks only positions
     # whose word its reference sentence has: a sentence pair without such a position still
     # unmarked (by_word: such a word) is skipped, and once all are marked, the rest
@@ -136,8 +200,8 @@ def _set_union_mask(ids, lp, sent_p, sent_r, mask, by_word, scratch):
             if y1 - y0 <= 64:
                 new = mark_lcs_bits(ids, x0, x1 - x0, y0, y1 - y0, bit_of, rows, mask[x0:x1])
             else:
-                new = mark_path(ids[x0:x1], ids[y0:y1], False, f, mask[x0:x1], buf_c, buf_l,
-                                 zeros_c, zeros_l, BASE_CELLS)
+                new = _mark_long_reference(ids, y0, y1 - y0, x0, x1 - x0, head, nxt, mask_of,
+                                           match, mask[x0:x1])
             if not by_word:
                 marked += new
                 continue
@@ -151,13 +215,14 @@ def _set_union_mask(ids, lp, sent_p, sent_r, mask, by_word, scratch):
 @njit(cache=True)
 def _set_union_buffers(max_p, max_r, n_ids):
     """Scratch arrays for _set_union_mask over sentences of up to max_p (prediction) x max_r
-    (reference) tokens and up to n_ids ids: mark_path's, then mark_lcs_bits' (zeroed)."""
-    size = min(BASE_CELLS, (max_p + 1) * (max_r + 1))
-    zeros = max(max_p, max_r) + 1
-    return (np.empty(size, dtype=np.float64), np.empty(size, dtype=np.int64),
-            np.zeros(zeros, dtype=np.float64), np.zeros(zeros, dtype=np.int64),
-            np.zeros(1, dtype=np.float64), np.zeros(n_ids, dtype=np.uint64),
-            np.empty(max_p + 1, dtype=np.uint64))
+    (reference) tokens and up to n_ids ids: mark_lcs_bits' (zeroed), then those of
+    _mark_long_reference (empty unless a reference sentence has more than 64 tokens)."""
+    long = max_r > 64
+    return (np.zeros(n_ids, dtype=np.uint64), np.empty(max_p + 1, dtype=np.uint64),
+            np.full(n_ids if long else 0, -1, dtype=np.int64),
+            np.empty(max_p if long else 0, dtype=np.int64),
+            np.full(n_ids if long else 0, -1, dtype=np.int64),
+            np.zeros((max_p + 63) // 64 if long else 0, dtype=np.uint64))
 
 
 @njit(cache=True)
