@@ -33,7 +33,7 @@ def njit(*args, **options):
 
 # The kernel modules, this one first: kernels.backend copies these files into its cache folder
 # (keyed by all of their texts) and imports them from there.
-MODULES = ("registry", "scan", "score", "union", "sums", "sets")
+MODULES = ("registry", "scan", "score", "union", "sums", "sets", "porter")
 
 
 def modules() -> list:
@@ -202,6 +202,8 @@ def _examples():
         "dense_ids": lambda K: K.dense_ids(tokens),
         "stem_table_insert": lambda K: K.stem_table_insert(table.copy(), table.copy(),
                                                            i64([60000]), i64([5])),
+        # "cats", "running" (text.tokenizers.encode_token)
+        "porter_stem_codes": lambda K: K.porter_stem_codes(i64([154087, 47666258701])),
         "ngram_stats": lambda K: K.ngram_stats(tokens, offsets, pred, ref, i64([1, 2])),
         "union_lcs_stats": lambda K: K.union_lcs_stats(tokens, sent, text_sent, tokens,
                                                        offsets, pred, ref),

@@ -732,3 +732,13 @@ def example_prf(counts, alpha):
     out[..., :2] = safe_div(counts[..., :1], counts[..., 1:])
     out[..., 2] = fscore(out[..., 0], out[..., 1], alpha)
     return out
+
+
+# porter_stem_codes' twin is nltk's stemmer itself, on the words the codes spell: text.tokenizers
+# hands it here as it is imported (the codes are its encoding), before anything can stem
+PORTER_TWIN: list = []
+
+
+def porter_stem_codes(codes):
+    """kernels.porter.porter_stem_codes: nltk's PorterStemmer, through text.tokenizers."""
+    return PORTER_TWIN[0](codes)

@@ -24,6 +24,7 @@ from .rouge155_lexicon import (
     SMART_STOPWORDS,
     stem_token_rouge155,
 )
+from ..kernels import twins
 from ..kernels.pool import ForkSafeLock
 from ..kernels.backend import (
     resolve,
@@ -187,13 +188,21 @@ class StemMemo:
                               np.zeros(1 << 10, dtype=np.int64))
                 self._in_table = set()
 
-    def stem_codes(self, codes: np.ndarray) -> list[int | str]:
-        """Stems of packed codes: a packed code, or the stem string when it does not pack."""
+    def stem_codes(self, codes: np.ndarray, batch: Callable | None = None) -> list[int | str]:
+        """Stems of packed codes: a packed code, or the stem string when it does not pack.
+        ``batch`` (kernels.porter.porter_stem_codes, for nltk's Porter stemmer): the stems of
+        the new codes in one call, as codes (a Porter stem of a packed word packs)."""
         with self._stem_lock:
             self._make_room(len(codes))
             memo = self._by_code
+            listed = codes.tolist()
+            if batch is not None:
+                new = [code for code in listed if code not in memo]
+                if new:
+                    memo.update(zip(new, batch(np.array(new, dtype=np.int64)).tolist()))
+                return [memo[code] for code in listed]
             out: list[int | str] = []
-            for code in codes.tolist():
+            for code in listed:
                 stemmed = memo.get(code)
                 if stemmed is None:
                     word = self.stem(decode_token(code))
@@ -292,19 +301,21 @@ def tokenize_ascii_batch(
     dense_ids: Callable | None = None,
     scan_stem: Callable | None = None,
     table_insert: Callable | None = None,
+    batch_stem: Callable | None = None,
 ) -> TokenizedBatch:
     """Tokenize a batch with the fast byte scanner (``kernels.scan.scan_ascii_tokens``);
     ``dense_ids`` (``kernels.registry.dense_ids``) finds the distinct words to stem in O(n).
     Without stopwords, given ``scan_stem`` (``kernels.scan.scan_stem_tokens``) and
     ``table_insert`` (``kernels.scan.stem_table_insert``), the scanner also applies the
     stems it finds in the memo's table: Python only sees words it has not stemmed before
-    (nltk's Porter stemmer: ~15 us a word, once per process).
+    (nltk's Porter stemmer: ~15 us a word, once per process; ``batch_stem``,
+    kernels.porter.porter_stem_codes, stems them in one compiled call instead).
 
     Stopwords are removed before stemming (ROUGE-1.5.5 order); only tokens longer than 3
     characters are stemmed (both rouge_score and ROUGE-1.5.5)."""
     if scan_stem is not None and not stopwords and dense_ids is not None:
         return _tokenize_scan_stem(texts, scan_stem, table_insert, unicode_lower, stem_memo,
-                                   dense_ids)
+                                   dense_ids, batch_stem)
     buf = _ascii_buffer(texts, unicode_lower)
     codes, starts, ends, sent_ends, text_ends = scan(buf, MAX_PACKED_LEN)
     if len(text_ends) != len(texts):  # some text holds NUL: there it separates tokens
@@ -337,7 +348,7 @@ def tokenize_ascii_batch(
         inverse, n_distinct = dense_ids(selected)
         distinct = np.empty(n_distinct, dtype=np.int64)
         distinct[inverse] = selected
-        stems = stem_memo.stem_codes(distinct)
+        stems = stem_memo.stem_codes(distinct, batch_stem)
         stem_ids = np.array([s if isinstance(s, int) else long_ids(s) for s in stems],
                             dtype=np.int64)
         codes[stem_mask] = stem_ids[inverse] if len(distinct) else codes[stem_mask]
@@ -354,7 +365,8 @@ def tokenize_ascii_batch(
 _NO_TABLE = (np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64))
 
 
-def _tokenize_scan_stem(texts, scan_stem, table_insert, unicode_lower, stem_memo, dense_ids):
+def _tokenize_scan_stem(texts, scan_stem, table_insert, unicode_lower, stem_memo, dense_ids,
+                        batch_stem):
     """tokenize_ascii_batch without stopwords: one scan that lowercases, packs and stems."""
     keys, vals = stem_memo.table if stem_memo is not None else _NO_TABLE
     stem = stem_memo is not None
@@ -377,7 +389,7 @@ def _tokenize_scan_stem(texts, scan_stem, table_insert, unicode_lower, stem_memo
         inverse, n_distinct = dense_ids(selected)
         distinct = np.empty(n_distinct, dtype=np.int64)
         distinct[inverse] = selected
-        stems = stem_memo.stem_codes(distinct)
+        stems = stem_memo.stem_codes(distinct, batch_stem)
         stem_memo.add_to_table(distinct, stems, table_insert)
         stem_ids = np.array([s if isinstance(s, int) else long_ids(s) for s in stems],
                             dtype=np.int64)
@@ -571,6 +583,16 @@ def _porter_nltk() -> Callable[[str], str]:
     return porter.PorterStemmer().stem
 
 
+def _porter_codes(codes: np.ndarray) -> np.ndarray:
+    """kernels.porter.porter_stem_codes' twin: nltk's stemmer on the words the codes spell."""
+    stem = stem_memo("porter").stem
+    return np.array([encode_token(stem(decode_token(code))) for code in codes.tolist()],
+                    dtype=np.int64)
+
+
+twins.PORTER_TWIN[:] = [_porter_codes]
+
+
 def import_stemmer() -> None:
     """Import nltk's stemmer now (evaluate.load calls this, 0.2-0.4 s): then no call imports
     it. An import inside a call holds the module's import lock, and a child forked by another
@@ -645,7 +667,8 @@ class ByteTokenizer(TokenizerProfile):
 
     def batch(self, texts, *, stemmer, stopwords):
         # the scanner without stems is only for stopwords (the one scan stems otherwise)
-        kernels = resolve(_BYTE_KERNELS_STOPWORDS if stopwords else _BYTE_KERNELS)
+        names = _BYTE_KERNELS_STOPWORDS if stopwords else _BYTE_KERNELS
+        kernels = resolve(names + ("porter_stem_codes",) if stemmer == "porter" else names)
         scan = functools.partial(kernels["scan_ascii_tokens"],
                                  parts=threads_here()) if stopwords else None
         return tokenize_ascii_batch(
@@ -653,7 +676,8 @@ class ByteTokenizer(TokenizerProfile):
             stem_memo=stem_memo(stemmer) if stemmer else None,
             stopwords=SMART_STOPWORDS if stopwords else None,
             dense_ids=kernels["dense_ids"], scan_stem=kernels["scan_stem_tokens"],
-            table_insert=kernels["stem_table_insert"])
+            table_insert=kernels["stem_table_insert"],
+            batch_stem=kernels.get("porter_stem_codes"))
 
     def tokens(self, text, *, stemmer, stopwords):
         stem = stem_memo(stemmer).stem if stemmer else None
