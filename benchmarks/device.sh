@@ -17,7 +17,8 @@
 # checkout: its root goes on PYTHONPATH), prints the machine and the versions, compiles the
 # kernels once, and runs benchmarks/scaling.py: threads 1, 2, 4, 8, 16 at 100,000 pairs (ours
 # against rs), the GIL-held share in the chunks of 16 threads, and the small calls (1, 8, 64,
-# 512 pairs against rs and rouge_score). The tables go to stdout and to $OUT/scaling16.md:
+# 512 pairs against rs and rouge_score), then benchmarks/process.py (whole processes against
+# the peers). The tables go to stdout and to $OUT/scaling16.md (and $OUT/process.md):
 # 237 s in all on the stand-in below (2 cores, cold kernel cache). DEVICE_PAIRS and
 # DEVICE_PARTS override the pairs and the tables (scaling.py's --pairs and --parts).
 #
@@ -91,5 +92,7 @@ evaluate.load('rouge_metric.py').compile_kernels(wait=True)"
     echo "kernels compiled in $(( $(date +%s) - start )) s"
     "$python" benchmarks/scaling.py --python "$python" --pairs "$pairs" \
         --threads 1,2,4,8,16 --parts "$parts" --held-as 16
+    # whole processes against the peers (the command, evaluate.load, new words a call)
+    "$python" benchmarks/process.py --python "$python" --out "$out/process.md"
     echo "all in $(( $(date +%s) - start )) s"
 } 2>&1 | tee "$out/scaling16.md"
