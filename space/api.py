@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from rouge_exact.significance import DEFAULT_TEST
 
-from .options import DEFAULT_TYPES, OPTION, parse_types
+from .limits import user_error
+from .options import OPTION, parse_types, profile_types
 from .render import MEASURES
 from .scoring import compare_lists, score_corpus_lists, score_example
 
@@ -20,7 +21,16 @@ D = {name: option.default for name, option in OPTION.items()}
 
 
 def _api_options(rouge_types, **options) -> dict:
-    return dict(rouge_types=parse_types(rouge_types or DEFAULT_TYPES), **options)
+    """The metric's keyword options of an API call, its types within the Space's bounds. No
+    types (None, []): the profile's, as compute() scores them (pltrdy's have no rougeLsum);
+    one name alone is a list of it, as compute() takes it."""
+    if isinstance(rouge_types, str):
+        rouge_types = [rouge_types]
+    elif rouge_types is not None and not isinstance(rouge_types, (list, tuple)):
+        raise user_error(f"rouge_types: got {rouge_types!r:.80} ({type(rouge_types).__name__}); "
+                         "allowed: None, a type name or a list of them", title="Invalid option")
+    return dict(rouge_types=parse_types(rouge_types or profile_types(options["profile"])),
+                **options)
 
 
 def rouge(prediction: str, references: list[str], rouge_types: list[str] | None = None,
@@ -30,7 +40,7 @@ def rouge(prediction: str, references: list[str], rouge_types: list[str] | None 
           split_sentences: bool = D["split_sentences"], lang: str | None = D["lang"]) -> dict:
     """Score one prediction against one or more references: {type: {"precision", "recall",
     "fmeasure"}, "signature", "warnings"} (compute(detailed=True, use_aggregator=False)'s
-    numbers for the one example)."""
+    numbers for the one example). rouge_types=None: the profile's, as compute() picks them."""
     if isinstance(references, str):
         references = [references]
     options = _api_options(rouge_types, use_stemmer=use_stemmer,

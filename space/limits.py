@@ -174,7 +174,7 @@ def scan_cost(options, texts: list) -> tuple:
     per_char = TOKENIZE_SECONDS_PER_CHAR["string"]
     if options.tokenizer.name in ("default", "rouge155"):
         per_char = TOKENIZE_SECONDS_PER_CHAR["byte"]
-    elif getattr(getattr(options.tokenizer, "language", None), "segmenter", None):
+    elif language_segmenter(options):  # a language profile's, or one a profile cuts with first
         per_char = TOKENIZE_SECONDS_PER_CHAR["segmenter"]
     chars = sum(map(len, texts))
     # the texts are tokenized twice: for their sizes here, then to be scored
@@ -197,11 +197,17 @@ def download_cost(rows: int, columns: int) -> float:
     return WRITE_SECONDS_PER_CELL * rows * columns
 
 
+def language_segmenter(options) -> str | None:
+    """The segmenter (a key of MAX_SEGMENTER_CHARS) that cuts the texts of these checked
+    options, or None: lang's, whether the language tokenizer runs it or a profile cuts the
+    texts with it before its own tokenizer (pltrdy's and rouge-chinese's with lang="zh")."""
+    return next((language.segmenter for language in LANGUAGES
+                 if language.code == options.lang), None)
+
+
 def check_segmenter(options, predictions: list, references: list, local: str) -> None:
     """Refuse a text longer than its language's segmenter may see (MAX_SEGMENTER_CHARS)."""
-    # (lang's segmenter: the language tokenizer's, or the one a profile cuts with first)
-    segmenter = next((language.segmenter for language in LANGUAGES
-                      if language.code == options.lang), None)
+    segmenter = language_segmenter(options)
     if segmenter is None:
         return
     limit = MAX_SEGMENTER_CHARS[segmenter]

@@ -82,9 +82,21 @@ def type_order(rouge_type) -> tuple:
     return rouge_type.spec.order, rouge_type.n, rouge_type.weight, distance, rouge_type.name
 
 
+def profile_types(profile) -> list:
+    """The types the metric scores with ``profile`` when none are asked for (its own, such as
+    pltrdy's rouge1, rouge2 and rougeL, else DEFAULT_TYPES): what compute() scores without
+    rouge_types. An unknown profile gets DEFAULT_TYPES (build_options then names it)."""
+    try:
+        return [t.name for t in RougeOptions.build(profile=profile).rouge_types]
+    except INPUT_ERRORS:
+        return list(DEFAULT_TYPES)
+
+
 def parse_types(selected, extra: str = "") -> list:
     """The requested type names in type order, within the Space's bounds."""
-    names = [n for n in list(selected or []) + re.split(r"[\s,;]+", extra or "") if n]
+    # (a name given as a list item is the metric's to check: None or 5 is refused as
+    # compute() refuses it; only the More types box's separators leave empty pieces)
+    names = list(selected or []) + [n for n in re.split(r"[\s,;]+", extra or "") if n]
     if not names:
         raise user_error("Pick at least one ROUGE type under Options → ROUGE types.",
                          title="No ROUGE type")
@@ -119,8 +131,9 @@ def build_options(rouge_types, **options):
         if value is None or value == "" or (name == "lang" and value == NO_LANGUAGE):
             continue
         kind = OPTION[name].type if name in OPTION else None
-        # Gradio's checkboxes and sliders may send 0/1 and ints for booleans and floats
-        if kind is bool:
+        # Gradio's checkboxes and sliders may send 0/1 and ints for booleans and floats;
+        # any other value is the metric's to refuse ("false" is not False)
+        if kind is bool and isinstance(value, int) and value in (0, 1):
             value = bool(value)
         elif kind is float and isinstance(value, int) and not isinstance(value, bool):
             value = float(value)

@@ -62,6 +62,30 @@ def test_api_scores_match_rouge_score(space):
         assert got["warnings"] == []
 
 
+def test_the_api_takes_rouge_types_as_compute_does(space, metric):
+    """No types: the profile's own, as compute() picks them (pltrdy's have no rougeLsum, and
+    the metric's defaults had it refused); one name alone: a list of it."""
+    for types, profile in ((None, "pltrdy"), (None, "rouge_score"), ("rouge2", "coco")):
+        got = space.api.rouge_corpus(["the cat sat"], ["the cat sat down"], types,
+                                     profile=profile)
+        want = metric.compute(["the cat sat"], ["the cat sat down"], rouge_types=types,
+                              profile=profile, detailed=True)
+        assert got == want, (types, profile)
+    assert set(space.api.rouge("a b", ["a c"], profile="pltrdy")) == \
+        {"rouge1", "rouge2", "rougeL", "signature", "warnings"}
+    # what compute() refuses is refused with a message naming the option, never an exception
+    # of Python's own ("'int' object is not iterable"), nor read as something else
+    # (bool("false") is True: the Space's 0/1 for a checkbox is no licence for any value)
+    for bad, name, raised in ((dict(rouge_types=5), "rouge_types", ValueError),
+                              (dict(rouge_types=["rouge1", None]), "rouge_types", TypeError),
+                              (dict(use_stemmer="false"), "use_stemmer", TypeError),
+                              (dict(remove_stopwords=2), "remove_stopwords", TypeError)):
+        with pytest.raises(raised, match=name):
+            metric.compute(["a b"], ["a c"], **bad)
+        with pytest.raises(gr.Error, match=name):
+            space.api.rouge("a b", ["a c"], **bad)
+
+
 def test_per_reference_scores_and_the_chosen_reference(space):
     """Each reference's own F is rouge_score's score against it alone; max mode marks the
     reference with the best F (the first on ties)."""
@@ -900,6 +924,21 @@ def test_a_segmenter_sees_no_text_over_its_limit(space):
     message = _refused_within(lambda: space.api.rouge_corpus(
         [text] * 3, [text] * 3, ["rouge1"], lang="zh"), 2.0)
     assert "30,000 characters per text with lang='zh'" in message, message
+
+
+def test_a_profile_that_cuts_with_a_segmenter_is_costed_at_its_rate(space):
+    """profile="rouge_chinese" with lang="zh" cuts every text with jieba before its own
+    tokenizer: the scan costs it at the segmenter's rate, as lang="zh" alone. It was costed
+    as a string tokenizer (12x less): 120 rows of 25,000 characters were estimated at 7.8 s,
+    accepted, and took 20.8 s of CPU; these 40 rows (an estimated 2.6 s) took 7.1 s."""
+    needed("jieba")
+    s = "警方周二逮捕了两名男子他们涉嫌闯入市博物馆"
+    rows = [(s[r % len(s):] + s * 1300)[:25_000] for r in range(40)]
+    for profile in ("rouge_chinese", "pltrdy", "rouge_score"):
+        space.api.rouge("中文", ["中文"], ["rouge1"], profile=profile, lang="zh")  # jieba loaded
+        message = _refused_within(lambda profile=profile: space.api.rouge_corpus(
+            rows, ["a"] * 40, ["rouge1"], profile=profile, lang="zh"), 2.0)
+        assert "tokenizing" in message and "--lang zh" in message, message
 
 
 @pytest.mark.slow
