@@ -380,11 +380,21 @@ def finalize(state: Scorer) -> dict[str, Any]:
 # Kernels
 
 
-def compile_kernels(wait: bool = False) -> None:
+def compile_kernels(wait: bool = False) -> list | None:
     """Compile every kernel into the disk cache (a Docker build step, a Space's start);
-    wait=False starts the compile process and returns at once (calls meanwhile run on the
-    numpy twins: the same numbers)."""
+    wait=False starts the compile process where the cache lacks kernels and returns at once
+    (calls meanwhile run on the numpy twins: the same numbers; a call loads the kernels
+    worth loading for its work).
+
+    Args:
+        wait: compile (or load from the cache) every kernel into this process before
+            returning.
+
+    Returns:
+        With wait, (name, seconds, "compiled" or "cached") per kernel (see
+        kernels.backend.compile_all); else None.
+    """
     if wait:
-        compile_all()
-    else:
-        start()
+        return compile_all()
+    start()
+    return None

@@ -20,7 +20,6 @@ from .api import (
     state_from_bytes,
 )
 from .engines import score_ray, score_spark
-from .kernels.backend import start
 from .options import DEFAULT_SEED, RougeOptions, __version__, options_doc
 from .kernels.pool import ForkSafeLock
 from .text.tokenizers import import_stemmer
@@ -123,10 +122,9 @@ class RougeMetric(evaluate.Metric):
         return state
 
     def _download_and_prepare(self, dl_manager):
-        # evaluate.load calls this: load the compiled kernels from the disk cache, or start the
-        # one compile process (the first compute() runs on the numpy twins meanwhile); and import
-        # nltk's stemmer, so that no call imports it (text.tokenizers.import_stemmer)
-        start()
+        # evaluate.load calls this: import nltk's stemmer, so that no call imports it
+        # (text.tokenizers.import_stemmer). No kernel is loaded here: a call loads the ones
+        # worth loading for its work (kernels.backend.worth_compiling), most calls none
         import_stemmer()
 
     compile_kernels = staticmethod(compile_kernels)

@@ -401,6 +401,7 @@ def test_the_metric_pickles_and_deep_copies(evaluate_metric):
 _FORK_AFTER_LOAD = textwrap.dedent("""
     import json, os, sys, time, evaluate
     metric = evaluate.load(sys.argv[1])
+    metric.compile_kernels()  # (the compile process starts: evaluate.load starts nothing)
     start = time.perf_counter()
     pid = os.fork()
     if pid == 0:
@@ -467,6 +468,7 @@ def test_a_child_forked_while_another_thread_scores_can_score(tmp_path):
 _PARENT_EXITS = textwrap.dedent("""
     import sys, evaluate
     metric = evaluate.load(sys.argv[1])
+    metric.compile_kernels()  # (wait=False: evaluate.load itself starts nothing)
     backend = sys.modules["rouge_exact.kernels.backend"]  # the package's, as the script imports it
     process = backend._state["process"]
     print(process.pid, process.poll() is None, flush=True)
@@ -474,8 +476,8 @@ _PARENT_EXITS = textwrap.dedent("""
 
 
 def test_the_compile_process_ends_with_the_process_that_started_it(tmp_path):
-    """Empty caches: evaluate.load starts the compile process; the parent exits at once and
-    the compile process, reading its stdin from the parent, ends too."""
+    """Empty caches: compile_kernels() starts the compile process; the parent exits at once
+    and the compile process, reading its stdin from the parent, ends too."""
     done = subprocess.run([sys.executable, "-c", _PARENT_EXITS, str(REPO / "rouge_metric.py")],
                           env=_fresh_env(tmp_path), capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
@@ -488,11 +490,15 @@ def test_the_compile_process_ends_with_the_process_that_started_it(tmp_path):
 
 
 def test_the_cli_leaves_no_process_behind(tmp_path):
-    """Empty caches: the CLI scores on the numpy twins while the compile process starts; when
-    the CLI exits the compile process ends too (its stdin closes). What it cached stays."""
+    """Empty caches: the CLI scores on the numpy twins while the compile process starts (300
+    pairs: past the cost of starting it, kernels.backend.worth_compiling); when the CLI exits
+    the compile process ends too (its stdin closes). What it cached stays."""
     env = _fresh_env(tmp_path)
-    done = subprocess.run([sys.executable, "-m", "rouge_exact", "--input",
-                           str(REPO / "examples" / "pairs.jsonl"), "--use-stemmer"],
+    pairs = tmp_path / "pairs.jsonl"
+    with open(REPO / "tests" / "data" / "realsumm.jsonl", encoding="utf-8") as rows:
+        pairs.write_text("".join(next(rows) for _ in range(300)), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "rouge_exact", "--input", str(pairs),
+                           "--use-stemmer"],
                           env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     folder = tmp_path / "kernels"

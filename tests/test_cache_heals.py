@@ -7,7 +7,8 @@ kind of file in the copy, and runs two fresh processes on it (ROUGE_METRIC_CACHE
   once with a KernelCacheWarning that names the folder, serves the damaged kernel from its
   twin at first (a kernel without a twin waits for its recompile, as on an empty cache), and
   has every kernel compiled once `compile_kernels(wait=True)` returns;
-* the second finds a healthy cache: no warning, every kernel loaded at its first call;
+* the second finds a healthy cache: no warning, every kernel loaded once it is asked for
+  (the first call, of one pair, loads none: its twins cost less);
 * no process is left behind.
 
 And a Ctrl-C that lands while a kernel loads is no damage: it goes up, the cache untouched.
@@ -166,16 +167,20 @@ def _cache_warnings(result) -> list:
 
 
 def _heals(cache, expected, damaged: list, twin_first=True, where="by a compile process",
-           loads_all=True, **extra):
+           loads_all=True, several=False, **extra):
     """Run twice on the damaged copy: the first run heals (see the module's docstring), the
-    second finds the cache healthy. Returns the first run's warning."""
+    second finds the cache healthy. Returns the first run's warning (several: its warnings,
+    one a line: kernels load as calls need them, each load that finds damage says so once,
+    naming what it found)."""
     root, folder = cache
     first = _run(root, **extra)
     out, perl = expected
     assert first["out"] == out and first["again"] == out
     assert first["perl"] == perl
-    [warning] = _cache_warnings(first)  # one warning, naming the folder
-    assert str(folder) in warning and where in warning
+    found = _cache_warnings(first)
+    assert found if several else len(found) == 1, found  # one warning, naming the folder
+    assert all(str(folder) in warning and where in warning for warning in found)
+    warning = "\n".join(found)
     for name in damaged:
         assert name in warning
         if twin_first:  # its twin served the first call while it was recompiled
@@ -185,8 +190,8 @@ def _heals(cache, expected, damaged: list, twin_first=True, where="by a compile 
     second = _run(root, **extra)
     assert second["out"] == out and second["perl"] == perl
     assert _cache_warnings(second) == []
-    if loads_all:  # every kernel loaded from the cache at the first call
-        assert second["first"] == KERNELS
+    if loads_all:  # the first call (one pair) runs on the twins: no kernel loaded for it
+        assert second["first"] == [] and second["compiled"] == KERNELS
     else:  # (=numba: each at its first use)
         assert set(damaged) <= set(second["first"])
     _none_left(folder)
@@ -294,7 +299,7 @@ def test_an_altered_copy_of_the_kernels_is_restored(cache, expected, file, alter
     _none_left(folder)
     second = _run(root)
     assert second["out"] == out and _cache_warnings(second) == []
-    assert second["first"] == KERNELS
+    assert second["first"] == [] and second["compiled"] == KERNELS
     _none_left(folder)
 
 
@@ -329,8 +334,8 @@ def test_every_index_garbled_at_once(cache, expected):
     indexes = glob.glob(str(folder / "__pycache__" / "*.nbi"))
     for path in indexes:
         _garble(path)
-    _heals(cache, expected, KERNELS)
-    assert len(_aside(folder)) == len(indexes)
+    _heals(cache, expected, KERNELS, several=True)  # (the ROUGE-1.5.5 call's kernel, then
+    assert len(_aside(folder)) == len(indexes)    # the rest as compile_kernels loads them)
 
 
 def test_the_space_helper_heals_where_it_compiles(cache):
@@ -372,7 +377,7 @@ def test_two_processes_heal_the_same_cache_at_once(cache, expected):
         assert result["out"] == expected[0] and result["compiled"] == KERNELS
     _none_left(folder)
     again = _run(root)
-    assert _cache_warnings(again) == [] and again["first"] == KERNELS
+    assert _cache_warnings(again) == [] and again["compiled"] == KERNELS
     _none_left(folder)
 
 
@@ -395,7 +400,7 @@ _INTERRUPTED = textwrap.dedent("""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            backend.start()
+            backend.start(("ngram_stats",))  # (loaded now: the cache has it)
             raised = None
         except BaseException as error:
             raised = type(error).__name__

@@ -376,10 +376,21 @@ def test_metric_options_are_the_options_schema(env):
 
 def test_compile_exits_after_compiling_every_kernel(env):
     """--compile (for a Dockerfile or a Space's build step) calls the metric's
-    compile_kernels(wait=True), says so on one line and exits 0, reading no input."""
+    compile_kernels(wait=True), says per kernel whether it compiled it or found it in the
+    cache and how long that took, then the total, and exits 0, reading no input."""
+    from rouge_exact.kernels.backend import KERNELS
+
     proc = run_cli(env, "--compile")
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout == "every kernel is compiled and cached\n"
+    *kernels, total, last = proc.stdout.splitlines()
+    assert last == "every kernel is compiled and cached"
+    said = [re.fullmatch(r"(\w+) +(compiled|found in the cache, loaded) in (\d+\.\d\d) s",
+                         line) for line in kernels]
+    assert all(said), kernels
+    assert [m[1] for m in said] == list(KERNELS)  # each kernel once, in compile order
+    compiled = sum(m[2] == "compiled" for m in said)
+    assert re.fullmatch(rf"{compiled} compiled, {len(KERNELS) - compiled} found in the cache: "
+                        r"\d+\.\d s in all", total), total
 
 
 def test_metric_errors_name_the_row_and_line():
@@ -922,6 +933,27 @@ def test_a_bad_threads_variable_is_one_line_naming_it(env, tmp_path, value):
     assert one_line_error(proc) == (f"rouge-exact: error: ROUGE_METRIC_THREADS: got "
                                     f"{value!r}; allowed: a positive integer or unset")
     assert proc.stdout == ""
+
+
+def test_a_cache_variable_that_names_a_file_is_one_line(env, tmp_path):
+    """ROUGE_METRIC_CACHE_DIR naming a file: refused by the command in one line; the library
+    warns once and keeps its default cache."""
+    write_jsonl(tmp_path / "pairs.jsonl", [{"prediction": "a b", "references": ["a c"]}])
+    (tmp_path / "a_file").write_text("x", encoding="utf-8")
+    bad = dict(env, ROUGE_METRIC_CACHE_DIR=str(tmp_path / "a_file"))
+    proc = run_cli(bad, "--input", "pairs.jsonl", cwd=tmp_path)
+    assert one_line_error(proc) == (f"rouge-exact: error: ROUGE_METRIC_CACHE_DIR: got "
+                                    f"{str(tmp_path / 'a_file')!r}, which is not a folder; "
+                                    "allowed: a folder (made if missing) or unset")
+    code = ("import warnings, rouge_exact\n"
+            "with warnings.catch_warnings(record=True) as caught:\n"
+            "    warnings.simplefilter('always')\n"
+            "    out = rouge_exact.compute(predictions=['a b'] * 2, references=['a c'] * 2,\n"
+            "                              rouge_types=['rouge1'])\n"
+            "print(out['rouge1'], [type(w.message).__name__ for w in caught])\n")
+    done = subprocess.run([sys.executable, "-c", code], env=bad, capture_output=True,
+                          text=True, timeout=300)
+    assert done.stdout.split(None, 1) == ["0.5", "['SettingWarning']\n"], done  # 1 of 2 words
 
 
 def test_library_value_and_type_errors_are_one_line_in_process(tmp_path, monkeypatch, capsys):

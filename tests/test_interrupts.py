@@ -360,7 +360,7 @@ def test_sigint_at_any_moment_of_a_fresh_cache_run(env, tmp_path):
 @pytest.mark.slow
 @needs_proc
 def test_sigint_at_any_moment_of_a_full_cache_run(env, tmp_path, metric):
-    """The same on the session's full kernel cache (``metric`` compiles it), where the main
-    thread loads every kernel from it first: a Ctrl-C during a load came out of numba as a
-    SystemError (row 5)."""
+    """The same on the session's full kernel cache (``metric`` compiles it), where the run
+    loads the kernels it needs from it once their twins have run long enough: a Ctrl-C
+    during a load came out of numba as a SystemError (row 5)."""
     _report("full", *_sweep(env, tmp_path, "full", 12, seed=5))

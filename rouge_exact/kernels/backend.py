@@ -2,12 +2,13 @@
 
 ``resolve(names)`` (and ``kernel(name)``) gives each kernel's numba-compiled version once this
 process has it, until then its numpy twin (``twins``, ``twins_sets``): a first call never
-waits for numba, and the numbers are the same to the last digit. ``ROUGE_METRIC_BACKEND``
-(``numpy``, ``numba``) forces one side. ``start()`` loads the cached kernels, or starts one
-compile process that cannot outlive this one; the cache is content-keyed, used only where
-nobody but the user could have written it (else a private one), and heals a file that does
-not read by setting it aside and recompiling once. docs/design.md, "The backend", has the
-details.
+waits for numba, and the numbers are the same to the last digit. A kernel is brought only when
+its work is worth it (``worth_compiling``: a ski rental of the twins' seconds against loading
+it); ``ROUGE_METRIC_BACKEND`` (``numpy``, ``numba``) forces one side. ``start(names)`` loads
+those kernels from the cache, or starts one compile process that cannot outlive this one; the
+cache is content-keyed, used only where nobody but the user could have written it (else a
+private one), and heals a file that does not read by setting it aside and recompiling once.
+docs/design.md, "The backend", has the details.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 import types
 import uuid
 import warnings
@@ -110,12 +112,33 @@ def thread_count() -> int:
 THREADS = thread_count()
 
 
+def cache_dir_setting() -> str | None:
+    """ROUGE_METRIC_CACHE_DIR, checked: the folder it names (made when it is first needed), or
+    None where it is unset or empty.
+
+    Raises:
+        ValueError: where it names something that is not a folder (a file, a device).
+    """
+    value = os.environ.get(CACHE_ENV, "")
+    if not value:
+        return None
+    if os.path.exists(value) and not os.path.isdir(value):
+        raise ValueError(f"{CACHE_ENV}: got {value!r}, which is not a folder; allowed: a "
+                         "folder (made if missing) or unset")
+    return value
+
+
 def _refused_settings() -> list:
+    refused = []
     try:
         threads_setting()
     except ValueError as error:
-        return [f"{error}; ignored, as if unset: the kernels run on {THREADS} threads"]
-    return []
+        refused.append(f"{error}; ignored, as if unset: the kernels run on {THREADS} threads")
+    try:
+        cache_dir_setting()
+    except ValueError as error:
+        refused.append(f"{error}; ignored, as if unset")
+    return refused
 
 
 # said once, at the first kernel a call asks for (_say_settings), not at import: a program that
@@ -135,14 +158,15 @@ def _say_settings() -> None:
 def check_settings() -> None:
     """Every environment variable this library reads and checks, checked now: for a program
     that refuses a bad value before it starts (the rouge command), where the library would
-    warn and ignore it (ROUGE_METRIC_THREADS) or raise at the first call
-    (ROUGE_METRIC_BACKEND).
+    warn and ignore it (ROUGE_METRIC_THREADS, ROUGE_METRIC_CACHE_DIR) or raise at the first
+    call (ROUGE_METRIC_BACKEND).
 
     Raises:
         ValueError: naming the first variable whose value is refused, and what is allowed.
     """
     mode()
     threads_setting()
+    cache_dir_setting()
 
 
 class _Budget(threading.local):
@@ -196,14 +220,22 @@ _arrived: dict = {}  # name -> threading.Event, set when the kernel is compiled 
 # process had recompiled (once each) because the cache could not give them; tightened: the
 # helpers whose first call (which compiles) was followed by _tighten
 _state = {"module": None, "process": None, "pid": os.getpid(), "loading": 0, "no_compile": False,
-          "adopter": None, "healed": set(), "tightened": set()}
+          "adopter": None, "healed": set(), "tightened": set(), "spent": 0.0, "compiled_in": {}}
+# spent: the seconds this process's twins have run (worth_compiling); compiled_in: kernel ->
+# the seconds the compile process took on it (compile_all's report)
+_wanted: dict = {}  # the kernels worth loading (start's names): adopted as they are cached
+_asked: dict = {}  # the kernels calls asked for, in order: the compile process's first ones
 _guards: list = []  # the no-compile listeners registered with numba now (_loads_only)
 
 
 def cache_root() -> str:
     """This package's cache folder: ROUGE_METRIC_CACHE_DIR, else ~/.cache/rouge_metric (under
     XDG_CACHE_HOME where set). The kernel cache and jieba's dictionary cache live in it."""
-    return os.environ.get(CACHE_ENV) or os.path.join(
+    with contextlib.suppress(ValueError):  # (refused: said once, by _say_settings)
+        chosen = cache_dir_setting()
+        if chosen:
+            return chosen
+    return os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
         "rouge_metric")
 
@@ -652,6 +684,103 @@ def _heal(failed: dict, here: bool = False, compiling: bool = False) -> list:
 
 
 # --------------------------------------------------------------------------------------------
+# What a call loads: a ski rental. The twins are rented (their seconds, measured around each
+# run), the compiled kernel is bought (numba's import and the kernel's load from the cache): a
+# kernel is brought once the seconds spent in twins plus the run now asked for reach the cost
+# of bringing it, so a process never pays more than twice what the better choice would have
+# cost it, whatever its calls. Figures: benchmarks/cost_model.py prints them (docs/performance.md,
+# "What a call loads").
+
+# measured by `python benchmarks/cost_model.py --runs 5 --pairs 1000` (2 CPUs, load average 1.9)
+NUMBA_IMPORT_SECONDS = 0.157  # `import numba`, in a fresh process that has numpy
+# the first kernel's load from a warm cache (the compiled copy's import included), per kernel
+LOAD_SECONDS = {
+    "scan_stem_tokens": 0.1931, "scan_ascii_tokens": 0.2312, "dense_ids": 0.2100,
+    "stem_table_insert": 0.1707, "porter_stem_codes": 0.2618, "ngram_stats": 0.1697,
+    "union_lcs_stats": 0.1797, "lcs_stats": 0.1836, "exact_column_sums": 0.1930,
+    "example_prf": 0.2031, "poisson_bootstrap_sums": 0.1768, "wlcs_stats": 0.1835,
+    "skip_bigram_stats": 0.2085, "perl_bootstrap_means": 0.2137, "distinct_ngram_stats": 0.1827,
+    "set_union_lcs_stats": 0.2136, "scan_words": 0.2652,
+}
+LOAD_SECONDS_DEFAULT = 0.2652  # a kernel not measured: the slowest one's
+# this process's share of starting the compile process (the copy of the kernel files, its
+# fork and exec): it then compiles on another core, and its kernels are adopted only once
+# they are worth loading
+SPAWN_SECONDS = 0.0123
+# the twins' seconds per item (the total size of a run's array arguments), on realsumm's pairs
+TWIN_SECONDS_PER_ITEM = {
+    "dense_ids": 7.54e-08, "distinct_ngram_stats": 3.11e-07, "exact_column_sums": 2.38e-08,
+    "example_prf": 1.63e-08, "lcs_stats": 2.32e-07, "ngram_stats": 4.23e-07,
+    "poisson_bootstrap_sums": 2.55e-07, "porter_stem_codes": 1.8e-05, "scan_ascii_tokens": 2e-08,
+    "scan_stem_tokens": 4.93e-08, "scan_words": 5.49e-08, "set_union_lcs_stats": 1.92e-06,
+    "skip_bigram_stats": 1.51e-06, "stem_table_insert": 1.96e-08, "union_lcs_stats": 1.02e-06,
+    "wlcs_stats": 9.68e-07,
+}
+TWIN_SECONDS_PER_ITEM_DEFAULT = 1.8e-05  # a twin not measured: the slowest one's
+
+
+def twin_seconds(name: str, args) -> float:
+    """The seconds kernel `name`'s twin is expected to take on these arguments: their items
+    (the total size of the numpy arrays among them) times its measured seconds per item."""
+    items = 0
+    for arg in args:
+        if isinstance(arg, np.ndarray):
+            items += arg.size
+    return items * TWIN_SECONDS_PER_ITEM.get(name, TWIN_SECONDS_PER_ITEM_DEFAULT)
+
+
+def worth_compiling(name: str, args, spent: float | None = None, cached: bool = True) -> bool:
+    """Whether the compiled kernel `name` is worth bringing before its twin runs on `args`:
+    the seconds the twins have run in this process (spent; None: this process's) plus this
+    run's (twin_seconds) reach the cost of bringing it: with the cache holding it (cached),
+    numba's import (unless numba is imported) and its load; without, starting the compile
+    process (SPAWN_SECONDS). Below it the twin runs and numba is not imported.
+
+    Returns:
+        True where it is worth bringing (kernels.backend then loads it, or starts the compile
+        process), False where the twin should run.
+    """
+    if spent is None:
+        spent = _state["spent"]
+    if cached:
+        cost = LOAD_SECONDS.get(name, LOAD_SECONDS_DEFAULT)
+        if "numba" not in sys.modules:
+            cost += NUMBA_IMPORT_SECONDS
+    else:
+        cost = SPAWN_SECONDS
+    return spent + twin_seconds(name, args) >= cost
+
+
+def _bring(name: str, args):
+    """The compiled kernel `name`, where it is worth bringing for a run on `args` and it can
+    be here now (loaded from the cache in this thread), else None: its twin runs. On a cache
+    that lacks kernels the compile process starts first (a lower cost: see worth_compiling);
+    a kernel asked for is then adopted as the compile process caches it."""
+    if not worth_compiling(name, args, cached=False) or _state["pid"] != os.getpid():
+        return None  # (cheap: most small calls stop here, without a look at the cache)
+    if _state["process"] is None and not _complete():
+        start()  # the compile process, which costs this process little; nothing loaded yet
+    if name in _wanted and _state["process"] is not None:
+        return _compiled.get(name)  # asked for: the adopter brings it when it is cached
+    if worth_compiling(name, args):  # (adopting it as it is cached costs the same as a load)
+        start((name,))
+    return _compiled.get(name)
+
+
+def _marked(name: str) -> bool:
+    """Whether the cache folder has kernel `name` (its marker, written once it is cached)."""
+    folder = _folder()
+    return folder is not None and os.path.exists(os.path.join(folder, name + ".cached"))
+
+
+def _complete() -> bool:
+    """Whether the cache folder has every kernel (or there is none: nothing to compile)."""
+    if not _state.get("complete"):
+        _state["complete"] = _folder() is None or all(_marked(k) for k in KERNELS)
+    return _state["complete"]
+
+
+# --------------------------------------------------------------------------------------------
 # What the scorer calls
 
 
@@ -698,6 +827,7 @@ def _implementation(name: str, chosen: str):
         return function
     if chosen == "numba" or not _has_twin(name):
         return _wait(name)
+    _asked[name] = None
     return _twin(name)
 
 
@@ -738,16 +868,23 @@ def _has_twin(name: str) -> bool:
 
 
 def _twin(name: str, numba: bool = True):
-    """The numpy twin of a kernel (the compiled one once it is here); past what the twin can
-    do (OutOfScope), the compiled one, or without numba (numba=False) the plain Python one."""
+    """The numpy twin of a kernel, timed (worth_compiling); the compiled one once it is here,
+    or once it is worth bringing (_bring). Past what the twin can do (OutOfScope), the
+    compiled one, or without numba (numba=False) the plain Python one."""
     def run(*args, **kwargs):
-        if numba:  # the compile process starts when a twin first runs, not when a call
-            start()  # resolves its kernels (what it imports first, nltk, then has both cores)
+        if numba:
+            function = _compiled.get(name) or _bring(name, args)
+            if function is not None:
+                return function(*args, **kwargs)
+        began = time.perf_counter()
         try:
-            return ((_compiled.get(name) if numba else None) or _twin_of(name))(
-                *args, **kwargs)
+            out = _twin_of(name)(*args, **kwargs)
         except _twins.OutOfScope:
             return (_wait(name) if numba else _python(name))(*args, **kwargs)
+        # (unlocked: two threads adding at once may lose one run's seconds, which only
+        # delays a load a little)
+        _state["spent"] += time.perf_counter() - began
+        return out
     return run
 
 
@@ -765,19 +902,22 @@ def _wait(name: str):
     else compiled (or loaded from the cache) here."""
     if name not in _compiled and _state["no_compile"]:
         return _python(name)
-    if name not in _compiled:
+    if name not in _compiled and mode() != "numba":
+        start((name,))  # loaded from the cache now, or asked of the compile process
         adopter = _state["adopter"]
-        if adopter is not None and _state["pid"] == os.getpid() and mode() != "numba":
-            while not _event(name).wait(0.1):
+        if adopter is not None and _state["pid"] == os.getpid():
+            while name not in _compiled and not _event(name).wait(0.1):
                 if not adopter.is_alive() and not _event(name).is_set():
                     break  # it ended without this kernel (killed, or failed): compile here
-        if name not in _compiled:
-            try:
-                _load(name)
-            except Exception as error:
-                if _interrupted(error) or not _heal({name: error}, here=True, compiling=True):
-                    raise  # (healed: a file of the cache did not read)
-                _load(name)  # compiled here, once (its files were set aside)
+                if _marked(name):  # cached before it was asked for: the adopter passed it
+                    start((name,))
+    if name not in _compiled:
+        try:
+            _load(name)
+        except Exception as error:
+            if _interrupted(error) or not _heal({name: error}, here=True, compiling=True):
+                raise  # (healed: a file of the cache did not read)
+            _load(name)  # compiled here, once (its files were set aside)
     return _compiled[name]
 
 
@@ -785,18 +925,32 @@ def _wait(name: str):
 # The compile process
 
 _CHILD = """\
-import importlib, os, sys, threading, types
+import importlib, os, sys, threading, time, types
 os.umask(os.umask(0o022) | 0o022)  # numba's files here: not writable by group or others
-# stdin is a pipe from the process that started this one: its end means that process is gone
-threading.Thread(target=lambda: (sys.stdin.buffer.read(), os._exit(0)), daemon=True).start()
-folder, name = sys.argv[1], sys.argv[2]
+folder, name, todo = sys.argv[1], sys.argv[2], sys.argv[3:]
+asked = []  # kernels the parent asks for meanwhile, one a line on stdin: compiled next
+
+
+def listen():  # stdin is a pipe from the process that started this one: its end means it is gone
+    for line in sys.stdin:
+        asked.append(line.strip())
+    os._exit(0)
+
+
+threading.Thread(target=listen, daemon=True).start()
 package = types.ModuleType(name)  # the folder as a package, as _import_compiled_module does
 package.__path__ = [folder]
 sys.modules[name] = package
 module = importlib.import_module(name + ".registry")  # (the copy to compile: a run-time name)
 module.use_numba()
 import numpy as np
-for kernel in sys.argv[3:]:
+done = set()
+while True:
+    kernel = next((k for k in asked + todo if k in module.EXAMPLES and k not in done), None)
+    if kernel is None:
+        break
+    done.add(kernel)
+    began = time.perf_counter()
     try:
         with np.errstate(all="ignore"):
             module.EXAMPLES[kernel](module)
@@ -804,17 +958,18 @@ for kernel in sys.argv[3:]:
         print("!" + kernel, type(error).__name__, flush=True)
         continue
     open(os.path.join(folder, kernel + ".cached"), "w").close()
-    print(kernel, flush=True)
+    print(kernel, round(time.perf_counter() - began, 3), flush=True)
 """
 
 
-def start() -> None:
-    """Make the compiled kernels arrive: load them now when the cache has them all, else start
-    the compile process (once per process) and adopt each kernel as it is cached."""
-    if mode() == "numpy" or _state["process"] is not None or len(_compiled) == len(KERNELS):
-        return
-    if _state["pid"] != os.getpid():
-        return  # a forked child: it uses twins, and compiles here only what it must wait for
+def start(names=()) -> None:
+    """Make the compiled kernels `names` arrive: each loaded now where the cache has it; and
+    where the cache lacks any kernel, one compile process that compiles every missing one,
+    the kernels calls asked for first (`names` are adopted as it caches them; another one
+    starts only for names asked for once it has ended). No names (compile_kernels): the
+    compile process only, nothing loaded."""
+    if mode() == "numpy" or _state["pid"] != os.getpid():
+        return  # (a forked child uses twins, and compiles here only what it must wait for)
     if _swallowed_interrupt() or sys.is_finalizing():
         # on its way out (a Ctrl-C the command saw, or the interpreter ending while a pool
         # thread still runs a twin): a process or thread started now would fail or outlive it
@@ -822,27 +977,43 @@ def start() -> None:
     folder = _folder()
     if folder is None:
         return  # no cache: numba compiles at first need (_wait), as it does by itself
-    cached = [k for k in KERNELS if os.path.exists(os.path.join(folder, k + ".cached"))]
-    missing = [k for k in KERNELS if k not in cached]
-    if not missing:
-        failed = {}
-        for name in KERNELS:
-            if name not in _compiled:
+    failed = {}
+    for name in names:
+        if name not in _compiled:
+            _wanted[name] = None
+            if _marked(name):
                 _load(name, failed)
-        here = mode() == "numba"  # (under =numba, _wait compiles them in the caller's thread)
-        missing, cached = _heal(failed, here=here), []
-        if not missing or here:
-            return
+    here = mode() == "numba"  # (under =numba, _wait compiles them in the caller's thread)
+    again = _heal(failed, here=here)
+    if again:
+        _state["complete"] = False
     with _lock:
-        if _state["process"] is not None:
+        process, adopter = _state["process"], _state["adopter"]
+        if process is not None and adopter is not None and adopter.is_alive():
+            _ask(process, [name for name in names if name not in _compiled])
+            return  # running: what is asked for now is compiled next
+        if process is not None and not names:
+            return  # (compile_kernels after one ended: what it could not compile waits)
+        if here and names:
             return
-        process = _spawn(folder, missing)
+        missing = [k for k in KERNELS if not _marked(k)]
+        if not missing:
+            return
+        first = [k for k in (*names, *_asked) if k in missing]
+        process = _spawn(folder, list(dict.fromkeys(first + missing)))
         if process is None:
             return  # _wait compiles here what a call needs
-        _state["adopter"] = threading.Thread(
-            target=_adopt, args=(process, [k for k in cached if k not in _compiled]),
-            daemon=True, name="rouge-metric-adopt")
+        _state["adopter"] = threading.Thread(target=_adopt, args=(process,), daemon=True,
+                                             name="rouge-metric-adopt")
     _state["adopter"].start()
+
+
+def _ask(process, names: list) -> None:
+    """The running compile process compiles these kernels next (a line each on its stdin)."""
+    with contextlib.suppress(OSError, ValueError):  # (ended meanwhile: the adopter heals)
+        for name in names:
+            process.stdin.write(name + "\n")
+        process.stdin.flush()
 
 
 def _spawn(folder: str, kernels: list):
@@ -862,15 +1033,12 @@ def _spawn(folder: str, kernels: list):
     return process
 
 
-def _adopt(process, cached: list) -> None:
-    """Load into this process the kernels the cache has (cached) and each kernel as the
-    compile process caches it, then reap it; what the cache could not give is healed and
-    recompiled once, by a second compile process."""
+def _adopt(process) -> None:
+    """Load into this process each kernel the compile process caches that was asked for
+    (_wanted: the others stay in the cache until a call needs them), then reap it; what the
+    cache could not give is healed and recompiled once, by a second compile process."""
     try:
         failed = {}
-        for name in cached:
-            if _state["pid"] == os.getpid():
-                _load(name, failed)
         while process is not None:
             for line in process.stdout:
                 word = line.split() or [""]
@@ -879,7 +1047,10 @@ def _adopt(process, cached: list) -> None:
                     continue
                 if word[0].startswith("!"):
                     failed[name] = _NotCompiled(" ".join(word[1:]))
-                else:
+                    continue
+                with contextlib.suppress(IndexError, ValueError):
+                    _state["compiled_in"][name] = float(word[1])
+                if name in _wanted:
                     _load(name, failed)
             process.wait()
             process.stdin.close(), process.stdout.close()
@@ -909,13 +1080,38 @@ def stop() -> None:
             return
 
 
-def compile_all() -> None:
-    """Every kernel compiled (or loaded from the cache) and adopted: the wait is here."""
+def compile_all() -> list:
+    """Every kernel compiled (or loaded from the cache) and adopted: the wait is here.
+
+    Returns:
+        (name, seconds, how) per kernel, in compile order: how is "cached" where the cache
+        had it (seconds: its load here), else "compiled" (seconds: its compile, by the
+        compile process or here); [] under ROUGE_METRIC_BACKEND=numpy.
+    """
     if mode() == "numpy":
-        return
-    start()
+        return []
+    had = [name for name in KERNELS if _marked(name)]
+    start()  # the compile process, for what the cache lacks, compiling while the rest loads
+    failed, took = {}, {}
+    for name in had:  # all loaded before any is healed: one warning for what did not read
+        began = time.perf_counter()
+        if name not in _compiled and _state["pid"] == os.getpid():
+            _load(name, failed)
+        took[name] = time.perf_counter() - began
+    again = _heal(failed, here=mode() == "numba")
+    if again:
+        start(tuple(again))  # recompiled by the compile process (or, under =numba, here)
+    report = []
     for name in KERNELS:
+        began = time.perf_counter()
         _wait(name)
+        took[name] = took.get(name, 0.0) + time.perf_counter() - began
+        if name in _state["compiled_in"]:
+            report.append((name, _state["compiled_in"][name], "compiled"))
+        else:
+            fresh = name in had and name not in _state["healed"]
+            report.append((name, took[name], "cached" if fresh else "compiled"))
+    return report
 
 
 def _after_fork_in_child() -> None:
