@@ -29,6 +29,18 @@ class OutOfScope(Exception):
     """This call is for the compiled kernel."""
 
 
+# The most cells, matches or sentence pairs a twin lists at once (32 MB an int64 array): the
+# twins list what the kernels walk, so a long text (a sentence of 20,000 tokens, 50,000
+# one-token sentences, a word repeated 50,000 times) would take gigabytes; past this, the call
+# is the compiled kernel's (OutOfScope), whose memory is linear in its input
+MAX_TWIN_CELLS = 4_000_000
+
+
+def _within_budget(cells: int, what: str) -> None:
+    if cells > MAX_TWIN_CELLS:
+        raise OutOfScope(f"{cells:,} {what} to list (more than {MAX_TWIN_CELLS:,})")
+
+
 def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """concatenate([arange(s, s + n) for s, n in zip(starts, lengths)]) without a loop."""
     lengths = np.asarray(lengths, dtype=np.int64)
@@ -324,6 +336,7 @@ def _matches(pred_pos, pred_owner, ref_pos, ref_owner, tokens):
     lo = np.searchsorted(sorted_pk, rk, side="left")
     hi = np.searchsorted(sorted_pk, rk, side="right")
     count = hi - lo
+    _within_budget(int(count.sum()), "matching token pairs")
     ref_item = np.repeat(np.arange(rk.shape[0]), count)
     pred_item = order[_ranges(lo, count)]
     return pred_item, ref_item
@@ -368,6 +381,7 @@ def _lcs_group(tokens, text_offsets, pair_pred, pair_ref, lp, lr):
     steps = int(lr.max(initial=0))
     if steps == 0 or words == 0:
         return np.zeros(n, dtype=np.int64)
+    _within_budget(steps * n * words, "bit-row words")
     p_pos, p_owner, _ = pair_positions(text_offsets, pair_pred)
     r_pos, r_owner, _ = pair_positions(text_offsets, pair_ref)
     pred_item, ref_item = _matches(p_pos, p_owner, r_pos, r_owner, tokens)
@@ -394,6 +408,7 @@ def sentence_pairs(sent_len, text_sent_offsets, pair_pred, pair_ref) -> tuple:
     r_s0, r_s1 = text_sent_offsets[pair_ref], text_sent_offsets[pair_ref + 1]
     n_ps, n_rs = p_s1 - p_s0, r_s1 - r_s0
     per_pair = n_ps * n_rs
+    _within_budget(int(per_pair.sum()), "sentence pairs")
     combo_pair = _owner(per_pair)
     within = np.arange(combo_pair.shape[0]) - np.repeat(np.cumsum(per_pair) - per_pair, per_pair)
     ys = r_s0[combo_pair] + within // np.maximum(n_ps[combo_pair], 1)
@@ -488,6 +503,7 @@ def _mark_group(tokens, sent_offsets, ys, xs, ly, lx):
     n = ys.shape[0]
     steps = int(ly.max(initial=0))
     words = max(1, (int(lx.max(initial=0)) + 63) // 64)
+    _within_budget((steps + 1) * n * (words + 2), "bit-row words")
     y_pos, y_owner, _ = pair_positions(sent_offsets, ys)
     x_pos, x_owner, _ = pair_positions(sent_offsets, xs)
     x_item, y_item = _matches(x_pos, x_owner, y_pos, y_owner, tokens)
@@ -659,6 +675,7 @@ def _weighted_marks(tokens, sent_offsets, ys, xs, ly, lx, f):
     up >= left -> up, else left (the kernel's _dp_block and mark_path)."""
     n = ys.shape[0]
     rows, cols = int(ly.max()), int(lx.max())
+    _within_budget((rows + cols + 1) * (rows + 1) * n, "weighted LCS cells")
     # tokens as [position, sentence pair] (a step reads contiguous rows); padding never equal
     y_tok = np.full((rows, n), -1, dtype=np.int64)
     x_tok = np.full((cols, n), -2, dtype=np.int64)
