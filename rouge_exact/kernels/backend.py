@@ -691,32 +691,32 @@ def _heal(failed: dict, here: bool = False, compiling: bool = False) -> list:
 # cost it, whatever its calls. Figures: benchmarks/cost_model.py prints them (docs/performance.md,
 # "What a call loads").
 
-# measured by `python benchmarks/cost_model.py --runs 5 --pairs 1000` (2 CPUs, load average 1.9)
-NUMBA_IMPORT_SECONDS = 0.157  # `import numba`, in a fresh process that has numpy
+# measured by `python benchmarks/cost_model.py --runs 5 --pairs 1000` (2 CPUs, load average 0.9)
+NUMBA_IMPORT_SECONDS = 0.140  # `import numba`, in a fresh process that has numpy
 # the first kernel's load from a warm cache (the compiled copy's import included), per kernel
 LOAD_SECONDS = {
-    "scan_stem_tokens": 0.1931, "scan_ascii_tokens": 0.2312, "dense_ids": 0.2100,
-    "stem_table_insert": 0.1707, "porter_stem_codes": 0.2618, "ngram_stats": 0.1697,
-    "union_lcs_stats": 0.1797, "lcs_stats": 0.1836, "exact_column_sums": 0.1930,
-    "example_prf": 0.2031, "poisson_bootstrap_sums": 0.1768, "wlcs_stats": 0.1835,
-    "skip_bigram_stats": 0.2085, "perl_bootstrap_means": 0.2137, "distinct_ngram_stats": 0.1827,
-    "set_union_lcs_stats": 0.2136, "scan_words": 0.2652,
+    "scan_stem_tokens": 0.1476, "scan_ascii_tokens": 0.1494, "dense_ids": 0.1446,
+    "stem_table_insert": 0.1404, "porter_stem_codes": 0.146, "ngram_stats": 0.1497,
+    "union_lcs_stats": 0.1568, "lcs_stats": 0.1533, "exact_column_sums": 0.1431,
+    "example_prf": 0.1422, "poisson_bootstrap_sums": 0.1478, "wlcs_stats": 0.1516,
+    "skip_bigram_stats": 0.1564, "perl_bootstrap_means": 0.1487, "distinct_ngram_stats": 0.1444,
+    "set_union_lcs_stats": 0.1547, "scan_words": 0.1473,
 }
-LOAD_SECONDS_DEFAULT = 0.2652  # a kernel not measured: the slowest one's
+LOAD_SECONDS_DEFAULT = 0.1568  # a kernel not measured: the slowest one's
 # this process's share of starting the compile process (the copy of the kernel files, its
 # fork and exec): it then compiles on another core, and its kernels are adopted only once
 # they are worth loading
-SPAWN_SECONDS = 0.0123
+SPAWN_SECONDS = 0.0103
 # the twins' seconds per item (the total size of a run's array arguments), on realsumm's pairs
 TWIN_SECONDS_PER_ITEM = {
-    "dense_ids": 7.54e-08, "distinct_ngram_stats": 3.11e-07, "exact_column_sums": 2.38e-08,
-    "example_prf": 1.63e-08, "lcs_stats": 2.32e-07, "ngram_stats": 4.23e-07,
-    "poisson_bootstrap_sums": 2.55e-07, "porter_stem_codes": 1.8e-05, "scan_ascii_tokens": 2e-08,
-    "scan_stem_tokens": 4.93e-08, "scan_words": 5.49e-08, "set_union_lcs_stats": 1.92e-06,
-    "skip_bigram_stats": 1.51e-06, "stem_table_insert": 1.96e-08, "union_lcs_stats": 1.02e-06,
-    "wlcs_stats": 9.68e-07,
+    "dense_ids": 6.57e-08, "distinct_ngram_stats": 2.39e-07, "exact_column_sums": 1.94e-08,
+    "example_prf": 1.66e-08, "lcs_stats": 1.86e-07, "ngram_stats": 2.72e-07,
+    "poisson_bootstrap_sums": 1.58e-07, "porter_stem_codes": 2.97e-05,
+    "scan_ascii_tokens": 3.64e-08, "scan_stem_tokens": 3.13e-08, "scan_words": 3.55e-08,
+    "set_union_lcs_stats": 1.15e-06, "skip_bigram_stats": 1.11e-06,
+    "stem_table_insert": 1.48e-08, "union_lcs_stats": 6.64e-07, "wlcs_stats": 6.74e-07,
 }
-TWIN_SECONDS_PER_ITEM_DEFAULT = 1.8e-05  # a twin not measured: the slowest one's
+TWIN_SECONDS_PER_ITEM_DEFAULT = 2.97e-05  # a twin not measured: the slowest one's
 
 
 def twin_seconds(name: str, args) -> float:

@@ -24,7 +24,7 @@ from .rouge155_lexicon import (
     SMART_STOPWORDS,
     stem_token_rouge155,
 )
-from ..kernels import twins
+from ..kernels import porter as porter_kernels  # (plain Python: the file, not its compiled copy)
 from ..kernels.pool import ForkSafeLock
 from ..kernels.backend import (
     resolve,
@@ -583,16 +583,6 @@ def _porter_nltk() -> Callable[[str], str]:
     return porter.PorterStemmer().stem
 
 
-def _porter_codes(codes: np.ndarray) -> np.ndarray:
-    """kernels.porter.porter_stem_codes' twin: nltk's stemmer on the words the codes spell."""
-    stem = stem_memo("porter").stem
-    return np.array([encode_token(stem(decode_token(code))) for code in codes.tolist()],
-                    dtype=np.int64)
-
-
-twins.PORTER_TWIN[:] = [_porter_codes]
-
-
 def import_stemmer() -> None:
     """Import nltk's stemmer now (evaluate.load calls this, 0.2-0.4 s): then no call imports
     it. An import inside a call holds the module's import lock, and a child forked by another
@@ -604,16 +594,43 @@ def import_stemmer() -> None:
 
 
 def nltk_version() -> str:
-    import nltk
+    """The installed nltk's version, for the signature: read from its metadata, not from
+    `import nltk` (0.2 s, which a call stemmed by kernels.porter does not otherwise pay)."""
+    from importlib.metadata import PackageNotFoundError, version
 
-    return nltk.__version__
+    try:
+        return version("nltk")
+    except PackageNotFoundError:  # (nltk is a requirement: a broken install)
+        import nltk
+
+        return nltk.__version__
+
+
+def _porter_at_first_word() -> Callable[[str], str]:
+    """nltk's Porter stemmer without nltk's import (0.15-0.25 s, longer than a small call's
+    stemming): a packed word is stemmed by kernels.porter's batch (compiled, or as plain
+    Python), a longer ASCII word by its plain-Python porter_stem (tests/test_porter_kernel.py
+    holds both equal to nltk); nltk, imported at its first such word, stems the others."""
+    loaded: list = []
+
+    def stem(word: str) -> str:
+        if word.isascii():
+            data = np.frombuffer(word.encode("ascii"), dtype=np.uint8)
+            bounds = np.array([len(word)], dtype=np.int64)
+            with np.errstate(over="ignore"):
+                out, ends = porter_kernels.porter_stem(data, np.zeros(1, dtype=np.int64), bounds)
+            return out[:ends[0]].tobytes().decode("ascii")
+        if not loaded:
+            loaded.append(_porter_nltk())
+        return loaded[0](word)
+    return stem
 
 
 def stem_memo(stemmer: str) -> StemMemo:
     """The process's memo of 'porter' (nltk, as rouge_score) or 'rouge155' (Lin's Porter
     variant with WordNet 2.0's exceptions)."""
     if stemmer not in _STEM_MEMOS:
-        _STEM_MEMOS[stemmer] = StemMemo(_porter_nltk() if stemmer == "porter"
+        _STEM_MEMOS[stemmer] = StemMemo(_porter_at_first_word() if stemmer == "porter"
                                         else stem_token_rouge155)
     return _STEM_MEMOS[stemmer]
 
