@@ -1,7 +1,7 @@
 """A call loads only what it needs (kernels.backend.worth_compiling, a ski rental).
 
 * a fresh process on a complete kernel cache scores 8 pairs on the numpy twins, without
-  importing numba, and gives rouge_score's numbers;
+  importing numba or nltk, and gives rouge_score's numbers;
 * a fresh process scoring 2,000 pairs loads the compiled kernels its call uses, and only those;
 * worth_compiling's decision on its boundaries (constants set to exact binary fractions).
 """
@@ -30,7 +30,7 @@ _SCORE = textwrap.dedent("""
     rows = [json.loads(line) for line in open(sys.argv[1], encoding="utf-8")][:int(sys.argv[2])]
     out = rouge_exact.compute([r["prediction"] for r in rows], [r["references"] for r in rows],
                               rouge_types=json.loads(sys.argv[3]), use_stemmer=True)
-    print(json.dumps(dict(out=out, numba="numba" in sys.modules,
+    print(json.dumps(dict(out=out, numba="numba" in sys.modules, nltk="nltk" in sys.modules,
                           compiled=sorted(backend._compiled))))
 """)
 
@@ -47,6 +47,7 @@ def test_a_small_call_on_a_complete_cache_imports_no_numba(metric):
     path = REPO / "examples" / "pairs.jsonl"
     got = _score(path, 8)
     assert got["numba"] is False and got["compiled"] == []
+    assert got["nltk"] is False  # the stemmer's twin is kernels/porter.py as plain Python
     rows = [json.loads(line) for line in open(path, encoding="utf-8")]
     assert len(rows) == 8
     scorer = rouge_scorer.RougeScorer(TYPES, use_stemmer=True)
