@@ -18,7 +18,6 @@ import contextlib
 import functools
 import hashlib
 import importlib
-import importlib.metadata as metadata
 import io
 import os
 import pickle
@@ -246,6 +245,9 @@ def _folder() -> str | None:
     no writable cache directory). It is in cache_root() when that is trusted (untrusted),
     else in a private folder of this process (_private_root), with one warning."""
     if "folder" not in _state:
+        # (imported here: importlib.metadata costs ~12 ms, which a call on the twins skips)
+        import importlib.metadata as metadata
+
         altered = []
         try:
             sources = {}

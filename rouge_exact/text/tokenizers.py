@@ -594,13 +594,18 @@ def import_stemmer() -> None:
 
 
 def nltk_version() -> str:
-    """The installed nltk's version, for the signature: read from its metadata, not from
-    `import nltk` (0.2 s, which a call stemmed by kernels.porter does not otherwise pay)."""
-    from importlib.metadata import PackageNotFoundError, version
+    """The installed nltk's version, for the signature: the file its __version__ is read
+    from (nltk/VERSION), not `import nltk` (0.2 s, which a call stemmed by kernels.porter
+    does not otherwise pay)."""
+    import importlib.util
+    import os
 
+    spec = importlib.util.find_spec("nltk")
     try:
-        return version("nltk")
-    except PackageNotFoundError:  # (nltk is a requirement: a broken install)
+        with open(os.path.join(os.path.dirname(spec.origin), "VERSION"),
+                  encoding="utf-8") as version:
+            return version.read().strip()
+    except (AttributeError, TypeError, OSError):  # (no such file: ask nltk itself)
         import nltk
 
         return nltk.__version__
