@@ -316,7 +316,7 @@ def test_the_library_warns_once_of_an_invalid_thread_cap_and_ignores_it():
 
 
 def test_vectorized_skip_bigrams_refuse_to_list_too_many():
-    """The numpy tier lists skip-bigrams (length x distance of them): past MAX_SKIP_KEYS it
+    """The numpy tier lists skip-bigrams (length x distance of them): past MAX_TWIN_CELLS it
     steps aside (a loaded CI once ran rougeS15000 on 2 x 20k tokens there, out of memory),
     and the kernels, which count in O(length), give the hand-computed numbers."""
     n = 20_000

@@ -222,6 +222,27 @@ def bit_rows(v, tokens, lo, hi, head, nxt, mask_of, masks, match):
 
 
 @njit(cache=True)
+def checkpoint_rows(y, x, head, nxt, mask_of, match):
+    """The bit rows of the LCS table of y (rows) against x (ceil(len(x) / 64) words a row),
+    every b-th one kept (b = sqrt(len(y))): (masks, b, checkpoints), checkpoints[k] the row
+    k * b and masks match_rows'. A traceback over them recomputes a block of b rows from its
+    checkpoint when it reaches it (union's _mark_lcs_bit_rows, sets' _mark_long_reference,
+    each with its tie rule): O(sqrt(len(y)) * len(x) / 64) words for a table of any size.
+    head, nxt, mask_of and match: bit_rows' scratch (head and mask_of filled with -1)."""
+    m = y.shape[0]
+    words = (x.shape[0] + 63) // 64
+    masks = match_rows(x, head, nxt, mask_of, words)
+    b = max(1, int(np.sqrt(m)))
+    checkpoints = np.empty((m // b + 1, words), dtype=np.uint64)
+    v = np.full(words, np.uint64(0xFFFFFFFFFFFFFFFF), dtype=np.uint64)
+    checkpoints[0, :] = v
+    for i in range(b, m + 1, b):
+        bit_rows(v, y, i - b, i, head, nxt, mask_of, masks, match)
+        checkpoints[i // b, :] = v
+    return masks, b, checkpoints
+
+
+@njit(cache=True)
 def zeros_below_words(v, j):
     """c[i][j] of multiword bit row v: its zero bits among bits 0..j-1."""
     total = 0

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .registry import copy_range, pair_dense_ids, dense_ids_into, table_size, njit
-from .score import bit_rows, match_rows
+from .score import bit_rows, checkpoint_rows
 from .union import mark_lcs_bits
 
 
@@ -104,16 +104,9 @@ def _mark_long_reference(ids, y0, m, x0, n, head, nxt, mask_of, match, mask):
     y = ids[y0:y0 + m]
     x = ids[x0:x0 + n]
     words = (n + 63) // 64
-    masks = match_rows(x, head, nxt, mask_of, words)
-    b = max(1, int(np.sqrt(m)))
-    checkpoints = np.empty((m // b + 1, words), dtype=np.uint64)
+    masks, b, checkpoints = checkpoint_rows(y, x, head, nxt, mask_of, match)
     block = np.empty((b + 1, words), dtype=np.uint64)
     slot = np.zeros(b + 1, dtype=np.int64)  # row i0 + r of the block is block[slot[r]]
-    v = np.full(words, np.uint64(0xFFFFFFFFFFFFFFFF), dtype=np.uint64)
-    checkpoints[0, :] = v
-    for i in range(b, m + 1, b):
-        bit_rows(v, y, i - b, i, head, nxt, mask_of, masks, match)
-        checkpoints[i // b, :] = v
     one = np.uint64(1)
     new = 0
     i = m

@@ -281,12 +281,9 @@ def ngram_stats(tokens, text_offsets, pair_pred, pair_ref, orders):
     return out
 
 
-MAX_SKIP_KEYS = 4_000_000  # skip-bigrams listed by one call (each listed array: 32 MB)
-
-
 def skip_bigram_stats(tokens, text_offsets, pair_pred, pair_ref, max_skip, unigrams):
     """kernels.registry.skip_bigram_stats: int64[pairs, 3] of (hit, pred_count, ref_count). It
-    lists the skip-bigrams, O(length x distance) of them: OutOfScope past MAX_SKIP_KEYS (a
+    lists the skip-bigrams, O(length x distance) of them: OutOfScope past MAX_TWIN_CELLS (a
     long distance on long texts; the compiled kernel counts them in O(length) memory)."""
     n_pairs = pair_pred.shape[0]
     pos, pair, side, local, length, lp, lr = _side_windows(text_offsets, pair_pred, pair_ref)
@@ -296,8 +293,7 @@ def skip_bigram_stats(tokens, text_offsets, pair_pred, pair_ref, max_skip, unigr
     # L - 1) (L <= the tokens of one call: no overflow)
     lengths = np.concatenate((lp, lr)).astype(np.int64)
     gaps = np.maximum(np.minimum(lengths, reach + 1) - 1, 0)
-    if int((gaps * lengths - gaps * (gaps + 1) // 2).sum()) > MAX_SKIP_KEYS:
-        raise OutOfScope(f"more than {MAX_SKIP_KEYS:,} skip-bigrams to list")
+    _within_budget(int((gaps * lengths - gaps * (gaps + 1) // 2).sum()), "skip-bigrams")
     ids = _dense(tokens[pos])
     u = int(ids.max(initial=0)) + 1
     items, keys = [], []

@@ -9,7 +9,7 @@ import numpy as np
 from .registry import copy_range, dense_ids_into, table_size, njit
 from .score import (
     bit_rows,
-    match_rows,
+    checkpoint_rows,
     zeros_below,
     zeros_below_words,
 )
@@ -66,17 +66,8 @@ def _mark_lcs_bit_rows(y, x, head, nxt, mask_of, match, mask):
     m = y.shape[0]
     n = x.shape[0]
     words = (n + 63) // 64
-    masks = match_rows(x, head, nxt, mask_of, words)
-    b = max(1, int(np.sqrt(m)))
-    checkpoints = np.empty((m // b + 1, words), dtype=np.uint64)
+    masks, b, checkpoints = checkpoint_rows(y, x, head, nxt, mask_of, match)
     block = np.empty((b + 1, words), dtype=np.uint64)
-    v = np.full(words, np.uint64(0xFFFFFFFFFFFFFFFF), dtype=np.uint64)
-    for w in range(words):
-        checkpoints[0, w] = v[w]
-    for i in range(b, m + 1, b):
-        bit_rows(v, y, i - b, i, head, nxt, mask_of, masks, match)
-        for w in range(words):
-            checkpoints[i // b, w] = v[w]
     new = 0
     i = m
     j = n
