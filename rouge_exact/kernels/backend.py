@@ -37,6 +37,7 @@ import numpy as np
 from . import registry as _python_kernels
 from . import twins as _twins
 from . import twins_sets as _twins_sets
+from ..version import installed_version
 
 BACKEND_ENV = "ROUGE_METRIC_BACKEND"  # "numba", "numpy", or unset: compiled when it is there
 CACHE_ENV = "ROUGE_METRIC_CACHE_DIR"
@@ -245,9 +246,6 @@ def _folder() -> str | None:
     no writable cache directory). It is in cache_root() when that is trusted (untrusted),
     else in a private folder of this process (_private_root), with one warning."""
     if "folder" not in _state:
-        # (imported here: importlib.metadata costs ~12 ms, which a call on the twins skips)
-        import importlib.metadata as metadata
-
         altered = []
         try:
             sources = {}
@@ -256,7 +254,7 @@ def _folder() -> str | None:
                     sources[file] = f.read()
             key = b"".join(f"{file}|{len(source)}|".encode() + source
                            for file, source in sources.items())
-            key += f"|{metadata.version('numba')}|{sys.version}".encode()
+            key += f"|{installed_version('numba')}|{sys.version}".encode()
             name = "kernels-" + hashlib.sha256(key).hexdigest()[:16]
             # checked before anything in it is read: numba's indexes are pickles, which run
             # code as they load, and so do the kernels' copies
@@ -281,7 +279,7 @@ def _folder() -> str | None:
                 for file, source in sources.items():
                     if file not in altered:
                         _write(os.path.join(folder, file), source)
-        except (OSError, metadata.PackageNotFoundError):
+        except (OSError, ImportError):  # (ImportError: numba not installed)
             folder = None
         _state["folder"] = folder
         if altered:
