@@ -40,6 +40,8 @@ __all__ = [
     "tokenize_ascii_batch",
     "tokenize_string_batch",
     "unicode_tokenize",
+    "unicode_v1_tokenize",
+    "character_v1_tokenize",
     "whitespace_tokenize",
     "split_sentences",
     "decode_token",
@@ -511,6 +513,23 @@ def unicode_tokenize(text: str) -> list[str]:
     return tokens
 
 
+def unicode_v1_tokenize(text: str) -> list[str]:
+    """rouge-score-rs 0.2.1's UnicodeTokenizer (profile unicode-v1): NFKC, case folding, NFKC;
+    the words of Unicode's word boundary rules (UAX #29, Unicode 17.0) that hold a letter or a
+    number. text.uax29 has the details."""
+    from .uax29 import unicode_words  # (its Unicode 17.0 tables load on first use: ~30 ms)
+
+    return unicode_words(text)
+
+
+def character_v1_tokenize(text: str) -> list[str]:
+    """rouge-score-rs 0.2.1's CharacterTokenizer (profile character-v1): the normalized
+    text's grapheme clusters (UAX #29) that hold a letter or a number."""
+    from .uax29 import characters
+
+    return characters(text)
+
+
 def whitespace_tokenize(text: str) -> list[str]:
     """Tokens are the whitespace-separated chunks, case-folded, punctuation kept."""
     return text.casefold().split()
@@ -754,6 +773,9 @@ TOKENIZERS = {
     "default": DEFAULT_TOKENIZER,
     "unicode": StringTokenizer("unicode", unicode_tokenize),
     "whitespace": StringTokenizer("whitespace", whitespace_tokenize),
+    # rouge-score-rs's two Unicode profiles (they never stem: use_stemmer is ignored, as there)
+    "unicode-v1": StringTokenizer("unicode-v1", unicode_v1_tokenize),
+    "character-v1": StringTokenizer("character-v1", character_v1_tokenize),
 }
 
 
