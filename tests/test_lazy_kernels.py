@@ -31,6 +31,7 @@ _SCORE = textwrap.dedent("""
     out = rouge_exact.compute([r["prediction"] for r in rows], [r["references"] for r in rows],
                               rouge_types=json.loads(sys.argv[3]), use_stemmer=True)
     print(json.dumps(dict(out=out, numba="numba" in sys.modules, nltk="nltk" in sys.modules,
+                          metadata="importlib.metadata" in sys.modules,
                           compiled=sorted(backend._compiled))))
 """)
 
@@ -48,6 +49,8 @@ def test_a_small_call_on_a_complete_cache_imports_no_numba(metric):
     got = _score(path, 8)
     assert got["numba"] is False and got["compiled"] == []
     assert got["nltk"] is False  # the stemmer's twin is kernels/porter.py as plain Python
+    # versions (the cache's numba, the signature's nltk) from dist-info names, not metadata
+    assert got["metadata"] is False
     rows = [json.loads(line) for line in open(path, encoding="utf-8")]
     assert len(rows) == 8
     scorer = rouge_scorer.RougeScorer(TYPES, use_stemmer=True)
@@ -110,3 +113,14 @@ def test_worth_compiling_counts_this_process_twins(costs, monkeypatch):
     assert costs.worth_compiling("ngram_stats", ())
     monkeypatch.setitem(costs._state, "spent", 0.25 - 2.0 ** -30)
     assert not costs.worth_compiling("ngram_stats", ())
+
+
+def test_installed_versions_are_importlib_metadata_s():
+    import importlib.metadata
+
+    from rouge_exact.version import installed_version
+
+    for name in ("numba", "nltk", "numpy", "rouge_score", "rouge-score", "jieba", "evaluate"):
+        assert installed_version(name) == importlib.metadata.version(name), name
+    with pytest.raises(importlib.metadata.PackageNotFoundError):
+        installed_version("no-such-distribution-here")

@@ -26,6 +26,7 @@ from .rouge155_lexicon import (
 )
 from ..kernels import porter as porter_kernels  # (plain Python: the file, not its compiled copy)
 from ..kernels.pool import ForkSafeLock
+from ..version import installed_version
 from ..kernels.backend import (
     resolve,
     threads_here,
@@ -615,9 +616,7 @@ def import_stemmer() -> None:
 def nltk_version() -> str:
     """The installed nltk's version, for the signature: from its metadata, not from
     `import nltk` (0.2 s, which a call stemmed by kernels.porter does not otherwise pay)."""
-    from importlib.metadata import version
-
-    return version("nltk")  # (a requirement; its absence is a broken install)
+    return installed_version("nltk")  # (a requirement; its absence is a broken install)
 
 
 def _porter_at_first_word() -> Callable[[str], str]:
