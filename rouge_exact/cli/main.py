@@ -4,11 +4,12 @@ imports this module) are the same command.
 
 This module is its entry (``main``, ``console``) and its runs: the input read in chunks by
 ``rouge_exact.io`` and scored by ``score_rows``, the one function that calls the library (into
-an aggregate of sums, so memory does not grow with the input), ``--compare`` and
-``--compile``. Beside it: ``parser`` (the flags, made from the options schema), ``output``
-(the table, the per-example lines and file, the progress bar) and ``errors`` (``CliError``:
-one line and status 2; Ctrl-C: one line and status 130, at any moment). Nothing here imports
-evaluate. docs/cli.md is the command's manual; docs/design.md, "The command", has the rest.
+an aggregate of sums, so memory does not grow with the input), ``--compare``, ``--compile``
+(``--files2rouge``: ``files2rouge``'s command). Beside it: ``parser`` (the flags, made from the
+options schema), ``output`` (the table, the per-example lines and file, the progress bar) and
+``errors`` (``CliError``: one line and status 2; Ctrl-C: one line and status 130, at any
+moment). Nothing here imports evaluate. docs/cli.md is the command's manual; docs/design.md,
+"The command", has the rest.
 """
 
 import collections
@@ -24,6 +25,7 @@ from pathlib import Path
 # The command's modules and the reader: standard library only, so that --help and a bad flag
 # stay fast; the library (numpy, the kernels) is imported by library(), when a run needs it
 from ..io.rows import RowError, Rows, read_system_rows
+from . import files2rouge
 from .errors import INTERRUPTS, PROG, CliError, interrupted_by
 from .output import (
     OutputFile,
@@ -349,11 +351,15 @@ def main(argv=None) -> int:
     TypeError of the library. Installs no signal handler (``console()`` does)."""
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
-        parser = build_parser()  # (standard library only: flags.py holds the schema's flags)
-        if not argv:  # the usage, not an error line: what a first try needs
-            parser.print_help(sys.stdout)
-            return 2
-        run(parser.parse_args(argv), sys.stdout, sys.stderr)
+        if files2rouge.FLAG in argv:  # files2rouge's command line: its own flags
+            argv.remove(files2rouge.FLAG)
+            files2rouge.main(argv, sys.stdout, sys.stderr)
+        else:
+            parser = build_parser()  # (standard library only: flags.py holds the schema's)
+            if not argv:  # the usage, not an error line: what a first try needs
+                parser.print_help(sys.stdout)
+                return 2
+            run(parser.parse_args(argv), sys.stdout, sys.stderr)
     except KeyboardInterrupt:
         return report_interrupt()
     except Exception as error:  # noqa: BLE001 - each kind is answered below, or re-raised

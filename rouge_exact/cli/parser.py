@@ -144,6 +144,7 @@ def build_parser() -> argparse.ArgumentParser:
                f"  {PROG} --input pairs.csv --rouge-types rouge1,rougeLsum\n"
                f"  {PROG} --jsonl pairs.jsonl --json --per-example scores.jsonl\n"
                f"  {PROG} --compile\n"
+               f"  {PROG} --files2rouge references.txt summaries.txt\n"
                "(python -m rouge_exact is the same command)\n"
                f"exit status: 0; 2 with one line '{PROG}: error: ...' on bad files or "
                "options;\n2 with this help when called without arguments; 130 on Ctrl-C")
@@ -168,6 +169,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--compile", action="store_true",
                    help="compile every kernel into the kernel cache and exit (for a\n"
                         "Dockerfile or a Space's build step); takes no input")
+    # (main() hands a command line with it to cli/files2rouge.py before this parser runs)
+    p.add_argument("--files2rouge", action="store_true",
+                   help="files2rouge's command, without Perl: rouge-exact --files2rouge\n"
+                        "REFERENCE SUMMARY [its options: -a ARGS, -s SAVETO, -e EOS,\n"
+                        "-n N, -nol, -nm, -ir, -is, -v]; rouge-exact --files2rouge -h\n"
+                        "lists them")
     p.add_argument("--max-record-bytes", type=_positive_int, default=DEFAULT_MAX_RECORD_BYTES,
                    metavar="N", help="refuse a record (a line of JSONL or text, a CSV record,\n"
                                      "a whole JSON file) over N bytes (default "
