@@ -2,28 +2,33 @@
 ensure_compatibility=True, its default): its length limits, its tokenizer and its stemmer,
 as a TokenizerProfile (the py_rouge profile's).
 
-py-rouge reads a text as follows (Rouge._preprocess_summary_per_sentence for ROUGE-L/W,
-_preprocess_summary_as_a_whole for ROUGE-N, which joins the lines with a space; both give
-the same tokens in the same order):
-
-1. its sentences are the lines, ``text.split("\\n")``, empty ones included;
-2. the length limit (on by default: 665 "bytes", which are characters) cuts the text before
-   anything else (``truncate_chars``, ``truncate_words``);
-3. each line is lowercased (``str.lower``) and every character but ``[A-Za-z0-9]`` becomes a
-   space;
-4. "cannot" becomes "_cannot_" (so that nltk keeps it one word, as ROUGE-1.5.5 does) and the
-   line goes through ``nltk.word_tokenize``. On such a line (letters, digits, "_" and
-   spaces: no sentence end, no punctuation) punkt finds one sentence and nltk's word
-   tokenizer changes nothing but its contractions: the words gimme, gonna, gotta, lemme and
-   wanna are each split in two; every other token is a whitespace-separated word;
-5. stemming (on by default: stemming=True) of the tokens longer than 3 characters: WordNet
-   2.0's exceptions (the same table as ROUGE-1.5.5's), then 138 special cases of its own,
-   else nltk's Porter stemmer in its ORIGINAL_ALGORITHM mode;
-6. "_cannot_" becomes "cannot" again.
-
-All of steps 4-6 act on one whitespace-separated word at a time, so a word's tokens are
-worked out once (``word_tokens``) and looked up after.
+py-rouge's sentences are the lines (empty ones included). A length limit (on by default: 665
+"bytes", which are characters) cuts the text before anything else (``truncate_chars``,
+``truncate_words``); each line is lowercased and every character but [A-Za-z0-9] becomes a
+space; nltk's word tokenizer then splits only gimme, gonna, gotta, lemme and wanna; tokens
+longer than 3 characters are stemmed (WordNet 2.0's exceptions, 138 special cases of its own,
+else nltk's Porter in ORIGINAL_ALGORITHM mode). The steps in py-rouge's order are below.
 """
+
+# py-rouge reads a text as follows (Rouge._preprocess_summary_per_sentence for ROUGE-L/W,
+# _preprocess_summary_as_a_whole for ROUGE-N, which joins the lines with a space; both give
+# the same tokens in the same order):
+#
+# 1. its sentences are the lines, text.split("\n"), empty ones included;
+# 2. the length limit cuts the text before anything else;
+# 3. each line is lowercased (str.lower) and every character but [A-Za-z0-9] becomes a space;
+# 4. "cannot" becomes "_cannot_" (so that nltk keeps it one word, as ROUGE-1.5.5 does) and the
+#    line goes through nltk.word_tokenize. On such a line (letters, digits, "_" and spaces: no
+#    sentence end, no punctuation) punkt finds one sentence and nltk's word tokenizer changes
+#    nothing but its contractions: the words gimme, gonna, gotta, lemme and wanna are each
+#    split in two; every other token is a whitespace-separated word;
+# 5. stemming (stemming=True by default) of the tokens longer than 3 characters: WordNet 2.0's
+#    exceptions (the same table as ROUGE-1.5.5's), then 138 special cases of its own, else
+#    nltk's Porter stemmer in its ORIGINAL_ALGORITHM mode;
+# 6. "_cannot_" becomes "cannot" again.
+#
+# Steps 4-6 act on one whitespace-separated word at a time, so a word's tokens are worked out
+# once (word_tokens) and looked up after.
 
 from __future__ import annotations
 

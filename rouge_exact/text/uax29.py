@@ -8,19 +8,20 @@ normalizes a text (NFKC, full case folding, NFKC again), then keeps
   finds them (``unicode_words``);
 * character-v1: the extended grapheme clusters (UAX #29) that hold one.
 
-All of it by Unicode 17.0 data, written into ``uax29_data`` by benchmarks/gen_unicode17.py.
-Here each character becomes a letter that names its Word_Break (or Grapheme_Cluster_Break)
-value (``str.translate``), and one regular expression over those letters finds the segments: the
-crate's state machine, rule for rule, including where it departs from UAX #29's text (a word
-with a ZWJ before an emoji takes that emoji and ends there; spaces stop taking spaces once an
-Extend or Format character followed them). tests/test_rs_tokenizers.py holds both to
-rouge-score-rs itself.
-
-Normalization is Python's ``unicodedata`` (fast, in C), except in a text that holds a character
-assigned after Unicode 13.0 (Python 3.10's data) which NFKC or case folding changes or
-composes: that text gets this module's NFKC, by the 17.0 data of those characters and Python's
-for the others.
+All of it by Unicode 17.0 data, written into ``uax29_data`` by benchmarks/gen_unicode17.py;
+tests/test_rs_tokenizers.py holds both to rouge-score-rs itself.
 """
+
+# How: each character becomes a letter that names its Word_Break (or Grapheme_Cluster_Break)
+# value (str.translate), and one regular expression over those letters finds the segments:
+# the crate's state machine, rule for rule, including where it departs from UAX #29's text (a
+# word with a ZWJ before an emoji takes that emoji and ends there; spaces stop taking spaces
+# once an Extend or Format character followed them).
+#
+# Normalization is Python's unicodedata (fast, in C), except in a text that holds a character
+# assigned after Unicode 13.0 (Python 3.10's data) which NFKC or case folding changes or
+# composes: that text gets this module's NFKC, by the 17.0 data of those characters and
+# Python's for the others.
 
 from __future__ import annotations
 
