@@ -50,7 +50,7 @@ from .version import __version__
 
 DEFAULT_ROUGE_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 DEFAULT_SEED = 12345
-MULTI_REF_MODES = ("max", "average", "best", "max_pr")
+MULTI_REF_MODES = ("max", "average", "best", "max_pr", "mean_prf")
 AGGREGATIONS = ("macro", "micro")
 
 # Bounds (each checked before any work; see the README's option table). The bounds of the type
@@ -127,7 +127,8 @@ OPTIONS = (
            "stemmer of lang"),
     Option("tokenizer", str, None, "how text becomes tokens: default (rouge_score's: "
            "lowercase runs of [a-z0-9]), unicode (letters and digits of every script), "
-           "whitespace, or a callable str -> list[str]", choices=tuple(TOKENIZERS),
+           "unicode-v1 and character-v1 (rouge-score-rs 0.2.1's: Unicode words, UAX #29, or "
+           "characters; never stemmed), whitespace, or a callable str -> list[str]", choices=tuple(TOKENIZERS),
            none="the profile's: default, or rouge155's own",
            rule=f"None, a callable str -> list[str] or one of {', '.join(TOKENIZERS)}"),
     Option("alpha", float, None, "the weight of precision in F = 1 / (alpha / P + "
@@ -136,8 +137,10 @@ OPTIONS = (
            none="the profile's: 0.5, coco's 1/(1+1.2^2)",
            rule="None or a number with 0 <= alpha <= 1"),
     Option("multi_ref", str, None, "several references: max (per type, the reference with "
-           "the best F), average (counts pooled, ROUGE-1.5.5's -f A), best (-f B) or max_pr "
-           "(precision and recall each the maximum over the references, as pycocoevalcap)",
+           "the best F; torchmetrics' accumulate=\"best\"), average (counts pooled, "
+           "ROUGE-1.5.5's -f A), best (-f B), max_pr (precision and recall each the maximum "
+           "over the references, as pycocoevalcap) or mean_prf (precision, recall and F each "
+           "the mean over the references; torchmetrics' accumulate=\"avg\")",
            choices=MULTI_REF_MODES, none="max; average with profile rouge155; max_pr with "
            "profile coco"),
     Option("remove_stopwords", bool, False, "drop ROUGE-1.5.5's SMART stopwords (English) "
@@ -153,11 +156,13 @@ OPTIONS = (
            "signature and the count", cli=False),
     Option("profile", str, "rouge_score", "whose numbers: rouge_score 0.1.2's (evaluate's "
            "rouge), the ROUGE-1.5.5 Perl script's (rouge155), pycocoevalcap's ROUGE-L "
-           "(coco: image captioning's), pltrdy's rouge 1.0.1 (pltrdy: LongBench's) or the "
-           "rouge_chinese package 1.0.3 (LLaMA-Factory's)", choices=tuple(PROFILES)),
+           "(coco: image captioning's), pltrdy's rouge 1.0.1 (pltrdy: LongBench's), the "
+           "rouge_chinese package 1.0.3 (LLaMA-Factory's) or torchmetrics 1.9.0's ROUGEScore "
+           "(torchmetrics: float32 scores, Punkt sentences for rougeLsum)",
+           choices=tuple(PROFILES)),
     Option("aggregation", str, "macro", "macro: the mean of the examples' scores; micro: the "
-           "scores of the counts summed over all examples (not with multi_ref max_pr)",
-           choices=AGGREGATIONS),
+           "scores of the counts summed over all examples (not with multi_ref max_pr or "
+           "mean_prf)", choices=AGGREGATIONS),
     Option("length_limit_words", int, None, "keep the first N words of every text "
            "(ROUGE-1.5.5's -l)", low=1, high=MAX_LENGTH_LIMIT, none="no limit",
            rule=_LIMIT_RULE),
@@ -526,6 +531,13 @@ def _language_tokenizer(tokenizer, lang, profile: Profile) -> tuple:
 def _multi_ref(value, profile: Profile) -> str:
     """The multi_ref option, one the profile allows (None: the profile's default)."""
     multi_ref = value if value is not None else profile.multi_ref_default
+    theirs = dict(profile.foreign_modes)
+    if multi_ref in theirs and multi_ref not in profile.multi_ref_allowed:
+        # a name of the program's own (torchmetrics' accumulate="best") that means another
+        # mode here, or none: name ours
+        raise ValueError(f"multi_ref: got {multi_ref!r}; the {profile.name} profile allows "
+                         f"{', '.join(profile.multi_ref_allowed)} ({profile.program}'s own "
+                         f"{multi_ref!r} mode is multi_ref={theirs[multi_ref]!r} here)")
     _choice(OPTION["multi_ref"], multi_ref)
     if multi_ref not in profile.multi_ref_allowed:
         raise ValueError(f"multi_ref: got {multi_ref!r}; the {profile.name} profile allows "
@@ -536,10 +548,10 @@ def _multi_ref(value, profile: Profile) -> str:
 def _aggregation(value, multi_ref: str) -> str:
     """The aggregation option: micro only where multi_ref leaves counts to pool."""
     aggregation = _choice(OPTION["aggregation"], value)
-    if aggregation == "micro" and multi_ref == "max_pr":
-        raise ValueError("aggregation: got 'micro' with multi_ref='max_pr'; allowed: "
-                         "'macro' (max_pr's precision and recall may come from different "
-                         "references: there are no counts to pool), or another multi_ref")
+    if aggregation == "micro" and multi_ref in ("max_pr", "mean_prf"):
+        raise ValueError(f"aggregation: got 'micro' with multi_ref={multi_ref!r}; allowed: "
+                         f"'macro' ({multi_ref}'s scores are not those of one set of counts: "
+                         "there are no counts to pool), or another multi_ref")
     return aggregation
 
 

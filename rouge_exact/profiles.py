@@ -3,10 +3,11 @@ tokenizers they name are in ``text.tokenizers``).
 
 A ``Profile`` holds every decision that differs between rouge_score 0.1.2 (``rouge_score``),
 the ROUGE-1.5.5 script (``rouge155``), coco-caption's ROUGE-L (``coco``), pltrdy's rouge 1.0.1
-(``pltrdy``) and rouge-chinese 1.0.3 (``rouge_chinese``): the tokenizer (and its sentence
-splitter) and stemmer, how ROUGE-N counts, what ROUGE-L means, which tokens fill the union
-LCS's clipping tables, the F rule and its default weight, rounding, ``pow``, the
-multi-reference modes, the bootstrap and its seed label, the kinds it scores. No other module compares profile names: adding a profile is adding one object to
+(``pltrdy``), rouge-chinese 1.0.3 (``rouge_chinese``) and torchmetrics 1.9.0
+(``torchmetrics``): the tokenizer (and its sentence splitter) and stemmer, how ROUGE-N
+counts, what ROUGE-L means, which tokens fill the union LCS's clipping tables, the F rule and
+its default weight, rounding, ``pow``, the multi-reference modes (and how it averages the
+references' scores), the bootstrap and its seed label, the kinds it scores. No other module compares profile names: adding a profile is adding one object to
 ``PROFILES``.
 """
 
@@ -27,6 +28,7 @@ from .text.peers import (
     COCO_TOKENIZER,
     PLTRDY_TOKENIZER,
     ROUGE_CHINESE_TOKENIZER,
+    TORCHMETRICS_TOKENIZER,
 )
 from .arithmetic import fscore
 
@@ -84,6 +86,17 @@ def coco_fscore(p: np.ndarray, r: np.ndarray, alpha: float) -> np.ndarray:
     return out
 
 
+def reference_means(values: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """multi_ref mean_prf's mean of each group of sizes[i] consecutive rows of values
+    (float64[rows, ...]): added left to right in float64, divided by the count."""
+    starts = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
+    total = values[starts].copy()
+    for j in range(1, int(sizes.max(initial=1))):
+        more = sizes > j
+        total[more] += values[starts[more] + j]
+    return total / sizes.reshape(-1, *[1] * (values.ndim - 1))
+
+
 @dataclass(frozen=True)
 class Profile:
     """Every decision that differs between two ROUGE implementations."""
@@ -111,6 +124,15 @@ class Profile:
     languages: tuple = ()  # lang codes whose segmenter may cut a text before its tokenizer
     rouge_types: tuple | None = None  # the types when none are asked for (None: the metric's)
     program: str = ""  # the program whose numbers it reproduces, as messages name it
+    # F from the rounded P and R (ROUGE-1.5.5's, which prints them); False: from the unrounded
+    # ones, then rounded itself (torchmetrics' float32 tensors of float64 P, R and F)
+    f_from_rounded: bool = True
+    # multi_ref mean_prf: (float64[pairs, ...] the pairs' P, R, F, int64[N] references per
+    # example) -> float64[N, ...] each example's mean, in the program's arithmetic
+    reference_mean: Callable = field(default=reference_means, compare=False)
+    # (their name, ours) of the program's own multi-reference modes, for the error that a
+    # name of theirs gets (torchmetrics' accumulate="best" is max here, not ROUGE-1.5.5's best)
+    foreign_modes: tuple = ()
 
     @property
     def keeps_rows(self) -> bool:
@@ -120,7 +142,7 @@ class Profile:
 ROUGE_SCORE = Profile(
     name="rouge_score", tokenizer=None, stemmer="porter", rouge_l="lcs", clip_from_flat=False,
     rounding=no_rounding, power=_libm_pow, sequential_sums=False, multi_ref_default="max",
-    multi_ref_allowed=("max", "average", "best", "max_pr"), bootstrap="poisson",
+    multi_ref_allowed=("max", "average", "best", "max_pr", "mean_prf"), bootstrap="poisson",
     seed_label=lambda seed: f"seed:{seed}", exact_tiebreak_rounding=False,
     program="rouge-score 0.1.2")
 
@@ -172,4 +194,103 @@ ROUGE_CHINESE = dataclasses.replace(PLTRDY, name="rouge_chinese",
                                     tokenizer=ROUGE_CHINESE_TOKENIZER, rouge_l="lcs",
                                     program="rouge-chinese 1.0.3")
 
-PROFILES = {p.name: p for p in (ROUGE_SCORE, ROUGE155, COCO, PLTRDY, ROUGE_CHINESE)}
+
+def float32_rounding(x: np.ndarray) -> np.ndarray:
+    """torch.tensor(x) of a Python float: the float32 nearest each value (ties to even), as
+    float64."""
+    return np.asarray(x, dtype=np.float64).astype(np.float32).astype(np.float64)
+
+
+# torch's CPU sum of float32 (aten/src/ATen/native/cpu/SumKernel.cpp, cascade_sum), which
+# torch.mean divides by the count in float32. A row shorter than a vector is summed in four
+# interleaved accumulators (row_sum); a longer one in vectors of _TORCH_LANES floats, each lane
+# a row_sum, the tail and then the lanes added to a scalar (vectorized_inner_sum). Each
+# accumulator adds 2^level_power values before it is folded into the next of four levels
+# (multi_row_sum). Checked against torch 2.13.0 on x86-64, where the kernel's vectors hold 8
+# floats under AVX2 and AVX512 alike, for 1 to 32,767 values
+# (tests/torchmetrics_vectors/live_torchmetrics.py); another vector width (ARM's) adds the
+# same numbers in another order.
+_TORCH_LANES = 8
+_F32 = np.float32
+
+
+def _multi_row_sum(rows: np.ndarray) -> np.ndarray:
+    """multi_row_sum: the float32 sums over axis 0 of rows[size, 4, ...], in cascade levels."""
+    size, levels = len(rows), 4
+    power = max(4, ((size - 1).bit_length() if size > 2 else 1) // levels)
+    step, mask = 1 << power, (1 << power) - 1
+    acc = [np.zeros(rows.shape[1:], dtype=_F32) for _ in range(levels)]
+    i = 0
+    while i + step <= size:
+        for _ in range(step):
+            acc[0] = acc[0] + rows[i]
+            i += 1
+        for j in range(1, levels):
+            acc[j], acc[j - 1] = acc[j] + acc[j - 1], np.zeros_like(acc[j - 1])
+            if i & (mask << (j * power)):
+                break
+    for row in rows[i:]:
+        acc[0] = acc[0] + row
+    for j in range(1, levels):
+        acc[0] = acc[0] + acc[j]
+    return acc[0]
+
+
+def _row_sum(x: np.ndarray) -> np.ndarray:
+    """row_sum: the float32 sum over axis 0 in four interleaved accumulators."""
+    quads = len(x) // 4
+    partial = _multi_row_sum(x[:4 * quads].reshape(quads, 4, *x.shape[1:]))
+    total = partial[0]
+    for i in range(4 * quads, len(x)):
+        total = total + x[i]
+    for k in range(1, 4):
+        total = total + partial[k]
+    return total
+
+
+def torch_float32_sum(x: np.ndarray) -> np.ndarray:
+    """torch.sum of float32 x[n, ...] over axis 0, as torch's CPU kernel adds (one thread:
+    below its 32,768-value grain)."""
+    x = np.asarray(x, dtype=_F32)
+    if len(x) < _TORCH_LANES:
+        return _row_sum(x)
+    vectors = len(x) // _TORCH_LANES
+    lanes = _row_sum(x[:vectors * _TORCH_LANES].reshape(vectors, _TORCH_LANES, *x.shape[1:]))
+    total = np.zeros(x.shape[1:], dtype=_F32)
+    for i in range(vectors * _TORCH_LANES, len(x)):
+        total = total + x[i]
+    for lane in lanes:
+        total = total + lane
+    return total
+
+
+def torch_float32_means(values: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """torch.tensor(group).mean() of each group of sizes[i] consecutive rows of values (float32
+    numbers as float64[rows, ...]): torch's float32 sum, divided by the count in float32; as
+    float64[groups, ...]. Groups of one size at once."""
+    starts = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
+    out = np.empty((len(sizes), *values.shape[1:]), dtype=np.float64)
+    for size in np.unique(sizes).tolist():
+        which = np.flatnonzero(sizes == size)
+        rows = values[starts[which][None, :] + np.arange(size)[:, None]]  # [size, groups, ...]
+        out[which] = torch_float32_sum(rows) / _F32(size)
+    return out
+
+
+# torchmetrics 1.9.0 (ROUGEScore and functional rouge_score): rouge_score's tokens, counting and
+# LCS; rougeLsum's sentences are nltk's English Punkt's (text.peers.PunktTokenizer), not the
+# lines. Each example's P, R and F are float32 tensors of float64 numbers (F from the
+# unrounded P and R). Several references: per type the one whose float32 F is highest, the
+# first on ties (accumulate="best": max), or P, R and F each averaged in float32 as torch
+# averages (accumulate="avg": mean_prf, so F is not the F of the P and R it reports). The
+# corpus: the mean of the examples' numbers (exact here; torch's float32 sum is within a few
+# float32 ulps of it). Types: rouge<N>, rougeL, rougeLsum, as its rouge_keys.
+TORCHMETRICS = dataclasses.replace(
+    ROUGE_SCORE, name="torchmetrics", tokenizer=TORCHMETRICS_TOKENIZER,
+    rounding=float32_rounding, f_from_rounded=False, multi_ref_default="max",
+    multi_ref_allowed=("max", "mean_prf"), reference_mean=torch_float32_means,
+    foreign_modes=(("best", "max"), ("avg", "mean_prf")), kinds=("n", "L", "Lsum"),
+    program="torchmetrics 1.9.0")
+
+PROFILES = {p.name: p for p in (ROUGE_SCORE, ROUGE155, COCO, PLTRDY, ROUGE_CHINESE,
+                                TORCHMETRICS)}

@@ -96,7 +96,10 @@ def per_reference_html(scored: dict) -> str:
                       "reference is chosen",
            "max_pr": "the score above takes the best precision and the best recall, maybe "
                      "of two references (max_pr, coco-caption's): no single reference is "
-                     "chosen"}[mode]
+                     "chosen",
+           "mean_prf": "the score above averages the references' P, R and F, each on its "
+                       "own (mean_prf, torchmetrics' accumulate=\"avg\"): no single "
+                       "reference is chosen"}[mode]
     return (f'<details class="per-ref" open><summary>F against each reference alone</summary>'
             f'<div class="table-wrap"><table class="rouge-table" id="per-reference"><thead><tr>'
             f'<th>Type</th>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table></div>'

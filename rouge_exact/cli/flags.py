@@ -19,12 +19,14 @@ METRIC_FLAGS = (('rouge_types',
            "rouge_score; rouge155: Lin's variant with WordNet's\n"
            'exceptions), or the stemmer of lang'}),
  ('tokenizer',
-  {'choices': ('default', 'unicode', 'whitespace'),
+  {'choices': ('default', 'unicode', 'whitespace', 'unicode-v1', 'character-v1'),
    'help': "how text becomes tokens: default (rouge_score's:\n"
            'lowercase runs of [a-z0-9]), unicode (letters and digits\n'
-           'of every script), whitespace, or a callable str ->\n'
-           "list[str] (default the profile's: default, or rouge155's\n"
-           'own)'}),
+           'of every script), unicode-v1 and character-v1\n'
+           "(rouge-score-rs 0.2.1's: Unicode words, UAX #29, or\n"
+           'characters; never stemmed), whitespace, or a callable\n'
+           "str -> list[str] (default the profile's: default, or\n"
+           "rouge155's own)"}),
  ('alpha',
   {'type': 'number',
    'metavar': 'X',
@@ -33,13 +35,15 @@ METRIC_FLAGS = (('rouge_types',
            'beta = 1.2; allowed: None or a number with 0 <= alpha <=\n'
            "1 (default the profile's: 0.5, coco's 1/(1+1.2^2))"}),
  ('multi_ref',
-  {'choices': ('max', 'average', 'best', 'max_pr'),
+  {'choices': ('max', 'average', 'best', 'max_pr', 'mean_prf'),
    'help': 'several references: max (per type, the reference with\n'
-           "the best F), average (counts pooled, ROUGE-1.5.5's -f\n"
-           'A), best (-f B) or max_pr (precision and recall each the\n'
-           'maximum over the references, as pycocoevalcap) (default\n'
-           'max; average with profile rouge155; max_pr with profile\n'
-           'coco)'}),
+           'the best F; torchmetrics\' accumulate="best"), average\n'
+           "(counts pooled, ROUGE-1.5.5's -f A), best (-f B), max_pr\n"
+           '(precision and recall each the maximum over the\n'
+           'references, as pycocoevalcap) or mean_prf (precision,\n'
+           'recall and F each the mean over the references;\n'
+           'torchmetrics\' accumulate="avg") (default max; average\n'
+           'with profile rouge155; max_pr with profile coco)'}),
  ('remove_stopwords',
   {'action': 'store_true', 'help': "drop ROUGE-1.5.5's SMART stopwords (English) before\nscoring"}),
  ('n_samples',
@@ -60,18 +64,20 @@ METRIC_FLAGS = (('rouge_types',
            'script does); allowed: an integer with 0 <= seed < 2**64\n'
            '(default 12345)'}),
  ('profile',
-  {'choices': ('rouge_score', 'rouge155', 'coco', 'pltrdy', 'rouge_chinese'),
+  {'choices': ('rouge_score', 'rouge155', 'coco', 'pltrdy', 'rouge_chinese', 'torchmetrics'),
    'help': "whose numbers: rouge_score 0.1.2's (evaluate's rouge),\n"
            "the ROUGE-1.5.5 Perl script's (rouge155),\n"
            "pycocoevalcap's ROUGE-L (coco: image captioning's),\n"
-           "pltrdy's rouge 1.0.1 (pltrdy: LongBench's) or the\n"
-           "rouge_chinese package 1.0.3 (LLaMA-Factory's) (default\n"
+           "pltrdy's rouge 1.0.1 (pltrdy: LongBench's), the\n"
+           "rouge_chinese package 1.0.3 (LLaMA-Factory's) or\n"
+           "torchmetrics 1.9.0's ROUGEScore (torchmetrics: float32\n"
+           'scores, Punkt sentences for rougeLsum) (default\n'
            'rouge_score)'}),
  ('aggregation',
   {'choices': ('macro', 'micro'),
    'help': "macro: the mean of the examples' scores; micro: the\n"
            'scores of the counts summed over all examples (not with\n'
-           'multi_ref max_pr) (default macro)'}),
+           'multi_ref max_pr or mean_prf) (default macro)'}),
  ('length_limit_words',
   {'type': 'number',
    'metavar': 'N',

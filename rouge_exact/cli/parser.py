@@ -102,7 +102,7 @@ def flag_spec(option) -> dict:
         text += f"; allowed: {option.allowed}"
     if option.type is not bool:
         text += f" (default {option.none if option.default is None else option.default})"
-    spec["help"] = "\n".join(textwrap.wrap(text, 56))
+    spec["help"] = "\n".join(textwrap.wrap(text, 56, break_on_hyphens=False))
     return spec
 
 

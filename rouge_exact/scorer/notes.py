@@ -38,6 +38,8 @@ def input_notes(options: RougeOptions, texts, flat: TokenizedBatch, stats,
     """The notes of one scored batch: its texts, their tokens (``flat``), the pairs'
     statistics and the options' plan (scorer.pipeline._plan)."""
     notes = InputNotes(texts=len(texts))
+    # pltrdy's and rouge-chinese's packages raise on any text without words, empty ones too
+    empty_raises = getattr(options.tokenizer, "empty_raises", False)
     offsets = flat.text_offsets
     if len(texts) > _FEW_TEXTS:
         tokenless = (offsets[1:] == offsets[:-1]).nonzero()[0].tolist()
@@ -49,7 +51,7 @@ def input_notes(options: RougeOptions, texts, flat: TokenizedBatch, stats,
         if any(ch.isalnum() for ch in text):
             notes.tokenless_letters += 1
             notes.tokenless_script = notes.tokenless_script or script_of(text)
-        elif (not text.isspace() and text) or options.tokenizer.own_sentences:
+        elif (not text.isspace() and text) or empty_raises:
             notes.tokenless_symbols += 1
     if len(texts) > 256 and options.tokenizer.line_sentences \
             and options.length_limit_bytes is None:
@@ -85,7 +87,7 @@ def input_warnings(options: RougeOptions, notes: InputNotes) -> list:
                        "for other scripts use tokenizer=\"unicode\"."))
         out.append(f"{notes.tokenless_letters} of {notes.texts} texts have letters but no "
                    f"tokens; they score 0.{hint}")
-    if notes.tokenless_symbols and options.tokenizer.own_sentences:
+    if notes.tokenless_symbols and getattr(options.tokenizer, "empty_raises", False):
         out.append(f"{notes.tokenless_symbols} of {notes.texts} texts have no words (empty, or "
                    f"nothing but what the {options.profile.name} profile's sentence splitter "
                    "drops); its package raises on them (\"Hypothesis is empty.\"); they score "

@@ -119,9 +119,12 @@ class _Plan:
         self.token_options = {"stemmer": options.stemmer,
                               "stopwords": options.remove_stopwords}
         self.row_keys = wants_poisson_bootstrap(options)
-        # the profile's P, R and F are example_prf's (no rounding, the alpha formula)
-        self.plain_prf = options.profile.rounding is no_rounding and \
-            options.profile.f_rule is fscore
+        # the profile's P, R and F are example_prf's (the alpha formula), rounded (if at all)
+        # each on its own after it (torchmetrics' float32): one kernel call, then the rounding
+        profile = options.profile
+        self.plain_prf = profile.f_rule is fscore and (
+            profile.rounding is no_rounding or not profile.f_from_rounded)
+        self.rounds_prf = profile.rounding is not no_rounding
         self.alpha = float(options.alpha)
         # the kernels a batch runs, resolved together once a call (kernels.backend.resolve)
         self.kernel_names = tuple(dict.fromkeys(
@@ -242,6 +245,8 @@ def _pair_statistics_of(options: RougeOptions, predictions, references, plan: _P
         lcs_texts = [truncate_bytes(t, options.length_limit_bytes, False) for t in texts]
         flat, sent = _split_batch(tokenizer.batch(flat_texts + lcs_texts,
                                                   **token_options), len(flat_texts))
+        if tokenizer.own_sentences:  # its sentences are not batch()'s lines (torchmetrics')
+            sent = tokenizer.sentence_batch(lcs_texts, **token_options) or sent
     else:
         flat = tokenizer.batch(flat_texts, **token_options)
         sent = flat
@@ -377,9 +382,15 @@ def example_statistics(options: RougeOptions, rouge_types: Sequence[RougeType],
                     chosen[:, j, c] = np.add.reduceat(x, starts)
     if options.multi_ref == "max_pr" and len(ref_counts) != len(values):
         return _separate_maxima(options, rouge_types, values, ref_counts), chosen
+    if options.multi_ref == "mean_prf" and len(ref_counts) != len(values):
+        # each pair's own P, R and F (one reference each), then the profile's mean of them
+        alone = np.ones(len(values), dtype=np.int64)
+        pairs = example_statistics(options, rouge_types, values, alone, kernels)[0]
+        return profile.reference_mean(pairs, ref_counts), chosen
     if not w_types and plan.plain_prf:  # the common case: one kernel call
         prf = kernels["example_prf"] if kernels else kernel("example_prf")
-        return prf(np.ascontiguousarray(chosen), plan.alpha), chosen
+        out = prf(np.ascontiguousarray(chosen), plan.alpha)
+        return (profile.rounding(out) if plan.rounds_prf else out), chosen
     out = np.empty(chosen.shape, dtype=np.float64)  # (P, R, F)
     # P and R in one division: hit / (den_p, den_r), 0 where the denominator is 0
     pr = out[..., :2]
@@ -388,10 +399,13 @@ def example_statistics(options: RougeOptions, rouge_types: Sequence[RougeType],
     for j, weight in w_types:  # the counts hold f(len) already: only f^-1 is left to apply
         for c in (0, 1):  # on a contiguous column, as the numbers were always made
             pr[:, j, c] = profile.power(np.ascontiguousarray(pr[:, j, c]), 1.0 / weight)
+    if not profile.f_from_rounded:
+        out[..., 2] = profile.rounding(options.fscore(pr[..., 0], pr[..., 1]))
     rounded = profile.rounding(pr)
     if rounded is not pr:
         pr[...] = rounded
-    out[..., 2] = profile.rounding(options.fscore(pr[..., 0], pr[..., 1]))
+    if profile.f_from_rounded:
+        out[..., 2] = profile.rounding(options.fscore(pr[..., 0], pr[..., 1]))
     return out, chosen
 
 
@@ -417,17 +431,30 @@ def chosen_references(options: RougeOptions, rouge_type: RougeType, values: np.n
                       ref_counts: np.ndarray):
     """The pair (row of ``values``) that each example's score comes from, int64[N], or None
     where the multi_ref mode pools the references' counts (average; one reference each
-    outside max mode) or takes its P and R apart (max_pr)."""
-    if options.multi_ref in ("average", "max_pr") or \
+    outside max mode), takes its P and R apart (max_pr) or averages the references' scores
+    (mean_prf)."""
+    if options.multi_ref in ("average", "max_pr", "mean_prf") or \
             (ref_counts == 1).all() and options.multi_ref != "max":
         return None
     hit, ref_den = values[:, 0], values[:, 2]
-    if options.multi_ref == "max":  # rouge_score's score_multi: the best F
-        key = options.fscore(*_precision_recall(options, rouge_type, hit, values[:, 1], ref_den))
+    if options.multi_ref == "max":  # rouge_score's score_multi: the best F, as reported
+        p, r = _precision_recall(options, rouge_type, hit, values[:, 1], ref_den)
+        key = _reported_f(options, p, r)
     else:  # ROUGE-1.5.5 -f B: the reference with the strictly highest key, the kind's
         key = rouge_type.spec.best_key(options.profile, rouge_type, hit, ref_den)
     starts = np.concatenate(([0], np.cumsum(ref_counts)[:-1]))
     return _first_max_per_group(key, starts, ref_counts)
+
+
+def _reported_f(options: RougeOptions, p: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """F as the profile reports it, from unrounded P and R (torchmetrics' argmax compares its
+    float32 F: two references whose F differ only below float32's precision tie there)."""
+    rounding = options.profile.rounding
+    if rounding is no_rounding:
+        return options.fscore(p, r)
+    if options.profile.f_from_rounded:
+        p, r = rounding(p), rounding(r)
+    return rounding(options.fscore(p, r))
 
 
 def _first_max_per_group(key: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:

@@ -1,7 +1,9 @@
-"""The tokenizers of the profiles that reproduce other packages' own text handling:
-coco-caption's (pycocoevalcap: the text split on single spaces, as it is) and pltrdy's rouge
-1.0.1 and rouge-chinese 1.0.3's (their sentence splitters, then whitespace-separated words).
-profiles names them; they are string tokenizers (text.tokenizers.StringTokenizer)."""
+"""The tokenizers of the profiles that reproduce other packages' own text handling, which
+profiles names: coco-caption's (pycocoevalcap: the text split on single spaces, as it is),
+pltrdy's rouge 1.0.1 and rouge-chinese 1.0.3's (their sentence splitters, then
+whitespace-separated words), string tokenizers (text.tokenizers.StringTokenizer); and
+torchmetrics 1.9.0's, a byte tokenizer (rouge_score's tokens; rougeLsum's sentences are nltk's
+English Punkt's, text.punkt)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,13 @@ import numpy as np
 from .rouge155_lexicon import SMART_STOPWORDS
 from ..kernels import twins_sets
 from ..kernels.backend import kernel, mode
-from .tokenizers import StringTokenizer, TokenizedBatch, tokenize_string_batch
+from . import punkt
+from .tokenizers import (
+    ByteTokenizer,
+    StringTokenizer,
+    TokenizedBatch,
+    tokenize_string_batch,
+)
 
 
 def coco_split(text: str) -> list[str]:
@@ -114,6 +122,7 @@ class SentenceTokenizer(StringTokenizer):
 
     segmenter: Callable | None = field(default=None, compare=False)
     own_sentences = True
+    empty_raises = True  # those packages raise on a text without words (scorer.notes says so)
 
     def tokens(self, text, *, stemmer, stopwords):
         if self.segmenter is not None:
@@ -140,6 +149,40 @@ class SentenceTokenizer(StringTokenizer):
         return None  # batch() has the sentences
 
 
+def punkt_lines(text: str) -> str:
+    """The text with a line per sentence of nltk's English Punkt (nltk.sent_tokenize, as
+    torchmetrics cuts rougeLsum's sentences), the line breaks inside a sentence made spaces
+    (to the tokens a line break is a space too)."""
+    return "\n".join(s.replace("\n", " ") for s in punkt.sent_tokenize(text))
+
+
+@dataclass(frozen=True)
+class PunktTokenizer(ByteTokenizer):
+    """torchmetrics 1.9.0's ROUGE tokens: rouge_score's (lowercase, runs of [a-z0-9], Porter
+    stems of tokens longer than 3 characters, as the default tokenizer: its regex
+    normalizer and whitespace split find the same tokens); rougeLsum's sentences are nltk's
+    English Punkt's (nltk.sent_tokenize), each tokenized alone, not the lines of the text.
+    Punkt breaks only right after ".", "?", "!" or closing punctuation, so no token spans two
+    sentences, and the sentences' tokens in a row are the text's: ROUGE-N and L read the
+    plain scan (no Punkt), rougeLsum the scan of punkt_lines."""
+
+    own_sentences = True  # sentences by Punkt, not the lines of the text
+
+    def sentence_batch(self, texts, *, stemmer, stopwords):
+        try:
+            punkt.require_model()
+        except ImportError as error:  # say what needs it: rouge1, rouge2 and rougeL do not
+            raise ImportError(f"rougeLsum with profile {self.name} cuts sentences as "
+                              f"torchmetrics does, with nltk's English Punkt: {error}") from None
+        return ByteTokenizer.batch(self, [punkt_lines(t) for t in texts], stemmer=stemmer,
+                                   stopwords=stopwords)
+
+    def tokens(self, text, *, stemmer, stopwords):
+        return ByteTokenizer.tokens(self, punkt_lines(text), stemmer=stemmer,
+                                    stopwords=stopwords)
+
+
 COCO_TOKENIZER = WholeTextTokenizer("coco", coco_split)
 PLTRDY_TOKENIZER = SentenceTokenizer("pltrdy", pltrdy_sentences)
 ROUGE_CHINESE_TOKENIZER = SentenceTokenizer("rouge_chinese", rouge_chinese_sentences)
+TORCHMETRICS_TOKENIZER = PunktTokenizer("torchmetrics", unicode_lower=True)
