@@ -38,6 +38,7 @@ if TYPE_CHECKING:  # what a type checker and "go to definition" see; at run time
         state_from_bytes,
     )
     from .engines import score_ray, score_spark
+    from .explanation import explain
     from .options import OPTIONS, RougeWarning, parse_rouge_type
     from .profiles import PROFILES
     from .scorer.pipeline import Scorer
@@ -46,8 +47,8 @@ if TYPE_CHECKING:  # what a type checker and "go to definition" see; at run time
 __all__ = [
     "DEFAULT_SAMPLES", "DEFAULT_TEST", "EVALUATE_SCRIPT", "OPTIONS", "PROFILES",
     "RESULT_FIELDS", "RougeWarning", "Scorer", "TESTS",
-    "__version__", "check_inputs", "compare", "compile_kernels", "compute", "finalize",
-    "format_comparison", "merge", "parse_rouge_type", "partial", "score_ray", "score_spark",
+    "__version__", "check_inputs", "compare", "compile_kernels", "compute", "explain",
+    "finalize", "format_comparison", "merge", "parse_rouge_type", "partial", "score_ray", "score_spark",
     "state_from_bytes",
 ]
 
@@ -66,6 +67,8 @@ def __getattr__(name: str) -> object:
         value = getattr(options, name)
     elif name == "PROFILES":
         from .profiles import PROFILES as value
+    elif name == "explain":
+        from .explanation import explain as value
     elif name == "Scorer":
         from .scorer.pipeline import Scorer as value
     elif name in ("DEFAULT_SAMPLES", "DEFAULT_TEST", "TESTS", "format_comparison"):
