@@ -20,6 +20,7 @@ from .api import (
     state_from_bytes,
 )
 from .engines import score_ray, score_spark
+from .explanation import explain
 from .options import DEFAULT_SEED, RougeOptions, __version__, options_doc
 from .kernels.pool import ForkSafeLock
 from .text.tokenizers import import_stemmer
@@ -99,7 +100,7 @@ class RougeMetric(evaluate.Metric):
 
     Loaded by ``evaluate.load(rouge_exact.EVALUATE_SCRIPT)`` (or the Hub's id, or a clone's
     rouge_metric.py), whose script subclasses this class. Its methods are the package's
-    functions (``rouge_exact.api``), plus evaluate's ``add``/``add_batch``.
+    functions (``rouge_exact.api``, and ``explain``), plus evaluate's ``add``/``add_batch``.
 
     Args:
         *args, **kwargs: evaluate.Metric's (``keep_in_memory``, ``experiment_id``, ...).
@@ -229,6 +230,9 @@ class RougeMetric(evaluate.Metric):
     # -- the package's API, the same functions (api) -------------------------------
 
     compare = staticmethod(compare)
+    # which convention is a number: every convention's scores of the same examples (a method,
+    # not a compute() option: it returns an Explanation, not compute()'s dict)
+    explain = staticmethod(explain)
     partial = staticmethod(partial)  # a mergeable state, for engines that score partitions
     state_from_bytes = staticmethod(state_from_bytes)
     finalize = staticmethod(finalize)

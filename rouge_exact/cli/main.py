@@ -4,7 +4,8 @@ imports this module) are the same command.
 
 This module is its entry (``main``, ``console``) and its runs: the input read in chunks by
 ``rouge_exact.io`` and scored by ``score_rows``, the one function that calls the library (into
-an aggregate of sums, so memory does not grow with the input), ``--compare``, ``--compile``
+an aggregate of sums, so memory does not grow with the input), ``--explain`` (every
+convention's scores: ``rouge_exact.explain``), ``--compare``, ``--compile``
 (``--files2rouge``: ``files2rouge``'s command). Beside it: ``parser`` (the flags, made from the
 options schema), ``output`` (the table, the per-example lines and file, the progress bar) and
 ``errors`` (``CliError``: one line and status 2; Ctrl-C: one line and status 130, at any
@@ -34,7 +35,14 @@ from .output import (
     refuse_overwriting_inputs,
     write_per_example,
 )
-from .parser import COMPARE_ONLY, ROUGE_TYPE_LIKE, TYPES_HINT, build_parser, metric_kwargs
+from .parser import (
+    COMPARE_ONLY,
+    EXPLAIN_ONLY,
+    ROUGE_TYPE_LIKE,
+    TYPES_HINT,
+    build_parser,
+    metric_kwargs,
+)
 
 # --------------------------------------------------------------------------------------------
 # Input: io.rows' rows, in chunks
@@ -256,9 +264,138 @@ def run_compare(args, stdout, stderr) -> None:
     stdout.flush()
 
 
+def parse_match(text: str) -> dict:
+    """--match's figures, {"rouge1": "44.16", ...}: each figure kept as written (a string
+    keeps its decimals, which say what it rounds from); explain() checks the types and the
+    numbers."""
+    figures = {}
+    for part in filter(None, (part.strip() for part in text.split(","))):
+        key, equals, value = (side.strip() for side in part.partition("="))
+        if not equals or not key or not value:
+            raise CliError(f"--match: got {part!r}; allowed: TYPE=FIGURE pairs separated by "
+                           "commas, e.g. --match rouge1=44.16,rouge2=21.28,rougeL=40.90")
+        if key in figures:
+            raise CliError(f"--match: {key} given twice; allowed: each type once")
+        figures[key] = value
+    if not figures:
+        raise CliError(f"--match: got {text!r}; allowed: TYPE=FIGURE pairs separated by "
+                       "commas, e.g. --match rouge1=44.16,rouge2=21.28,rougeL=40.90")
+    return figures
+
+
+def parse_walk(text: str) -> list:
+    """--walk's one or two convention names (A,B or B)."""
+    names = [name.strip() for name in text.split(",")]
+    if not 1 <= len(names) <= 2 or not all(names):
+        raise CliError(f"--walk: got {text!r}; allowed: two conventions' names as the table "
+                       "prints them, separated by a comma (--walk 'rouge_score,rouge155 "
+                       "use_stemmer=True'), or one, to walk from the convention the metric "
+                       "options given make")
+    return names
+
+
+def explain_start(kwargs: dict, walk) -> dict | None:
+    """The options the metric flags given make (profile first, as a row's name has it): the
+    start of ``--walk B``; None with no --walk or two names, where CliError refuses the
+    flags but --rouge-types (every convention is scored: one flag would choose none)."""
+    given = {name: value for name, value in kwargs.items() if name != "rouge_types"}
+    if walk is not None and len(walk) == 1:
+        start = {"profile": given.pop("profile")} if "profile" in given else {}
+        return {**start, **given, **({"rouge_types": kwargs["rouge_types"]}
+                                     if "rouge_types" in kwargs else {})}
+    if given:
+        flags = ", ".join("--" + name.replace("_", "-") for name in given)
+        raise CliError(f"{flags}: --explain scores every convention, and of the metric options "
+                       "takes only --rouge-types; allowed: these with --walk NAME, where they "
+                       "make the convention the walk starts from")
+    return None
+
+
+def run_explain(args, stdout, stderr) -> None:
+    """--explain: rouge_exact.explain of the input's rows; its table (with the matches of
+    --match, and the walk of --walk), or its as_dict() as one line of JSON."""
+    if args.compare:
+        raise CliError("--explain and --compare: give one of the two")
+    if args.per_example:
+        raise CliError("--per-example: --explain writes no per-example file (it prints one "
+                       "row per convention); allowed: --per-example without --explain")
+    figures = None if args.match is None else parse_match(args.match)
+    walk = None if args.walk is None else parse_walk(args.walk)
+    kwargs = metric_kwargs(args)
+    start = explain_start(kwargs, walk)
+    predictions, references, lines = [], [], []
+    with open_rows(args) as rows:
+        for batch in chunks(rows, args.chunk_size):
+            for have, more in zip((predictions, references, lines), batch):
+                have.extend(more)
+    path = rows.paths[0]
+    if not predictions:
+        raise CliError(f"{path}: no examples; allowed: at least one row")
+    module = library()
+    from .. import explanation
+
+    def failed(error) -> CliError:
+        message = str(error)
+        if message.startswith("match: "):  # the library's argument is this flag
+            message = "--match: " + message.removeprefix("match: ")
+        if re.search(r"\b(?:predictions|references)\[\d+\]", message):
+            message = _located(message, path, lines)
+        return CliError(message)
+
+    try:
+        if start is not None:  # a bad option is refused before every convention is scored
+            module.RougeOptions.build(**start)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", module.RougeWarning)
+            explained = explanation.explain(predictions, references,
+                                            rouge_types=kwargs.get("rouge_types"),
+                                            match=figures)
+            walked = None
+            if walk is not None:
+                names = [row.name for row in explained.rows]
+                for name in walk:
+                    if name not in names:
+                        raise CliError(f"--walk: {name!r} is not a convention of the table; "
+                                       f"allowed: {', '.join(map(repr, names))}")
+                try:
+                    walked = explained.walk(*([start] if len(walk) == 1 else []), *walk)
+                except (ValueError, TypeError) as error:  # e.g. no type in common
+                    raise CliError(f"--walk {args.walk}: {error}") from None
+    except (ValueError, TypeError) as error:
+        raise failed(error) from None
+    for message in dict.fromkeys(str(w.message) for w in caught):  # each convention's: once
+        stderr.write(f"{PROG}: warning: {' '.join(message.split())}\n")
+    if args.json:
+        out = explained.as_dict()
+        if walked is not None:
+            out["walk"] = walked.as_dict()
+        stdout.write(json.dumps(out) + "\n")
+    else:
+        stdout.write(explained.table() + "\n")
+        if walked is not None:
+            stdout.write("\n" + walked.table() + "\n" + moved_table(walked, path, lines))
+    stdout.flush()
+
+
+def moved_table(walked, path: str, lines: list) -> str:
+    """The examples each step of a walk moves most: their index in the input (from 0), the
+    file and line where they start, the type they move most and its F x 100 before and after
+    the step."""
+    out = []
+    for step in walked.steps:
+        if step.moved:
+            out.append(step.setting)
+            out += [f"    example {m.index} ({path}:{lines[m.index]}) {m.rouge_type} "
+                    f"{100 * m.before:.4f} -> {100 * m.after:.4f}" for m in step.moved]
+    if not out:
+        return ""
+    return ("\nthe examples each step moves most (F x 100; an example's index in the input "
+            "counts from 0):\n" + "\n".join(out) + "\n")
+
+
 def run_compile(args, stdout) -> None:
     """--compile: every kernel compiled into the cache (or found there) before this returns."""
-    if args.input or args.jsonl or args.files or args.compare:
+    if args.input or args.jsonl or args.files or args.compare or args.explain:
         raise CliError(f"--compile takes no input; run it alone: {PROG} --compile")
     import time  # (here: the only use of a clock in this module)
 
@@ -287,8 +424,14 @@ def run(args, stdout, stderr) -> None:
         flags = ", ".join("--" + name for name in given)
         raise CliError(f"{flags}: given without --compare; allowed: only with --compare "
                        f"SYSTEM...")
+    given = [name for name in EXPLAIN_ONLY if getattr(args, name) is not None]
+    if given and not args.explain:
+        flags = ", ".join("--" + name for name in given)
+        raise CliError(f"{flags}: given without --explain; allowed: only with --explain")
     if args.compile:
         return run_compile(args, stdout)
+    if args.explain:
+        return run_explain(args, stdout, stderr)
     if args.compare:
         return run_compare(args, stdout, stderr)
     rows = open_rows(args)

@@ -143,6 +143,7 @@ def build_parser() -> argparse.ArgumentParser:
                f"  {PROG} preds.txt refs_a.txt refs_b.txt --use-stemmer\n"
                f"  {PROG} --input pairs.csv --rouge-types rouge1,rougeLsum\n"
                f"  {PROG} --jsonl pairs.jsonl --json --per-example scores.jsonl\n"
+               f"  {PROG} --explain preds.txt refs.txt --match rouge1=44.16,rougeL=40.90\n"
                f"  {PROG} --compile\n"
                f"  {PROG} --files2rouge references.txt summaries.txt\n"
                "(python -m rouge_exact is the same command)\n"
@@ -179,6 +180,22 @@ def build_parser() -> argparse.ArgumentParser:
                    metavar="N", help="refuse a record (a line of JSONL or text, a CSV record,\n"
                                      "a whole JSON file) over N bytes (default "
                                      f"{DEFAULT_MAX_RECORD_BYTES:,})")
+    e = p.add_argument_group("which ROUGE is this number? (rouge_exact.explain)")
+    e.add_argument("--explain", action="store_true",
+                   help="score the input under every convention the package\n"
+                        "reproduces (each profile at its defaults and the settings\n"
+                        "people vary) and print one row per convention, F x 100;\n"
+                        "--rouge-types chooses the types")
+    e.add_argument("--match", metavar="TYPE=FIGURE,...",
+                   help="with --explain: the conventions whose scores round to these\n"
+                        "reported figures, e.g. rouge1=44.16,rouge2=21.28,rougeL=40.90\n"
+                        "(F unless TYPE ends in _precision or _recall; each figure\n"
+                        "rounded at the decimals it is written with)")
+    e.add_argument("--walk", metavar="A,B",
+                   help="with --explain: from convention A to B (names as the table\n"
+                        "prints them), one setting at a time, with what each step\n"
+                        "moves; --walk B alone starts at the convention the metric\n"
+                        "options given make (none given: rouge_score's defaults)")
     c = p.add_argument_group("comparing systems (paired significance tests)")
     c.add_argument("--compare", nargs="+", metavar="SYSTEM",
                    help="one predictions file per system (text, one per line, with\n"
@@ -201,7 +218,8 @@ def build_parser() -> argparse.ArgumentParser:
         m.add_argument("--" + name.replace("_", "-"), dest=name, default=None, **spec)
     o = p.add_argument_group("output")
     o.add_argument("--json", action="store_true",
-                   help="print the detailed result dict as one line of JSON")
+                   help="print the detailed result dict as one line of JSON\n"
+                        "(--explain: its explanation's as_dict(), and \"walk\")")
     o.add_argument("--per-example", metavar="PATH",
                    help="write each example's precision, recall and F per type\n"
                         "as JSON lines to PATH ('-': stdout, before the summary)")
@@ -213,6 +231,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 COMPARE_ONLY = ("references", "baseline", "test")  # flags that mean nothing without --compare
+EXPLAIN_ONLY = ("match", "walk")  # and without --explain
 
 
 def metric_kwargs(args) -> dict:
