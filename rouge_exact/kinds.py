@@ -218,7 +218,10 @@ def rounded_recall_key(profile, t, hit: np.ndarray, ref_den: np.ndarray) -> np.n
 
 
 def _weighted_recall_key(profile, t, hit: np.ndarray, ref_den: np.ndarray) -> np.ndarray:
-    return profile.power(safe_div(hit, ref_den), 1.0 / t.weight)  # f^-1(hit / base)
+    """f^-1(hit / base), or the profile's own key (py-rouge's)."""
+    if profile.weighted_best_key is not None:
+        return profile.weighted_best_key(profile.power, hit, ref_den, t.weight)
+    return profile.power(safe_div(hit, ref_den), 1.0 / t.weight)
 
 
 # --------------------------------------------------------------------------------------------

@@ -114,7 +114,8 @@ class Option:
         return repr(self.default)
 
 
-_LIMIT_RULE = "None or an integer >= 1; at most one of the two limits"
+_LIMIT_RULE = ("None or an integer >= 1; at most one of the two limits; 0 (no limit) with "
+               "profile py_rouge only")
 OPTIONS = (
     Option("rouge_types", list, None, "the ROUGE types to score",
            examples=tuple(name for kind in KINDS.values() for name in kind.examples),
@@ -122,9 +123,11 @@ OPTIONS = (
            rule=f"a list of {ROUGE_TYPE_GRAMMAR}"),
     Option("use_aggregator", bool, True, "True: one score per type, over all examples; False: "
            "a list of per-example scores", cli=False),
-    Option("use_stemmer", bool, False, "stem tokens longer than 3 characters: Porter (nltk's, "
-           "as rouge_score; rouge155: Lin's variant with WordNet's exceptions), or the "
-           "stemmer of lang"),
+    Option("use_stemmer", bool, None, "stem tokens longer than 3 characters: Porter (nltk's, "
+           "as rouge_score; rouge155: Lin's variant with WordNet's exceptions; py_rouge: "
+           "py-rouge's, nltk's original Porter with WordNet's exceptions and its own), or the "
+           "stemmer of lang", none="the profile's: True with py_rouge, else False",
+           rule="None, True or False"),
     Option("tokenizer", str, None, "how text becomes tokens: default (rouge_score's: "
            "lowercase runs of [a-z0-9]), unicode (letters and digits of every script), "
            "unicode-v1 and character-v1 (rouge-score-rs 0.2.1's: Unicode words, UAX #29, or "
@@ -138,11 +141,12 @@ OPTIONS = (
            rule="None or a number with 0 <= alpha <= 1"),
     Option("multi_ref", str, None, "several references: max (per type, the reference with "
            "the best F; torchmetrics' accumulate=\"best\"), average (counts pooled, "
-           "ROUGE-1.5.5's -f A), best (-f B), max_pr (precision and recall each the maximum "
+           "ROUGE-1.5.5's -f A, py-rouge's apply_avg), best (the best recall: -f B, py-rouge's "
+           "apply_best), max_pr (precision and recall each the maximum "
            "over the references, as pycocoevalcap) or mean_prf (precision, recall and F each "
            "the mean over the references; torchmetrics' accumulate=\"avg\")",
-           choices=MULTI_REF_MODES, none="max; average with profile rouge155; max_pr with "
-           "profile coco"),
+           choices=MULTI_REF_MODES, none="max; average with rouge155 or py_rouge; max_pr "
+           "with coco"),
     Option("remove_stopwords", bool, False, "drop ROUGE-1.5.5's SMART stopwords (English) "
            "before scoring"),
     Option("n_samples", int, 1000, "bootstrap samples of the interval (memory grows with "
@@ -157,17 +161,21 @@ OPTIONS = (
     Option("profile", str, "rouge_score", "whose numbers: rouge_score 0.1.2's (evaluate's "
            "rouge), the ROUGE-1.5.5 Perl script's (rouge155), pycocoevalcap's ROUGE-L "
            "(coco: image captioning's), pltrdy's rouge 1.0.1 (pltrdy: LongBench's), the "
-           "rouge_chinese package 1.0.3 (LLaMA-Factory's) or torchmetrics 1.9.0's ROUGEScore "
-           "(torchmetrics: float32 scores, Punkt sentences for rougeLsum)",
+           "rouge_chinese package 1.0.3 (LLaMA-Factory's), torchmetrics 1.9.0's ROUGEScore "
+           "(torchmetrics: float32 scores, Punkt sentences for rougeLsum) or py-rouge 1.1's "
+           "(py_rouge: it stems and keeps 665 characters unless told otherwise)",
            choices=tuple(PROFILES)),
     Option("aggregation", str, "macro", "macro: the mean of the examples' scores; micro: the "
            "scores of the counts summed over all examples (not with multi_ref max_pr or "
-           "mean_prf)", choices=AGGREGATIONS),
+           "mean_prf, nor profile py_rouge)", choices=AGGREGATIONS),
     Option("length_limit_words", int, None, "keep the first N words of every text "
-           "(ROUGE-1.5.5's -l)", low=1, high=MAX_LENGTH_LIMIT, none="no limit",
+           "(ROUGE-1.5.5's -l; profile py_rouge: py-rouge's length_limit_type=\"words\", "
+           "line by line)", low=1, high=MAX_LENGTH_LIMIT, none="no limit",
            rule=_LIMIT_RULE),
     Option("length_limit_bytes", int, None, "keep the first N bytes of every text "
-           "(ROUGE-1.5.5's -b)", low=1, high=MAX_LENGTH_LIMIT, none="no limit",
+           "(ROUGE-1.5.5's -b; profile py_rouge: py-rouge's length_limit_type=\"bytes\", "
+           "which counts characters, line by line)", low=1, high=MAX_LENGTH_LIMIT,
+           none="no limit; py_rouge's: 665 characters",
            rule=_LIMIT_RULE),
     Option("split_sentences", bool, False, "split sentences with a rule-based splitter "
            "before rougeLsum and rougeW (which compare sentence by sentence)"),
@@ -351,6 +359,8 @@ class RougeOptions:
         raw = {**cls.defaults(), **given}
         profile = _profile(raw["profile"])
         rouge_types = _rouge_types(raw["rouge_types"], profile)
+        if raw["use_stemmer"] is None:  # the profile's (py-rouge stems unless told not to)
+            raw["use_stemmer"] = profile.stems_by_default
         flags = {option.name: _flag(option, raw[option.name]) for option in OPTIONS
                  if option.type is bool}
         tokenizer, lang = _tokenizer_and_lang(raw["tokenizer"], raw["lang"], profile)
@@ -359,8 +369,8 @@ class RougeOptions:
         n_samples = _number(OPTION["n_samples"], raw["n_samples"])
         confidence = _number(OPTION["confidence"], raw["confidence"])
         seed = _number(OPTION["seed"], raw["seed"])
-        aggregation = _aggregation(raw["aggregation"], multi_ref)
-        limits = _length_limits(raw)
+        aggregation = _aggregation(raw["aggregation"], multi_ref, profile)
+        limits = _length_limits(raw, profile)
         return cls(rouge_types=rouge_types, tokenizer=tokenizer, alpha=alpha,
                    multi_ref=multi_ref, n_samples=n_samples, confidence=confidence, seed=seed,
                    profile=profile, aggregation=aggregation,
@@ -370,7 +380,8 @@ class RougeOptions:
     @property
     def stemmer(self) -> str | None:
         """The stemmer the tokenizer applies: the profile's ('porter' as rouge_score,
-        'rouge155' Lin's Porter + WordNet exceptions) when use_stemmer is set and the
+        'rouge155' Lin's Porter + WordNet exceptions, 'py_rouge' py-rouge's nltk original
+        Porter + WordNet exceptions + its own) when use_stemmer is set and the
         tokenizer stems, a language's own (None for a language without one); None
         otherwise."""
         if not (self.use_stemmer and self.tokenizer.stems):
@@ -416,6 +427,8 @@ class RougeOptions:
             stem = f"porter-nltk{nltk_version()}"
         elif self.stemmer == "rouge155":
             stem = "rouge155-porter+wordnet2.0"
+        elif self.stemmer == "py_rouge":  # nltk's Porter may change with nltk's version
+            stem = f"py_rouge-porter_original-nltk{nltk_version()}+wordnet2.0+138"
         else:
             stem = f"ignored(tok:{self.tokenizer.name})" if self.use_stemmer else "no"
         parts = [
@@ -429,10 +442,15 @@ class RougeOptions:
             f"alpha:{self._alpha_label()}",
             f"agg:{self.aggregation if self.use_aggregator else 'none'}",
         ]
-        if self.length_limit_words is not None:
-            parts.append(f"limit:{self.length_limit_words}w")
-        if self.length_limit_bytes is not None:
-            parts.append(f"limit:{self.length_limit_bytes}b")
+        words, chars = self.length_limit_words, self.length_limit_bytes
+        if self.profile.truncators is not None:
+            # the program's own limits, on by default: always shown; c for characters
+            parts.append(f"limit:{words}w" if words else f"limit:{chars}c" if chars
+                         else "limit:none")
+        elif words is not None:
+            parts.append(f"limit:{words}w")
+        elif chars is not None:
+            parts.append(f"limit:{chars}b")
         if self.split_sentences:
             parts.append("split:rules")
         if self.use_aggregator:
@@ -545,9 +563,14 @@ def _multi_ref(value, profile: Profile) -> str:
     return multi_ref
 
 
-def _aggregation(value, multi_ref: str) -> str:
-    """The aggregation option: micro only where multi_ref leaves counts to pool."""
+def _aggregation(value, multi_ref: str, profile: Profile) -> str:
+    """The aggregation option: micro only where multi_ref leaves counts to pool, and the
+    profile has it (py-rouge averages the examples' scores only)."""
     aggregation = _choice(OPTION["aggregation"], value)
+    if aggregation not in profile.aggregations:
+        raise ValueError(f"aggregation: got {aggregation!r} with profile={profile.name!r}; "
+                         f"allowed: {', '.join(map(repr, profile.aggregations))} "
+                         f"({profile.program} has no other)")
     if aggregation == "micro" and multi_ref in ("max_pr", "mean_prf"):
         raise ValueError(f"aggregation: got 'micro' with multi_ref={multi_ref!r}; allowed: "
                          f"'macro' ({multi_ref}'s scores are not those of one set of counts: "
@@ -555,15 +578,22 @@ def _aggregation(value, multi_ref: str) -> str:
     return aggregation
 
 
-def _length_limits(raw: dict) -> dict:
-    """The length limit given, if any: {name: limit}, at most one of the two."""
+def _length_limits(raw: dict, profile: Profile) -> dict:
+    """The length limit given, if any: {name: limit}, at most one of the two. A profile with
+    limits of its own (py_rouge) takes 0 for no limit (py-rouge's length_limit=0), and cuts
+    at its default where none is given."""
     limits = {}
     for name in ("length_limit_words", "length_limit_bytes"):
         if raw[name] is not None:
-            limits[name] = _number(OPTION[name], raw[name])
+            option = OPTION[name]
+            if profile.truncators is not None:
+                option = dataclasses.replace(option, low=0)
+            limits[name] = _number(option, raw[name])
     if len(limits) == 2:
         raise ValueError("length_limit_words and length_limit_bytes: got both; allowed: "
                          "at most one (as ROUGE-1.5.5's -l and -b)")
+    if not limits and profile.default_length_limit is not None:
+        limits["length_limit_bytes"] = profile.default_length_limit
     return limits
 
 

@@ -3,12 +3,13 @@ tokenizers they name are in ``text.tokenizers``).
 
 A ``Profile`` holds every decision that differs between rouge_score 0.1.2 (``rouge_score``),
 the ROUGE-1.5.5 script (``rouge155``), coco-caption's ROUGE-L (``coco``), pltrdy's rouge 1.0.1
-(``pltrdy``), rouge-chinese 1.0.3 (``rouge_chinese``) and torchmetrics 1.9.0
-(``torchmetrics``): the tokenizer (and its sentence splitter) and stemmer, how ROUGE-N
-counts, what ROUGE-L means, which tokens fill the union LCS's clipping tables, the F rule and
-its default weight, rounding, ``pow``, the multi-reference modes (and how it averages the
-references' scores), the bootstrap and its seed label, the kinds it scores. No other module compares profile names: adding a profile is adding one object to
-``PROFILES``.
+(``pltrdy``), rouge-chinese 1.0.3 (``rouge_chinese``), torchmetrics 1.9.0 (``torchmetrics``)
+and py-rouge 1.1 (``py_rouge``): the tokenizer (and its sentence splitter) and stemmer, its
+length limits and default settings, how ROUGE-N counts, what ROUGE-L means, which tokens
+fill the union LCS's clipping tables, the F rule and its default weight, rounding, ``pow``,
+the multi-reference modes (and how it averages the references' scores, or ranks them), the
+corpus mean, the bootstrap and its seed label, the kinds it scores. No other module compares
+profile names: adding a profile is adding one object to ``PROFILES``.
 """
 
 from __future__ import annotations
@@ -30,7 +31,13 @@ from .text.peers import (
     ROUGE_CHINESE_TOKENIZER,
     TORCHMETRICS_TOKENIZER,
 )
-from .arithmetic import fscore
+from .text.py_rouge import (
+    DEFAULT_LENGTH_LIMIT as PY_ROUGE_LENGTH_LIMIT,
+    PY_ROUGE_TOKENIZER,
+    truncate_chars,
+    truncate_words,
+)
+from .arithmetic import fscore, safe_div
 
 # --------------------------------------------------------------------------------------------
 # Profiles
@@ -133,6 +140,24 @@ class Profile:
     # (their name, ours) of the program's own multi-reference modes, for the error that a
     # name of theirs gets (torchmetrics' accumulate="best" is max here, not ROUGE-1.5.5's best)
     foreign_modes: tuple = ()
+    # The program's own length limits, (words, characters): functions (text, N) -> the text
+    # it keeps, under length_limit_words and length_limit_bytes, where 0 means no limit
+    # (py-rouge's length_limit=0); None: ROUGE-1.5.5's -l and -b (scorer.limits)
+    truncators: tuple | None = field(default=None, compare=False)
+    default_length_limit: int | None = None  # length_limit_bytes where no limit is given
+    stems_by_default: bool = False  # use_stemmer where it is not given (None)
+    # ROUGE-W's key under multi_ref best: (power, hit, base, weight) -> the key each
+    # reference is ranked by (base: the sum of its lines' len^w); None: f^-1(hit / base)
+    weighted_best_key: Callable | None = field(default=None, compare=False)
+    # the corpus score (macro): "exact", the exact mean of the examples' scores, rounded once;
+    # "sequential", added left to right in input order from 0.0 and divided by the count
+    # (py-rouge's), which keeps the examples' scores (scorer.aggregate)
+    corpus_mean: str = "exact"
+    # ROUGE-N counts len - n + 1 n-grams in a text of len tokens, 0 or fewer below n tokens
+    # (py-rouge's): pooled over references they can lower the sum; P and R divide by any
+    # count but 0
+    signed_ngram_counts: bool = False
+    aggregations: tuple = ("macro", "micro")  # the aggregation option's values it takes
 
     @property
     def keeps_rows(self) -> bool:
@@ -292,5 +317,52 @@ TORCHMETRICS = dataclasses.replace(
     foreign_modes=(("best", "max"), ("avg", "mean_prf")), kinds=("n", "L", "Lsum"),
     program="torchmetrics 1.9.0")
 
+
+
+def py_rouge_fscore(p: np.ndarray, r: np.ndarray, alpha: float) -> np.ndarray:
+    """py-rouge's F: P R / ((1 - alpha) P + alpha R) in its order of operations, 0 where P or
+    R is 0 (-0.0 too). With signed n-gram counts P and R may be negative, where py-rouge
+    divides as it finds them; where that denominator is 0 (P = -R at alpha 0.5) py-rouge
+    raises ZeroDivisionError: 0 here."""
+    p, r = np.asarray(p, dtype=np.float64), np.asarray(r, dtype=np.float64)
+    den = (1 - alpha) * p + alpha * r
+    out = np.zeros(np.broadcast_shapes(p.shape, r.shape), dtype=np.float64)
+    np.divide(p * r, den, out=out, where=(p != 0) & (r != 0) & (den != 0))
+    return out
+
+
+def py_rouge_weighted_key(power: Callable, hit: np.ndarray, base: np.ndarray,
+                          weight: float) -> np.ndarray:
+    """py-rouge's apply_best key of ROUGE-W (its rouge.py, _get_scores_rouge_l_or_w): its
+    reference count is base ** w, and the key (hit / count ** (1 / w)) ** (1 / w), which
+    differs in the last bit from f^-1(hit / base), enough to break a tie otherwise. An empty
+    reference (base 0), where py-rouge raises ZeroDivisionError, ranks 0."""
+    count = power(base, weight)
+    return power(safe_div(hit, power(count, 1.0 / weight)), 1.0 / weight)
+
+
+# py-rouge 1.1 (PyPI py-rouge, Rouge() with ensure_compatibility=True, its default): its text
+# (text.py_rouge: a sentence per line; lowercase [a-z0-9] words, nltk's contractions split;
+# nltk's original Porter with WordNet's exceptions and its own), stemming and its 665-character
+# limit unless told otherwise; ROUGE-N's clipped counts with len - n + 1 n-grams per text, even
+# below n tokens; ROUGE-L the union LCS over the lines, ROUGE-W the same with weights.
+# Several references: counts pooled (apply_avg: average) or the one with the strictly highest
+# recall (apply_best: best, with its own key for ROUGE-W); neither (a list per reference) is a
+# row per (prediction, reference) pair with use_aggregator=False. The corpus: the examples'
+# scores added left to right, divided by their count. Its defaults score rouge-n without an
+# order, which computes nothing: the types here are rouge1, rouge2 and rougeL. Its rouge-w at
+# its default weight_factor=1.0 is rougeL; rougeW-1.2 is its rouge-w at weight_factor=1.2,
+# which also raises its rouge-l's P and R to 1/1.2 (not reproduced: rougeL stays ROUGE-L).
+# ensure_compatibility=False (punkt sentences, NLTK_EXTENSIONS Porter) is not reproduced.
+PY_ROUGE = dataclasses.replace(
+    ROUGE_SCORE, name="py_rouge", tokenizer=PY_ROUGE_TOKENIZER, stemmer="py_rouge",
+    rouge_l="union", sequential_sums=True, multi_ref_default="average",
+    multi_ref_allowed=("average", "best"), f_rule=py_rouge_fscore, kinds=("n", "L", "W"),
+    rouge_types=("rouge1", "rouge2", "rougeL"), program="py-rouge 1.1",
+    truncators=(truncate_words, truncate_chars),
+    default_length_limit=PY_ROUGE_LENGTH_LIMIT, stems_by_default=True,
+    weighted_best_key=py_rouge_weighted_key, corpus_mean="sequential",
+    signed_ngram_counts=True, aggregations=("macro",))
+
 PROFILES = {p.name: p for p in (ROUGE_SCORE, ROUGE155, COCO, PLTRDY, ROUGE_CHINESE,
-                                TORCHMETRICS)}
+                                TORCHMETRICS, PY_ROUGE)}

@@ -91,9 +91,10 @@ def per_reference_html(scored: dict) -> str:
         rows.append(f'<tr data-type="{html.escape(name)}"><th scope="row">'
                     f'{html.escape(name)}</th>{"".join(cells)}</tr>')
     how = {"max": "★ the reference with the best F, which the score above uses (max)",
-           "best": "★ the reference ROUGE-1.5.5's -f B picks (best recall)",
-           "average": "the score above pools the references' counts (average): no single "
-                      "reference is chosen",
+           "best": "★ the reference with the best recall, which the score above uses "
+                   "(best: ROUGE-1.5.5's -f B, py-rouge's apply_best)",
+           "average": "the score above pools the references' counts (average: ROUGE-1.5.5's "
+                      "-f A, py-rouge's apply_avg): no single reference is chosen",
            "max_pr": "the score above takes the best precision and the best recall, maybe "
                      "of two references (max_pr, coco-caption's): no single reference is "
                      "chosen",

@@ -27,6 +27,7 @@ import sys
 import textwrap
 import threading
 import warnings
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -591,6 +592,8 @@ def test_states_of_every_profile_load_as_written(metric):
              for p in ("rouge_score", "coco", "pltrdy", "rouge_chinese")
              for d in (False, True) for a in ("macro", "micro")]
     cases += [dict(profile="coco"), dict(lang="ru", use_stemmer=True, detailed=True)]
+    # py_rouge's states hold its rows (its mean adds them in order), with and without keys
+    cases += [dict(profile="py_rouge", detailed=d) for d in (False, True)]
     needed("jieba")
     cases += [dict(profile="pltrdy", lang="zh")]
     for options in cases:
@@ -688,3 +691,49 @@ def test_signed_states_merge(metric):
                        detailed=True, n_samples=40)
     loaded = [metric.state_from_bytes(s.to_bytes(key=KEY), key=KEY) for s in (a, b)]
     assert metric.finalize(metric.merge(*loaded))["rouge1"]["fmeasure"]["mid"] == 0.75
+
+
+# -- py_rouge's states: its rows, in order --------------------------------------------------
+
+def _py_rouge_state(metric, detailed=True) -> bytes:
+    # "a b c" against "a b c" and "": rouge2 P 1/2, R 2, F 4/5 (py-rouge's signed counts:
+    # the empty reference counts 0 - 1 bigrams); "a b" against "a b": 1, 1, 1
+    return metric.partial(predictions=["a b c", "a b"], references=[["a b c", ""], ["a b"]],
+                          profile="py_rouge", rouge_types=["rouge2"], detailed=detailed,
+                          n_samples=40).to_bytes()
+
+
+def test_py_rouge_states_hold_their_rows(metric):
+    """The rows (scores outside [0, 1] too) and, with intervals, a key per row; merged in
+    order, identical rows in both states allowed."""
+    data = _py_rouge_state(metric)
+    header, arrays = split_state(data)
+    assert sorted(arrays) == ["row_keys", "rows"] and arrays["rows"].tolist() == \
+        [[0.5, 2.0, 0.8], [1.0, 1.0, 1.0]]
+    # the exact sums: 1/2 + 1, 2 + 1, and the double nearest 0.8, plus 1
+    assert [int(v) for v in header["exact"]] == [3 * UNIT // 2, 3 * UNIT,
+                                                int((Fraction(0.8) + 1) * UNIT)]
+    state = metric.state_from_bytes(data)
+    twice = metric.finalize(state.merge(state))
+    assert twice["rouge2"]["recall"]["mid"] == 1.5 and twice["count"] == 4
+    assert sorted(split_state(_py_rouge_state(metric, detailed=False))[1]) == ["rows"]
+
+
+@pytest.mark.parametrize("edit, match", [
+    (lambda h, a: a["rows"].__setitem__((0, 1), 3.0), r"rows: allowed: finite scores whose "
+                                                       r"exact sums are the state's"),
+    (lambda h, a: a["rows"].__setitem__((0, 1), math.nan), r"rows: allowed: finite"),
+    (lambda h, a: h["exact"].__setitem__(0, str(UNIT)), r"rows: allowed: finite scores whose "
+                                                        r"exact sums"),
+    (lambda h, a: a.__setitem__("row_keys", a["row_keys"][:1]) or h["arrays"][1][2].__setitem__(
+        0, 1), r"row_keys: got uint64 of shape \(1,\); allowed: uint64 of shape \(2,\)"),
+    (lambda h, a: h.__setitem__("count", 3), r"rows: got float64 of shape \(2, 3\); allowed: "
+                                             r"float64 of shape \(3, 3\)"),
+    (lambda h, a: h["arrays"].pop(), r"arrays: got \['rows'\]; allowed: \['row_keys', "
+                                     r"'rows'\] for these options"),
+])
+def test_py_rouge_states_edited_are_refused(metric, edit, match):
+    """The rows against the exact sums, their shape against the count, the keys against the
+    rows, and the arrays against detailed; re-hashed as an attacker would."""
+    with pytest.raises(ValueError, match=match):
+        metric.state_from_bytes(edited(_py_rouge_state(metric), edit))

@@ -17,7 +17,9 @@ METRIC_FLAGS = (('rouge_types',
   {'action': 'store_true',
    'help': "stem tokens longer than 3 characters: Porter (nltk's, as\n"
            "rouge_score; rouge155: Lin's variant with WordNet's\n"
-           'exceptions), or the stemmer of lang'}),
+           "exceptions; py_rouge: py-rouge's, nltk's original Porter\n"
+           "with WordNet's exceptions and its own), or the stemmer\n"
+           'of lang'}),
  ('tokenizer',
   {'choices': ('default', 'unicode', 'whitespace', 'unicode-v1', 'character-v1'),
    'help': "how text becomes tokens: default (rouge_score's:\n"
@@ -38,12 +40,14 @@ METRIC_FLAGS = (('rouge_types',
   {'choices': ('max', 'average', 'best', 'max_pr', 'mean_prf'),
    'help': 'several references: max (per type, the reference with\n'
            'the best F; torchmetrics\' accumulate="best"), average\n'
-           "(counts pooled, ROUGE-1.5.5's -f A), best (-f B), max_pr\n"
-           '(precision and recall each the maximum over the\n'
-           'references, as pycocoevalcap) or mean_prf (precision,\n'
-           'recall and F each the mean over the references;\n'
-           'torchmetrics\' accumulate="avg") (default max; average\n'
-           'with profile rouge155; max_pr with profile coco)'}),
+           "(counts pooled, ROUGE-1.5.5's -f A, py-rouge's\n"
+           "apply_avg), best (the best recall: -f B, py-rouge's\n"
+           'apply_best), max_pr (precision and recall each the\n'
+           'maximum over the references, as pycocoevalcap) or\n'
+           'mean_prf (precision, recall and F each the mean over the\n'
+           'references; torchmetrics\' accumulate="avg") (default\n'
+           'max; average with rouge155 or py_rouge; max_pr with\n'
+           'coco)'}),
  ('remove_stopwords',
   {'action': 'store_true', 'help': "drop ROUGE-1.5.5's SMART stopwords (English) before\nscoring"}),
  ('n_samples',
@@ -64,32 +68,45 @@ METRIC_FLAGS = (('rouge_types',
            'script does); allowed: an integer with 0 <= seed < 2**64\n'
            '(default 12345)'}),
  ('profile',
-  {'choices': ('rouge_score', 'rouge155', 'coco', 'pltrdy', 'rouge_chinese', 'torchmetrics'),
+  {'choices': ('rouge_score',
+               'rouge155',
+               'coco',
+               'pltrdy',
+               'rouge_chinese',
+               'torchmetrics',
+               'py_rouge'),
    'help': "whose numbers: rouge_score 0.1.2's (evaluate's rouge),\n"
            "the ROUGE-1.5.5 Perl script's (rouge155),\n"
            "pycocoevalcap's ROUGE-L (coco: image captioning's),\n"
            "pltrdy's rouge 1.0.1 (pltrdy: LongBench's), the\n"
-           "rouge_chinese package 1.0.3 (LLaMA-Factory's) or\n"
+           "rouge_chinese package 1.0.3 (LLaMA-Factory's),\n"
            "torchmetrics 1.9.0's ROUGEScore (torchmetrics: float32\n"
-           'scores, Punkt sentences for rougeLsum) (default\n'
-           'rouge_score)'}),
+           "scores, Punkt sentences for rougeLsum) or py-rouge 1.1's\n"
+           '(py_rouge: it stems and keeps 665 characters unless told\n'
+           'otherwise) (default rouge_score)'}),
  ('aggregation',
   {'choices': ('macro', 'micro'),
    'help': "macro: the mean of the examples' scores; micro: the\n"
            'scores of the counts summed over all examples (not with\n'
-           'multi_ref max_pr or mean_prf) (default macro)'}),
+           'multi_ref max_pr or mean_prf, nor profile py_rouge)\n'
+           '(default macro)'}),
  ('length_limit_words',
   {'type': 'number',
    'metavar': 'N',
-   'help': "keep the first N words of every text (ROUGE-1.5.5's -l);\n"
-           'allowed: None or an integer >= 1; at most one of the two\n'
-           'limits (default no limit)'}),
+   'help': "keep the first N words of every text (ROUGE-1.5.5's -l;\n"
+           'profile py_rouge: py-rouge\'s length_limit_type="words",\n'
+           'line by line); allowed: None or an integer >= 1; at most\n'
+           'one of the two limits; 0 (no limit) with profile\n'
+           'py_rouge only (default no limit)'}),
  ('length_limit_bytes',
   {'type': 'number',
    'metavar': 'N',
-   'help': "keep the first N bytes of every text (ROUGE-1.5.5's -b);\n"
-           'allowed: None or an integer >= 1; at most one of the two\n'
-           'limits (default no limit)'}),
+   'help': "keep the first N bytes of every text (ROUGE-1.5.5's -b;\n"
+           'profile py_rouge: py-rouge\'s length_limit_type="bytes",\n'
+           'which counts characters, line by line); allowed: None or\n'
+           'an integer >= 1; at most one of the two limits; 0 (no\n'
+           'limit) with profile py_rouge only (default no limit;\n'
+           "py_rouge's: 665 characters)"}),
  ('split_sentences',
   {'action': 'store_true',
    'help': 'split sentences with a rule-based splitter before\n'

@@ -10,7 +10,8 @@ order and chunking; ``Aggregate.result`` formats compute()'s output.
   enters each sample w ~ Poisson(1) times, w drawn from the example's own texts (its key), the
   seed and its copy number, so the numbers do not depend on the order, the chunks or the
   processes the examples came from. It keeps no rows.
-* The rouge155 profile keeps the rows: ROUGE-1.5.5's bootstrap draws rows by index.
+* The rouge155 profile keeps the rows: ROUGE-1.5.5's bootstrap draws rows by index; the
+  py_rouge profile too, in input order: its mean adds them left to right (py-rouge's).
 """
 
 from __future__ import annotations
@@ -37,12 +38,16 @@ from ..arithmetic import (
     LIMB_BITS,
     LIMBS,
     SCORE_BITS,
+    IntegerParts,
+    exact_means,
     exact_sums,
     in_unit,
     joined,
     limbs,
     safe_div,
 )
+
+MEASURES = ("precision", "recall", "fmeasure")
 
 
 
@@ -151,6 +156,29 @@ def _pr_from_sums(block):
 
 def wants_poisson_bootstrap(options: RougeOptions) -> bool:
     return options.use_aggregator and options.detailed and options.profile.bootstrap == "poisson"
+
+
+_SEQUENTIAL_ROWS = 1 << 16  # rows added at a time by sequential_means (bounds its copy)
+
+
+def sequential_means(matrix: np.ndarray) -> np.ndarray:
+    """py-rouge's corpus mean of each column of float64[N, C] (rows: the examples in input
+    order): 0.0 plus each value in turn, left to right, divided by N. (np.cumsum adds in
+    that order; np.sum adds pairwise, which can differ in the last bits.)"""
+    total = np.zeros(matrix.shape[1], dtype=np.float64)
+    for lo in range(0, len(matrix), _SEQUENTIAL_ROWS):
+        chunk = np.array(matrix[lo:lo + _SEQUENTIAL_ROWS], dtype=np.float64)
+        chunk[0] = total + chunk[0]  # (from 0.0: -0.0 is not carried, as in py-rouge)
+        total = np.cumsum(chunk, axis=0)[-1]
+    return total / len(matrix)
+
+
+def corpus_means(options: RougeOptions, matrix: np.ndarray, parts_of=None) -> np.ndarray:
+    """The corpus score (macro) of each column of the examples' scores float64[N, C], as the
+    profile takes it: the exact mean rounded once, or py-rouge's sequential mean."""
+    if options.profile.corpus_mean == "sequential":
+        return sequential_means(matrix)
+    return exact_means(matrix, parts_of)
 
 
 # 2^32 * P(Poisson(1) <= k), k = 0..15 (P(> 15) < 1e-13)
@@ -310,22 +338,27 @@ class Aggregate:
     the processes the examples came from (micro ROUGE-W's weighted counts are not integers:
     its interval can move in the last bits with the order). What grows is the copy-number
     register, 12 bytes per distinct example. Per-example rows are kept only when they are the
-    output (use_aggregator=False) or under the rouge155 profile (its bootstrap draws rows by
-    index, in input order)."""
+    output (use_aggregator=False), under the rouge155 profile (its bootstrap draws rows by
+    index, in input order) and under py_rouge (its mean adds them in input order; they merge
+    in order)."""
 
     def __init__(self, options: RougeOptions):
         self.options = options
         self.names = [t.name for t in options.rouge_types]
         self.count = 0
         self._rows = []  # ScoredExamples, when the rows themselves are needed
-        self._keep_rows = not options.use_aggregator or options.profile.keeps_rows
+        # py-rouge's mean: its rows in input order (the bootstrap is drawn from them too)
+        self._sequential = options.use_aggregator and \
+            options.profile.corpus_mean == "sequential"
+        self._keep_rows = not options.use_aggregator or options.profile.keeps_rows or \
+            self._sequential
         self._micro = options.micro
         width = 3 * len(self.names)
         # exact column sums in units of 2^-_unit: 2^-64 while every batch was the common
         # case (exact_sums), 2^-EXACT_UNIT from the first that was not (and in a state)
         self._exact = [0] * width
         self._unit = FAST_UNIT
-        self._bootstrap = wants_poisson_bootstrap(options)
+        self._bootstrap = wants_poisson_bootstrap(options) and not self._keep_rows
         if self._bootstrap:
             self._occurrences = _Occurrences()
             limbs = 1 if self._micro else LIMBS
@@ -374,6 +407,11 @@ class Aggregate:
         example (the same prediction and references) was added to both: an example's
         bootstrap weights depend on how many copies came before it, which two separate
         aggregates cannot know (ValueError then: put identical rows in one partition)."""
+        if self._sequential and other._sequential:  # (the same options: Scorer.merge checks)
+            merged = Aggregate(self.options)
+            merged.count = self.count + other.count
+            merged._rows = self._rows + other._rows  # self's rows, then other's
+            return merged
         if self._keep_rows or other._keep_rows:
             raise ValueError("state: aggregates that keep rows (use_aggregator=False, or the "
                              "rouge155 profile, whose bootstrap depends on row order) cannot "
@@ -403,6 +441,14 @@ class Aggregate:
     def arrays(self) -> dict:
         """What the state holds besides the options: exact sums and count (ints) and, with
         the bootstrap, its sample sums, sample weights and the copy-number register."""
+        if self._sequential:  # the rows, and their exact sums (from_arrays checks them)
+            matrix = self._score_matrix()
+            out = {"count": self.count, "exact": in_unit(*exact_sums(matrix), EXACT_UNIT),
+                   "rows": matrix}
+            if wants_poisson_bootstrap(self.options):
+                out["row_keys"] = np.concatenate([b.keys for b in self._rows]) if self._rows \
+                    else np.zeros(0, dtype=np.uint64)
+            return out
         out = {"count": self.count, "exact": in_unit(self._exact, self._unit, EXACT_UNIT)}
         if self._bootstrap:
             keys, counts = self._occurrences.compact()
@@ -419,7 +465,7 @@ class Aggregate:
         (P, R <= 1), which are sums of count finite doubles. Each bootstrap sample likewise,
         with its weight (the draws it holds: at most 16 per example) for the count."""
         aggregate = cls(options)
-        if aggregate._keep_rows:
+        if aggregate._keep_rows and not aggregate._sequential:
             raise ValueError("data: these options keep rows (use_aggregator=False or the "
                              "rouge155 profile); allowed: the default profile, aggregated")
         count, exact = data.get("count"), data.get("exact")
@@ -431,6 +477,9 @@ class Aggregate:
             got = f"a list of {len(exact)}" if isinstance(exact, list) else repr(exact)
             raise ValueError(f"data: corrupted state (exact: got {got:.40}; "
                              f"allowed: {len(aggregate._exact)} integers, 3 per type)")
+        if aggregate._sequential:
+            aggregate._rows_from_arrays(count, exact, data)
+            return aggregate
         _check_sums(aggregate, exact, count)
         aggregate.count, aggregate._exact, aggregate._unit = count, exact, EXACT_UNIT
         given = sorted(set(data) - {"count", "exact"})
@@ -462,6 +511,67 @@ class Aggregate:
             aggregate._occurrences.runs = [(keys.copy(), copies.copy())] if len(keys) else []
         return aggregate
 
+    def _rows_from_arrays(self, count: int, exact: list, data: dict) -> None:
+        """from_arrays' part for a state of rows (py_rouge's): the rows' scores, finite (with
+        signed counts py-rouge's scores may leave [0, 1]), whose exact sums are the state's
+        exact sums, and with the bootstrap a key per row."""
+        given = sorted(set(data) - {"count", "exact"})
+        want = sorted(("rows", "row_keys") if wants_poisson_bootstrap(self.options)
+                      else ("rows",))
+        if given != want:
+            raise ValueError(f"data: corrupted state (arrays: got {given}; allowed: {want} "
+                             "for these options)")
+        rows, width = data["rows"], len(exact)
+        if rows.dtype != np.float64 or rows.shape != (count, width):
+            raise ValueError(f"data: corrupted state (rows: got {rows.dtype} of shape "
+                             f"{rows.shape}; allowed: float64 of shape {(count, width)})")
+        if not np.all(np.isfinite(rows)) or in_unit(*exact_sums(rows), EXACT_UNIT) != exact:
+            raise ValueError("data: corrupted state (rows: allowed: finite scores whose exact "
+                             "sums are the state's exact sums)")
+        keys = data.get("row_keys")
+        if keys is not None and (keys.dtype != np.uint64 or keys.shape != (count,)):
+            raise ValueError(f"data: corrupted state (row_keys: got {keys.dtype} of shape "
+                             f"{keys.shape}; allowed: uint64 of shape {(count,)})")
+        self.count = count
+        if count:
+            scores = rows.reshape(count, -1, 3).copy()
+            # (the counts behind the scores are not kept: the mean and the bootstrap are of
+            # the scores, and micro aggregation is not the profile's)
+            self._rows = [ScoredExamples(tuple(self.names), scores, np.zeros_like(scores),
+                                         None if keys is None else keys.copy())]
+
+    def _score_matrix(self) -> np.ndarray:
+        """float64[count, 3 * types] of the kept rows' scores, in the order added."""
+        if not self._rows:
+            return np.zeros((0, 3 * len(self.names)), dtype=np.float64)
+        return np.concatenate([b.score_array for b in self._rows]).reshape(self.count, -1)
+
+    def _sequential_aggregate(self) -> dict:
+        """_aggregate()'s result for a profile of sequential means (py_rouge's): the mid is
+        py-rouge's mean of the rows in input order; the bounds are order statistics of a
+        Poisson bootstrap drawn from the rows (each example w ~ Poisson(1) times, w from its
+        own key, the seed and its copy number, as _aggregate's), its sums exact up to 2^23
+        rows: each score as integer parts scaled per column (arithmetic.IntegerParts), since
+        py-rouge's scores may be negative or above 1."""
+        options = self.options
+        matrix = self._score_matrix()
+        mid = sequential_means(matrix)
+        low = high = mid
+        if wants_poisson_bootstrap(options):
+            keys = np.concatenate([b.keys for b in self._rows])
+            parts = IntegerParts(matrix[:, None, :])
+            sums, weights = _poisson_sums(parts.parts, keys, _Occurrences().number(keys),
+                                          options.seed, options.n_samples)
+            used = weights > 0
+            if used.any():
+                samples = parts.join(sums[used])[:, 0, :] / weights[used][:, None]
+                tail = 100.0 * (1.0 - options.confidence) / 2.0
+                low = np.percentile(samples, tail, axis=0, method="lower")
+                high = np.percentile(samples, 100.0 - tail, axis=0, method="higher")
+        return {name: {key: (float(low[c]), float(mid[c]), float(high[c]))
+                       for c, key in enumerate(MEASURES, start=3 * j)}
+                for j, name in enumerate(self.names)}
+
     def rows(self) -> tuple:
         """({type: float64[N, 3]} scores, counts) of the kept rows, in the order added."""
         return tuple({name: array[:, j] for j, name in enumerate(self.names)} for array in (
@@ -481,10 +591,13 @@ class Aggregate:
             out = {name: {"precision": s[:, 0].tolist(), "recall": s[:, 1].tolist(),
                           "fmeasure": s[:, 2].tolist()} for name, s in scores.items()}
         else:
-            if not options.detailed and not options.profile.keeps_rows and not self._micro:
+            if self._sequential:
+                agg = self._sequential_aggregate()
+            elif not options.detailed and not options.profile.keeps_rows and not self._micro:
                 return self._mean_fmeasures()
-            agg = _perl_aggregate(options, *self.rows()) \
-                if options.profile.keeps_rows else self._aggregate()
+            else:
+                agg = _perl_aggregate(options, *self.rows()) \
+                    if options.profile.keeps_rows else self._aggregate()
             if not options.detailed:
                 return {name: entry["fmeasure"][1] for name, entry in agg.items()}
             out = {name: {key: dict(zip(("low", "mid", "high"), bounds)) for key, bounds in

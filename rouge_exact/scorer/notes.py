@@ -101,7 +101,8 @@ def input_warnings(options: RougeOptions, notes: InputNotes) -> list:
                    "Put each sentence on its own line, or pass split_sentences=True.")
     if notes.tokenless_w_references:
         out.append(f"rougeW: {notes.tokenless_w_references} reference(s) have no tokens; they "
-                   "score 0 (the ROUGE-1.5.5 script dies on them with a division by zero).")
+                   "score 0 (the ROUGE-1.5.5 script dies on them with a division by zero, and so "
+                   "does py-rouge's apply_best).")
     if notes.segmenter_fallbacks:
         out.append(fallback_warning(notes.segmenter_fallbacks, options.tokenizer))
     if options.use_stemmer and options.stemmer is None and \

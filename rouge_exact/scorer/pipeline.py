@@ -230,8 +230,27 @@ def _pair_statistics_of(options: RougeOptions, predictions, references, plan: _P
     if options.split_sentences:
         texts = [split_sentences_rule_based(t) for t in texts]
 
+    texts, flat, sent = _tokenized(options, plan, texts)
+    stats = np.empty((len(pair_pred), len(plan.names), 3), dtype=np.float64)
+    _over_pairs(_kernel_calls(options, plan, flat, sent, kernels), stats, pair_pred, pair_ref,
+                len(flat.tokens))
+    if options.profile.signed_ngram_counts and len(plan.ngram_orders):
+        _signed_ngram_counts(options.rouge_types, stats, flat, pair_pred, pair_ref)
+    return stats, ref_counts, texts, flat, sent
+
+
+def _tokenized(options: RougeOptions, plan: _Plan, texts: list) -> tuple:
+    """(texts as cut by the length limit, the flat batch, the sentence batch)."""
     tokenizer = options.tokenizer
     token_options = plan.token_options
+    if options.profile.truncators is not None:  # the program's own limits (py-rouge's)
+        cut_words, cut_chars = options.profile.truncators
+        if options.length_limit_words:  # (0: no limit)
+            texts = [cut_words(t, options.length_limit_words) for t in texts]
+        elif options.length_limit_bytes:
+            texts = [cut_chars(t, options.length_limit_bytes) for t in texts]
+        flat = tokenizer.batch(texts, **token_options)  # (its sentences are the lines)
+        return texts, flat, flat
     if options.length_limit_words is not None:
         texts = [truncate_words(t, options.length_limit_words) for t in texts]
     flat_texts = texts
@@ -252,11 +271,18 @@ def _pair_statistics_of(options: RougeOptions, predictions, references, plan: _P
         sent = flat
         if plan.sentence_view:
             sent = tokenizer.sentence_batch(texts, **token_options) or flat
+    return texts, flat, sent
 
-    stats = np.empty((len(pair_pred), len(plan.names), 3), dtype=np.float64)
-    _over_pairs(_kernel_calls(options, plan, flat, sent, kernels), stats, pair_pred, pair_ref,
-                len(flat.tokens))
-    return stats, ref_counts, texts, flat, sent
+
+def _signed_ngram_counts(rouge_types, stats: np.ndarray, flat, pair_pred, pair_ref) -> None:
+    """ROUGE-N's counts as py-rouge makes them: len - n + 1 n-grams in a text of len tokens,
+    0 or fewer below n tokens (the kernels count max(0, len - n + 1); the hits are 0 there
+    either way)."""
+    lengths = np.diff(flat.text_offsets).astype(np.float64)
+    for j, t in enumerate(rouge_types):
+        if t.kind == "n":
+            stats[:, j, 1] = lengths[pair_pred] - (t.n - 1)
+            stats[:, j, 2] = lengths[pair_ref] - (t.n - 1)
 
 
 def _kernel_calls(options: RougeOptions, plan: _Plan, flat, sent, kernels: dict) -> list:
@@ -392,10 +418,13 @@ def example_statistics(options: RougeOptions, rouge_types: Sequence[RougeType],
         out = prf(np.ascontiguousarray(chosen), plan.alpha)
         return (profile.rounding(out) if plan.rounds_prf else out), chosen
     out = np.empty(chosen.shape, dtype=np.float64)  # (P, R, F)
-    # P and R in one division: hit / (den_p, den_r), 0 where the denominator is 0
+    # P and R in one division: hit / (den_p, den_r), 0 where the denominator is 0 (signed
+    # counts: py-rouge divides by a negative one too)
     pr = out[..., :2]
     pr[...] = 0.0
-    np.divide(chosen[..., :1], chosen[..., 1:], out=pr, where=chosen[..., 1:] > 0)
+    dens = chosen[..., 1:]
+    np.divide(chosen[..., :1], dens, out=pr,
+              where=dens != 0 if profile.signed_ngram_counts else dens > 0)
     for j, weight in w_types:  # the counts hold f(len) already: only f^-1 is left to apply
         for c in (0, 1):  # on a contiguous column, as the numbers were always made
             pr[:, j, c] = profile.power(np.ascontiguousarray(pr[:, j, c]), 1.0 / weight)
@@ -604,9 +633,10 @@ class Scorer:
     # -- the public, mergeable state (rouge.partial / merge / to_bytes / finalize) --------------
 
     def merge(self, other: Scorer) -> Scorer:
-        """A new Scorer holding both (associative and commutative; neither is changed).
-        ValueError if the options differ, or if an example was added to both (see
-        Aggregate.merge)."""
+        """A new Scorer holding both (associative and commutative; neither is changed; under
+        a profile of sequential means, py_rouge's, other's rows come after self's, and the
+        mean may move in the last bits with the order). ValueError if the options differ, or
+        if an example was added to both (see Aggregate.merge)."""
         if not isinstance(other, Scorer):
             raise TypeError(f"other: got {type(other).__name__}; allowed: a state from "
                             "rouge.partial() or rouge.state_from_bytes()")

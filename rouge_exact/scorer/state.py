@@ -51,7 +51,9 @@ _STATE_FORMAT = 1
 # what the options say the state holds. Only a keyed state (HMAC) tells an edit that is
 # consistent (a seed, an alpha, pltrdy for rouge_chinese) from a state as written.
 _STATE_FIELDS = ("format", "version", "options", "notes", "count", "exact", "arrays")
-_STATE_ARRAYS = {"sample_sums": 2, "sample_weights": 1, "keys": 1, "copies": 1}  # name: ndim
+# name: ndim (rows and row_keys: a profile of sequential means, py_rouge's)
+_STATE_ARRAYS = {"sample_sums": 2, "sample_weights": 1, "keys": 1, "copies": 1, "rows": 2,
+                 "row_keys": 1}
 _STATE_DEPTH = 4  # the header's nesting: {"arrays": [[name, dtype, [shape]]]}
 _STATE_HEADER_MAX = 1 << 24  # bytes: a state of 1,000 rouge types has a header of ~1 MB
 _EXACT_DIGITS = 700  # an exact sum below 2^63 * 2^1024 in units of 2^-1130 has <= 668 digits
@@ -235,6 +237,8 @@ def _state_layout(options: RougeOptions, exact: list, arrays: dict) -> None:
                          f"{len(exact)} sums, 3 per type; allowed: {allowed})")
     if not options.use_aggregator or options.profile.keeps_rows:
         return  # no state (Aggregate.from_arrays says so)
+    if options.profile.corpus_mean == "sequential":
+        return  # its rows (Aggregate.from_arrays checks them against the sums)
     names = ("sample_sums", "sample_weights", "keys", "copies")  # the bootstrap's arrays
     bootstrap = set(names)
     if wants_poisson_bootstrap(options) != (set(arrays) == bootstrap) and \

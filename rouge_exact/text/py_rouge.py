@@ -38,7 +38,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .rouge155_lexicon import SMART_STOPWORDS, WORDNET_EXCEPTIONS
-from .tokenizers import TokenizedBatch, TokenizerProfile, tokenize_string_batch
+from .tokenizers import TokenizedBatch, TokenizerProfile, stem_memo, tokenize_string_batch
 
 __all__ = [
     "DEFAULT_LENGTH_LIMIT",
@@ -138,29 +138,31 @@ def stem_py_rouge(token: str) -> str:
     return _PORTER[0](token)
 
 
-def word_tokens(word: str, stem: bool, stopwords: bool = False) -> tuple:
-    """The tokens of one word of step 3 (a run of [a-z0-9]) after steps 4-6. stopwords (not
-    py-rouge's: this package's remove_stopwords): drop the tokens in ROUGE-1.5.5's SMART
-    list before stemming, as ROUGE-1.5.5 does."""
+def word_tokens(word: str, stem: bool, stopwords: bool = False,
+                stemmer: Callable[[str], str] = stem_py_rouge) -> tuple:
+    """The tokens of one word of step 3 (a run of [a-z0-9]) after steps 4-6, stemmed (stem)
+    by py-rouge's stemmer, or another (stemmer). stopwords (not py-rouge's: this package's
+    remove_stopwords): drop the tokens in ROUGE-1.5.5's SMART list before stemming, as
+    ROUGE-1.5.5 does."""
     pieces = _CONTRACTIONS.get(word) or (word.replace("cannot", "_cannot_"),)
     out = []
     for piece in pieces:
         if stopwords and piece.replace("_cannot_", "cannot") in SMART_STOPWORDS:
             continue
         if stem:
-            piece = stem_py_rouge(piece)
+            piece = stemmer(piece)
         out.append(piece.replace("_cannot_", "cannot"))
     return tuple(out)
 
 
 class _WordMemo(dict):
-    """word -> word_tokens(word, ...) for one setting of stem and stopwords (a dict whose
-    misses work the tokens out: a line's look-ups are one map() in C), emptied when it holds
-    max_words words or max_chars characters (a bound on its memory: a stream of fresh words,
-    e.g. numbers, cannot grow it without end)."""
+    """word -> word_tokens(word, ...) for one stemmer (a function, or None) and setting of
+    stopwords (a dict whose misses work the tokens out: a line's look-ups are one map() in
+    C), emptied when it holds max_words words or max_chars characters (a bound on its
+    memory: a stream of fresh words, e.g. numbers, cannot grow it without end)."""
 
-    def __init__(self, stem: bool, stopwords: bool, max_words: int = 200_000,
-                 max_chars: int = 8_000_000):
+    def __init__(self, stem: Callable[[str], str] | None, stopwords: bool,
+                 max_words: int = 200_000, max_chars: int = 8_000_000):
         super().__init__()
         self.stem, self.stopwords = stem, stopwords
         self.max_words, self.max_chars = max_words, max_chars
@@ -171,20 +173,32 @@ class _WordMemo(dict):
             self.clear()
             self._chars = 0
         self._chars += 2 * len(word)  # the word and its tokens, roughly
-        out = self[word] = word_tokens(word, self.stem, self.stopwords)
+        out = self[word] = word_tokens(word, self.stem is not None, self.stopwords,
+                                       self.stem or stem_py_rouge)
         return out
 
 
 _MEMOS: dict = {}
+_OTHER_STEMMERS = ("porter", "rouge155")
+
+
+def _stem_function(stemmer: str | None) -> Callable[[str], str] | None:
+    """The stemmer of a name: py-rouge's, or another profile's ('porter', 'rouge155': a
+    convention between two, as rouge_exact.explain walks from one to the other), applied as
+    py-rouge applies its own (to tokens longer than 3 characters)."""
+    if stemmer is None or stemmer == "py_rouge":
+        return stemmer and stem_py_rouge
+    if stemmer not in _OTHER_STEMMERS:
+        raise ValueError(f"stemmer: got {stemmer!r}; allowed: None, 'py_rouge' or another "
+                         f"profile's: {', '.join(map(repr, _OTHER_STEMMERS))}")
+    stem = stem_memo(stemmer).stem
+    return lambda token: stem(token) if len(token) > 3 else token
 
 
 def _memo(stemmer: str | None, stopwords: bool) -> _WordMemo:
-    if stemmer not in (None, "py_rouge"):
-        raise ValueError(f"stemmer: got {stemmer!r}; allowed: None or 'py_rouge' (the py_rouge "
-                         "tokenizer stems as py-rouge only)")
-    key = (stemmer is not None, bool(stopwords))
+    key = (stemmer, bool(stopwords))
     if key not in _MEMOS:
-        _MEMOS[key] = _WordMemo(*key)
+        _MEMOS[key] = _WordMemo(_stem_function(stemmer), bool(stopwords))
     return _MEMOS[key]
 
 
@@ -254,7 +268,8 @@ class PyRougeTokenizer(TokenizerProfile):
     """py-rouge's tokens (steps 3-6 of the module's docstring), a sentence per line of the
     text, empty lines too (the length limit is applied before: truncate_chars,
     truncate_words). ROUGE-N reads the tokens of all lines in a row, ROUGE-L and W line by
-    line. stemmer: None, or "py_rouge" (py-rouge's stemming=True)."""
+    line. stemmer: None, "py_rouge" (py-rouge's stemming=True), or another profile's
+    ("porter", "rouge155")."""
 
     name: str = "py_rouge"
     stems: bool = True
