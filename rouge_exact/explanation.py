@@ -34,7 +34,7 @@ from fractions import Fraction
 import numpy as np
 
 from .api import check_inputs
-from .arithmetic import exact_means, exact_sums
+from .arithmetic import exact_sums
 from .kinds import kind_of
 from .options import (
     DEFAULT_ROUGE_TYPES,
@@ -44,7 +44,7 @@ from .options import (
     parse_rouge_type,
 )
 from .profiles import PROFILES
-from .scorer.aggregate import Aggregate, ScoredExamples
+from .scorer.aggregate import Aggregate, ScoredExamples, corpus_means
 from .scorer.limits import truncate_bytes, truncate_words
 from .kernels.backend import threads_here
 from .kernels.pool import run_parts
@@ -57,17 +57,16 @@ MEASURES = ("precision", "recall", "fmeasure")
 _CHUNK_ROWS = 256  # rows a chunk of pair_statistics gets at least, on the kept pool
 
 # The length limits ROUGE-1.5.5 was run with in the DUC evaluations: -l 100 (100 words), and
-# DUC 2004's -b 665 and -b 75 (bytes). A profile has them when it declares them (a
-# ``length_limits`` field of option dicts), or, while profiles declare none, when its
-# bootstrap is the script's own (bootstrap "perl": the script whose -l and -b these are).
+# DUC 2004's -b 665 and -b 75 (bytes), for the profile whose bootstrap is the script's own
+# (bootstrap "perl": the script whose -l and -b these are); a profile with a limit of its own by
+# default (py-rouge's 665 characters) varies it by turning it off (0).
 DUC_LENGTH_LIMITS = ({"length_limit_words": 100}, {"length_limit_bytes": 665},
                      {"length_limit_bytes": 75})
 
 
 def _length_limits(profile) -> tuple:
-    declared = getattr(profile, "length_limits", None)
-    if declared is not None:
-        return tuple(declared)
+    if profile.default_length_limit is not None:
+        return ({"length_limit_bytes": 0},)
     return DUC_LENGTH_LIMITS if profile.bootstrap == "perl" else ()
 
 
@@ -86,17 +85,20 @@ class Setting:
 
 SETTINGS = (
     Setting("tokenizer", ("tokenizer", "lang"), ("tokenizer", "languages")),
-    Setting("stemmer", ("use_stemmer",), ("stemmer",)),
+    Setting("stemmer", ("use_stemmer",), ("stemmer", "stems_by_default")),
     Setting("stopwords", ("remove_stopwords",)),
     Setting("sentence splitting", ("split_sentences",)),
-    Setting("length limit", ("length_limit_words", "length_limit_bytes")),
-    Setting("counting", (), ("counting",)),
+    Setting("length limit", ("length_limit_words", "length_limit_bytes"),
+            ("truncators", "default_length_limit")),
+    Setting("counting", (), ("counting", "signed_ngram_counts")),
     Setting("ROUGE-L definition", (), ("rouge_l", "clip_from_flat")),
     Setting("multi-reference rule", ("multi_ref",),
-            ("sequential_sums", "reference_mean", "exact_tiebreak_rounding")),
+            ("sequential_sums", "reference_mean", "exact_tiebreak_rounding",
+             "weighted_best_key")),
     Setting("F rule", ("alpha",), ("f_rule", "alpha")),
     Setting("rounding", (), ("rounding", "f_from_rounded", "power")),
-    Setting("aggregation", ("aggregation", "n_samples", "confidence", "seed"), ("bootstrap",)),
+    Setting("aggregation", ("aggregation", "n_samples", "confidence", "seed"),
+            ("bootstrap", "corpus_mean", "aggregations")),
 )
 """A walk's settings, in its order: the text first (what is counted), then how it is counted,
 then how the counts become one number. Any other field in which two conventions differ is a
@@ -106,7 +108,7 @@ last step, "other"."""
 _LABEL_OPTIONS = frozenset({"rouge_types", "use_aggregator", "detailed", "profile"})
 _LABEL_PROFILE = frozenset({"name", "program", "kinds", "rouge_types", "multi_ref_default",
                             "multi_ref_allowed", "foreign_modes", "seed_label",
-                            "alpha_label", "length_limits"})
+                            "alpha_label"})
 
 
 def _same(x, y) -> bool:
@@ -320,11 +322,14 @@ class _Scoring:
                     missing[key] = t
             if missing:
                 # the same texts the scorer would split and cut itself: options without
-                # those steps read them
-                texts = self.texts(options.split_sentences and self.splitting_changes(),
-                                   options.length_limit_words)
+                # those steps read them (a profile's own cutters, py-rouge's, stay its own)
+                words = options.length_limit_words if options.profile.truncators is None \
+                    else None
+                texts = self.texts(options.split_sentences and self.splitting_changes(), words)
                 todo = dataclasses.replace(options, rouge_types=tuple(missing.values()),
-                                           split_sentences=False, length_limit_words=None)
+                                           split_sentences=False,
+                                           length_limit_words=None if words is not None
+                                           else options.length_limit_words)
                 jobs.append((todo, texts, list(missing)))
 
         for todo, (preds, refs), keys in jobs:
@@ -395,7 +400,7 @@ class _Scoring:
                 f = float(options.fscore(np.array([p]), np.array([r]))[0])
                 out[name] = dict(zip(MEASURES, (p, r, f)))
             return out
-        means = exact_means(scores.reshape(len(scores), -1)).tolist()
+        means = corpus_means(options, scores.reshape(len(scores), -1)).tolist()
         return {name: dict(zip(MEASURES, means[3 * j:3 * j + 3]))
                 for j, name in enumerate(names)}
 
@@ -432,11 +437,13 @@ def _variants(profile, scoring: _Scoring, types) -> list:
     if types is not None:
         base["rouge_types"] = list(types)
     opts = RougeOptions.build(**base)
-    stems = [False, True] if opts.tokenizer.stems else [False]
+    stems = [profile.stems_by_default, not profile.stems_by_default] if opts.tokenizer.stems \
+        else [profile.stems_by_default]
     reads_sentences = any(kind_of(opts, t).sentences for t in opts.rouge_types)
     out = []
     for stem in stems:
-        start = {**base, "use_stemmer": True} if stem else dict(base)
+        # the profile's own stemming unsaid (py-rouge stems by default), the other said
+        start = dict(base) if stem == profile.stems_by_default else {**base, "use_stemmer": stem}
         out.append(start)
         if reads_sentences and opts.tokenizer.has_sentences and \
                 not opts.tokenizer.own_sentences:
@@ -560,6 +567,12 @@ def _texts_as_scored(options: RougeOptions, text: str) -> str:
     """A text as the scorer reads it before tokenizing (pipeline.pair_statistics' order)."""
     if options.split_sentences:
         text = split_sentences_rule_based(text)
+    if options.profile.truncators is not None:  # the program's own limits (py-rouge's)
+        cut_words, cut_chars = options.profile.truncators
+        if options.length_limit_words:  # (0: no limit)
+            return cut_words(text, options.length_limit_words)
+        return cut_chars(text, options.length_limit_bytes) if options.length_limit_bytes \
+            else text
     if options.length_limit_words is not None:
         text = truncate_words(text, options.length_limit_words)
     if options.length_limit_bytes is not None:

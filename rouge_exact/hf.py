@@ -212,7 +212,7 @@ class RougeMetric(evaluate.Metric):
             return super().add(prediction=prediction, reference=reference, **kwargs)
 
     def _compute(self, predictions, references, rouge_types=None, use_aggregator=True,
-                 use_stemmer=False, tokenizer=None, alpha=None, multi_ref=None,
+                 use_stemmer=None, tokenizer=None, alpha=None, multi_ref=None,
                  remove_stopwords=False, n_samples=1000, confidence=0.95, seed=DEFAULT_SEED,
                  detailed=False, profile="rouge_score", aggregation="macro",
                  length_limit_words=None, length_limit_bytes=None, split_sentences=False,
