@@ -457,3 +457,23 @@ def test_no_limit_of_0_elsewhere(metric):
         with pytest.raises(ValueError, match=f"^{name}: got 0; allowed: None or an integer "
                                              ">= 1"):
             metric.compute(predictions=["a"], references=["a"], **{name: 0})
+
+
+def test_the_command_turns_the_profiles_stemming_off(tmp_path):
+    """py_rouge stems unless told not to: --no-use-stemmer is py-rouge's stemming=False.
+    Hand-counted: "the cats were running" against "the cat runs" shares "the" unstemmed
+    (P 1/4, R 1/3), and "the", "cat", "run" stemmed (P 3/4, R 3/3)."""
+    path = tmp_path / "one.jsonl"
+    path.write_text(json.dumps({"prediction": "the cats were running",
+                                "references": ["the cat runs"]}) + "\n", encoding="utf-8")
+
+    def scored(*flags):
+        done = subprocess.run([sys.executable, "-m", "rouge_exact", "--jsonl", str(path),
+                               "--profile", "py_rouge", "--rouge-types", "rouge1", "--json",
+                               *flags], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        out = json.loads(done.stdout)
+        return out["rouge1"]["precision"]["mid"], out["rouge1"]["recall"]["mid"]
+
+    assert scored() == scored("--use-stemmer") == (0.75, 1.0)
+    assert scored("--no-use-stemmer") == (0.25, float(Fraction(1, 3)))

@@ -15,11 +15,13 @@ METRIC_FLAGS = (('rouge_types',
            "rougeL, rougeLsum, or the profile's)"}),
  ('use_stemmer',
   {'action': 'store_true',
+   'negatable': True,
    'help': "stem tokens longer than 3 characters: Porter (nltk's, as\n"
            "rouge_score; rouge155: Lin's variant with WordNet's\n"
            "exceptions; py_rouge: py-rouge's, nltk's original Porter\n"
            "with WordNet's exceptions and its own), or the stemmer\n"
-           'of lang'}),
+           "of lang (default the profile's: True with py_rouge, else\n"
+           'False; --no-use-stemmer: off)'}),
  ('tokenizer',
   {'choices': ('default', 'unicode', 'whitespace', 'unicode-v1', 'character-v1'),
    'help': "how text becomes tokens: default (rouge_score's:\n"
@@ -49,7 +51,9 @@ METRIC_FLAGS = (('rouge_types',
            'max; average with rouge155 or py_rouge; max_pr with\n'
            'coco)'}),
  ('remove_stopwords',
-  {'action': 'store_true', 'help': "drop ROUGE-1.5.5's SMART stopwords (English) before\nscoring"}),
+  {'action': 'store_true',
+   'negatable': False,
+   'help': "drop ROUGE-1.5.5's SMART stopwords (English) before\nscoring"}),
  ('n_samples',
   {'type': 'number',
    'metavar': 'N',
@@ -109,6 +113,7 @@ METRIC_FLAGS = (('rouge_types',
            "py_rouge's: 665 characters)"}),
  ('split_sentences',
   {'action': 'store_true',
+   'negatable': False,
    'help': 'split sentences with a rule-based splitter before\n'
            'rougeLsum and rougeW (which compare sentence by\n'
            'sentence)'}),

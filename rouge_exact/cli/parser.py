@@ -86,7 +86,9 @@ def flag_spec(option) -> dict:
     the metric's default, some of which depend on others (multi_ref on profile; compare()'s
     n_samples on its test); the help shows the schema's default."""
     if option.type is bool:
-        spec = dict(action="store_true")
+        # a switch whose default is the profile's (use_stemmer) can also be turned off:
+        # --no-<flag> (build_parser adds it)
+        spec = dict(action="store_true", negatable=option.default is None)
     elif option.type in (int, float):
         # _number, not the option's type: the metric's own check then names the option and
         # what it allows (e.g. "n_samples: got 2.5 (float); allowed: an integer ...")
@@ -102,6 +104,8 @@ def flag_spec(option) -> dict:
         text += f"; allowed: {option.allowed}"
     if option.type is not bool:
         text += f" (default {option.none if option.default is None else option.default})"
+    elif option.default is None:
+        text += f" (default {option.none}; --no-{option.name.replace('_', '-')}: off)"
     spec["help"] = "\n".join(textwrap.wrap(text, 56, break_on_hyphens=False))
     return spec
 
@@ -180,6 +184,31 @@ def build_parser() -> argparse.ArgumentParser:
                    metavar="N", help="refuse a record (a line of JSONL or text, a CSV record,\n"
                                      "a whole JSON file) over N bytes (default "
                                      f"{DEFAULT_MAX_RECORD_BYTES:,})")
+    _add_explain_and_compare(p)
+    m = p.add_argument_group("metric options (compute()'s, with dashes)")
+    for name, spec in flags.METRIC_FLAGS:
+        spec = dict(spec, type=_number) if spec.get("type") == "number" else dict(spec)
+        negatable = spec.pop("negatable", False)
+        m.add_argument("--" + name.replace("_", "-"), dest=name, default=None, **spec)
+        if negatable:
+            m.add_argument("--no-" + name.replace("_", "-"), dest=name, default=None,
+                           action="store_false", help=argparse.SUPPRESS)
+    o = p.add_argument_group("output")
+    o.add_argument("--json", action="store_true",
+                   help="print the detailed result dict as one line of JSON\n"
+                        "(--explain: its explanation's as_dict(), and \"walk\")")
+    o.add_argument("--per-example", metavar="PATH",
+                   help="write each example's precision, recall and F per type\n"
+                        "as JSON lines to PATH ('-': stdout, before the summary)")
+    o.add_argument("--progress", action="store_true",
+                   help="show the progress bar on stderr even when it is not a terminal")
+    o.add_argument("--chunk-size", type=_positive_int, default=DEFAULT_CHUNK_SIZE, metavar="N",
+                   help=f"rows read and scored at a time (default {DEFAULT_CHUNK_SIZE:,})")
+    return p
+
+
+def _add_explain_and_compare(p: argparse.ArgumentParser) -> None:
+    """The flags of --explain and of --compare, each in its group."""
     e = p.add_argument_group("which ROUGE is this number? (rouge_exact.explain)")
     e.add_argument("--explain", action="store_true",
                    help="score the input under every convention the package\n"
@@ -212,22 +241,6 @@ def build_parser() -> argparse.ArgumentParser:
     # default None: a --test given without --compare is refused, not ignored
     c.add_argument("--test", choices=flags.TEST_FLAG["choices"], default=None,
                    help=flags.TEST_FLAG["help"].replace("%", "%%"))  # argparse formats with %
-    m = p.add_argument_group("metric options (compute()'s, with dashes)")
-    for name, spec in flags.METRIC_FLAGS:
-        spec = dict(spec, type=_number) if spec.get("type") == "number" else spec
-        m.add_argument("--" + name.replace("_", "-"), dest=name, default=None, **spec)
-    o = p.add_argument_group("output")
-    o.add_argument("--json", action="store_true",
-                   help="print the detailed result dict as one line of JSON\n"
-                        "(--explain: its explanation's as_dict(), and \"walk\")")
-    o.add_argument("--per-example", metavar="PATH",
-                   help="write each example's precision, recall and F per type\n"
-                        "as JSON lines to PATH ('-': stdout, before the summary)")
-    o.add_argument("--progress", action="store_true",
-                   help="show the progress bar on stderr even when it is not a terminal")
-    o.add_argument("--chunk-size", type=_positive_int, default=DEFAULT_CHUNK_SIZE, metavar="N",
-                   help=f"rows read and scored at a time (default {DEFAULT_CHUNK_SIZE:,})")
-    return p
 
 
 COMPARE_ONLY = ("references", "baseline", "test")  # flags that mean nothing without --compare
