@@ -6,28 +6,29 @@ $GRADIO_SERVER_NAME, default 127.0.0.1). Every number comes from the ``rouge_exa
 (the folder beside this file in a clone, or the installed package), through the same scorer as
 every other way in; files are read by ``rouge_exact.io`` (the command's reader).
 
-Tabs: *Example* (P/R/F per type, each reference's scores, the matched tokens),
-*Corpus* (a file scored with its bootstrap interval, chart, histogram, worst examples, CSV
-download), *Compare* (paired significance tests against a baseline) and *Usage*.
-API endpoints for ``gradio_client``: ``/rouge``, ``/rouge_corpus``, ``/rouge_compare``.
-
-Limits (``space.limits``) hold on every path, page and API alike, and are checked before any
-scoring; a request over one is refused with a message naming the limit and the CLI command
-that runs the job locally.
+Tabs: *Example* (P/R/F per type, each reference's scores, the matched tokens), *Corpus* (a
+file scored with its bootstrap interval, chart, histogram, worst examples, CSV download),
+*Compare* (paired significance tests against a baseline), *Which ROUGE?* (every convention on
+the same texts, reported figures matched, the walk between two: ``space.explain_tab``) and
+*Usage*. API endpoints for ``gradio_client``: ``/rouge``, ``/rouge_corpus``,
+``/rouge_compare``, ``/rouge_explain``. Limits (``space.limits``) hold on every path, page and
+API alike, and are checked before any scoring; a request over one is refused with a message
+naming the limit and the CLI command that runs the job locally.
 """
 
 import os
 
 # the space package first: it turns gradio's usage reports off before gradio is imported
 from space import handlers
-from space.api import rouge, rouge_compare, rouge_corpus
-from space.limits import MAX_COMPARE_SAMPLES, MAX_NGRAM, MAX_REFERENCES, MAX_SAMPLES, \
-    MAX_SKIP, MAX_UPLOAD_BYTES
+from space.api import rouge, rouge_compare, rouge_corpus, rouge_explain
+from space.explain_tab import explain_tab, wire_explain
+from space.limits import (MAX_COMPARE_SAMPLES, MAX_NGRAM, MAX_REFERENCES, MAX_SAMPLES, MAX_SKIP,
+                          MAX_UPLOAD_BYTES)
 from space.options import OPTION_NAMES, control
 from space.page import (COLLAPSE_ON_PHONES_JS, COMPARE_INPUTS, CORPUS_INPUTS, EMPTY_COMPARE,
                         EMPTY_CORPUS, EMPTY_HIGHLIGHTS, EMPTY_SINGLE, EXAMPLE_LABELS, EXAMPLES,
-                        FRESH_JS, HEAD, INTRO, RESULTS, SHOW_JS, STALE_NOTE, TEST_INFO,
-                        usage_markdown)
+                        EXPLAIN_INPUTS, FRESH_JS, HEAD, INTRO, RESULTS, SHOW_JS, STALE_NOTE,
+                        TEST_INFO, usage_markdown)
 from space.startup import warm_up, warming_status
 from space.wiring import bind, mark_stale
 
@@ -58,15 +59,18 @@ def build_demo() -> gr.Blocks:
                         corpus = _corpus_tab()
                     with gr.Tab("Compare", id="compare"):
                         compare = _compare_tab()
+                    with gr.Tab("Which ROUGE?", id="explain"):
+                        explain = explain_tab(*_file_inputs(*EXPLAIN_INPUTS))
                     with gr.Tab("Usage", id="usage"):
                         gr.Markdown(usage_markdown(), elem_id="usage")
             with gr.Column(scale=1, min_width=280, elem_id="options-col"):
                 options = _options_panel()
                 options["lang"] = lang
         _wire(demo, single, corpus, compare, options)
+        wire_explain(explain, options)
         gr.api(rouge, api_name="rouge", concurrency_id="single")
-        gr.api(rouge_corpus, api_name="rouge_corpus", concurrency_id="heavy")
-        gr.api(rouge_compare, api_name="rouge_compare", concurrency_id="heavy")
+        for heavy in (rouge_corpus, rouge_compare, rouge_explain):
+            gr.api(heavy, api_name=heavy.__name__, concurrency_id="heavy")
     return demo
 
 
@@ -148,9 +152,8 @@ def _single_tab() -> dict:
 
 
 def _file_inputs(intro: str, main: tuple, texts: tuple, ref_id: str) -> tuple:
-    """A tab's inputs: its intro, one structured file (main: label, types, element id), or
-    text files with one example per line (texts: label, file_count, element id) beside the
-    reference files."""
+    """A tab's inputs: its intro, one structured file (main: label, types, element id), or text
+    files of one example a line (texts: label, file_count, element id), and reference files."""
     gr.Markdown(intro)
     structured = gr.File(label=main[0], file_types=main[1], elem_id=main[2], height=150)
     with gr.Row(equal_height=False):
@@ -278,8 +281,7 @@ def _wire(demo, single: dict, corpus: dict, compare: dict, options: dict) -> Non
                           api_visibility="private", queue=False)
     compare["button"].click(*bind(handlers.compare_page, **compare_inputs),
                             [compare["results"], compare["signature"]],
-                            api_visibility="private", concurrency_id="heavy",
-                            concurrency_limit=1,
+                            api_visibility="private", concurrency_id="heavy", concurrency_limit=1,
                             js=FRESH_JS % dict(tab="compare", target=RESULTS["compare"]),
                             show_progress_on=[compare["results"]]).then(
         None, None, None, js=SHOW_JS % RESULTS["compare"])

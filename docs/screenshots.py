@@ -5,9 +5,11 @@ width (1366 px), after scoring, into docs/.
 
 Starts ``app.py`` on a free port, drives Debian's Chromium (/usr/bin/chromium, or
 $CHROMIUM_PATH) with Playwright, and writes ``screenshot.png`` (desktop, single example) and
-``screenshot_<tab>_<width>.png`` for the rest. The corpus and comparison use tests/data/realsumm.jsonl
-when it is there, else examples/pairs.jsonl. The comparison is cut after its first ROUGE type
-(the others look the same; the whole page is 4,000-5,000 px). The tests never write here.
+``screenshot_<tab>_<width>.png`` for the rest. The corpus, the comparison and Which ROUGE?
+(BART's 100 summaries, docs/explain.md's example) use tests/data/realsumm.jsonl when it is
+there, else examples/pairs.jsonl. The comparison is cut after its first ROUGE type (the others
+look the same; the whole page is 4,000-5,000 px), Which ROUGE? after the first example its walk
+moves. The tests never write here.
 The page's emoji (the intro's hugging face) need an emoji font (Debian: fonts-noto-color-emoji),
 else Chromium draws a box: the script warns when fontconfig has none.
 """
@@ -51,6 +53,26 @@ def start_app(tmp: Path):
             time.sleep(0.3)
     proc.kill()
     raise SystemExit("app.py did not start")
+
+
+# the Which ROUGE? tab: BART's 100 CNN/DailyMail summaries of realsumm (docs/explain.md's
+# example), the figures rouge155 with -m gives them, and the walk from rouge_score to it
+EXPLAIN_SYSTEM = "abs/bart/out"
+EXPLAIN_FIGURES = "rouge1=46.51, rouge2=22.16, rougeL=42.92"
+
+
+def explain_file(tmp: Path) -> Path:
+    """A corpus JSONL for the Which ROUGE? tab (examples/pairs.jsonl without realsumm)."""
+    if REALSUMM.exists():
+        rows = [r for r in map(json.loads, REALSUMM.open(encoding="utf-8"))
+                if r["system"] == EXPLAIN_SYSTEM]
+    else:
+        rows = [json.loads(line) for line in (ROOT / "examples" / "pairs.jsonl").open()]
+    path = tmp / "bart.jsonl"
+    path.write_text("".join(json.dumps({"prediction": r["prediction"],
+                                        "references": r["references"][0]}) + "\n"
+                            for r in rows), encoding="utf-8")
+    return path
 
 
 def corpus_files(tmp: Path) -> tuple:
@@ -127,6 +149,7 @@ def main(out: Path) -> None:
     with tempfile.TemporaryDirectory(prefix="rouge_screenshots_") as folder:
         tmp = Path(folder)
         corpus, systems = corpus_files(tmp)
+        explained = explain_file(tmp)
         proc, url = start_app(tmp)
         try:
             with sync_playwright() as p:
@@ -154,6 +177,17 @@ def main(out: Path) -> None:
                     page.locator("#compare-results table.compare").first.wait_for()
                     shoot(page, out, f"screenshot_compare_{width}.png",
                           until="#compare-results ul.verdicts")
+                    open_tab(page, "Which ROUGE?")
+                    page.locator("#explain-file input[type=file]").set_input_files(
+                        str(explained))
+                    uploaded(page, "explain-file", explained, "explain")
+                    page.locator("#explain-figures textarea").fill(EXPLAIN_FIGURES)
+                    page.locator("#explain-button").click()
+                    page.locator("#explain-walk svg.walk-chart").first.wait_for(
+                        state="attached")
+                    page.locator("#explain-walk details.moved").first.wait_for()
+                    shoot(page, out, f"screenshot_explain_{width}.png",
+                          until="#explain-walk .moved-example")
                     open_tab(page, "Usage")
                     page.locator("#usage").wait_for()
                     shoot(page, out, f"screenshot_usage_{width}.png")

@@ -6,6 +6,8 @@
 * ``options``: the Options panel's choices and the checked options of a request;
 * ``files``: uploads read with ``rouge_exact.io`` (the command's reader) and the per-example CSV;
 * ``render`` and ``charts``: the HTML, SVG and text the page shows (styles in ``assets/``);
+* ``explain_view``: the Which ROUGE? tab's table, walk chart and examples (``rouge_exact.explain``);
+  ``explain_tab``: that tab's components below its file inputs, and its wiring;
 * ``handlers``: the page's event handlers; ``api``: the endpoints for ``gradio_client``;
 * ``page``: the page's fixed text (intro, usage, examples, empty states, scripts);
 * ``wiring``: calls a handler by parameter name from its components, and marks results stale;

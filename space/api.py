@@ -1,4 +1,5 @@
-"""The Space's API for ``gradio_client``: ``/rouge``, ``/rouge_corpus``, ``/rouge_compare``.
+"""The Space's API for ``gradio_client``: ``/rouge``, ``/rouge_corpus``, ``/rouge_compare``,
+``/rouge_explain``.
 The same checks, limits and numbers as the page (both go through ``scoring``); the options are
 keyword arguments named as the metric's. Gradio builds each endpoint's schema from these
 signatures, so their type hints are part of the API."""
@@ -13,7 +14,8 @@ from rouge_exact.significance import DEFAULT_TEST
 from .limits import user_error
 from .options import OPTION, parse_types, profile_types
 from .render import MEASURES
-from .scoring import compare_lists, score_corpus_lists, score_example
+from .scoring import (WALK_FROM, WALK_TO, compare_lists, explain_lists, score_corpus_lists,
+                      score_example)
 
 
 # each default is the metric's (its schema, OPTIONS), so that the API's schema shows it
@@ -92,3 +94,18 @@ def rouge_compare(predictions: dict, references: list[str | list[str]],
     result, _ = compare_lists(predictions, references, options, baseline, test, n_samples,
                               seed, confidence)
     return result
+
+
+def rouge_explain(predictions: list[str], references: list[str | list[str]],
+                  rouge_types: list[str] | None = None, match: dict | str | None = None,
+                  a: str = WALK_FROM, b: str = WALK_TO) -> dict:
+    """Which ROUGE? rouge_exact.explain's result as_dict() ({"count", "rows": [{"name",
+    "options", "signature", "scores"}, ...], "match"}), with "walk", the walk from convention
+    a to b (two rows' names) as_dict(), and the "warnings" and "notes" the page shows.
+    match: reported figures, {"rouge1": "44.16", ...} or "rouge1=44.16, rougeL=40.90"."""
+    state = explain_lists(predictions, references, rouge_types, match, a, b, strict=True)
+    out = state["explained"].as_dict()
+    out["walk"] = state["walk"].as_dict()
+    out["warnings"] = state["warnings"]
+    out["notes"] = state["notes"]
+    return out

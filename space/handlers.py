@@ -18,7 +18,9 @@ from .options import build_options, cli_flags, page_options
 from .render import (bar_chart_svg, chart_pair, comparison_html, corpus_latex,
                      corpus_markdown, error_html, histogram_svg, scores_table_html,
                      summary_html, table_latex, table_markdown, warnings_html, worst_html)
-from .scoring import compare_lists, highlight_panels, score_corpus_lists, score_example
+from .explain_view import explain_html, walk_html
+from .scoring import (compare_lists, explain_lists, highlight_panels, score_corpus_lists,
+                      score_example, walk_again)
 
 # --------------------------------------------------------------------------------------------
 # The Example tab
@@ -194,3 +196,46 @@ def compare_page(systems_file, system_files, ref_files, options: dict, baseline:
         return error_html(error, "compare-error"), gr.update(value="", visible=False)
     return (warnings_html(notes) + comparison_html(result, base, float(confidence), test),
             gr.update(value=result["signature"], visible=True))
+
+
+# --------------------------------------------------------------------------------------------
+# The Which ROUGE? tab
+
+
+def _explain_outputs(state: dict) -> tuple:
+    """The tab's two panels from explain_lists' (or walk_again's) result."""
+    results = explain_html(state["explained"], state["source"], state["a"], state["b"],
+                           state["figures"], warnings_html(state["warnings"]))
+    return results, walk_html(state["walk"], state["examples"], state["notes"])
+
+
+def explain_page(corpus_file, pred_file, ref_files, options: dict, figures: str, walk_from: str,
+                 walk_to: str, progress=_no_progress):
+    """The Explain button: the table of conventions, the walk between the two chosen, the
+    menus' choices (the conventions' names) and the stored result (for the menus' walks).
+    An error replaces both panels."""
+    try:
+        types = page_options(**options)["rouge_types"]
+        progress(0, desc="Reading the corpus")
+        preds, refs, source, _, seconds, note = read_corpus(corpus_file, pred_file, ref_files)
+        progress(0.1, desc="Scoring every convention")
+        state = explain_lists(preds, refs, types, figures, walk_from, walk_to,
+                              upload_seconds=seconds, upload_note=note)
+    except gr.Error as error:
+        return (error_html(error, "explain-error"), "", gr.update(), gr.update(), None)
+    state["source"] = source
+    names = [row.name for row in state["explained"].rows]
+    return (*_explain_outputs(state), gr.update(choices=names, value=state["a"]),
+            gr.update(choices=names, value=state["b"]), state)
+
+
+def explain_walk_changed(state, walk_from: str, walk_to: str):
+    """A convention picked in the From or To menu: the walk between them on the stored
+    result (nothing before the first run: the button uses the menus)."""
+    if not state:
+        return gr.update(), gr.update(), state
+    try:
+        state = walk_again(state, walk_from, walk_to)
+    except gr.Error as error:
+        return gr.update(), error_html(error, "walk-error"), state
+    return (*_explain_outputs(state), state)

@@ -14,7 +14,9 @@ import gradio as gr
 import numpy as np
 
 from rouge_exact.api import check_inputs
-from rouge_exact.kinds import estimate_cost, text_sizes
+from rouge_exact.explanation import SETTINGS as EXPLAIN_SETTINGS
+from rouge_exact.kinds import estimate_cost, resampling_cost, text_sizes
+from rouge_exact.options import RougeOptions
 from rouge_exact.text.lang import LANGUAGES
 
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024  # per uploaded file
@@ -64,6 +66,32 @@ READ_SECONDS_PER_FIELD = {"csv": 5e-7, "tsv": 5e-7, "text": 5e-7, "jsonl": 1e-6,
 READ_SECONDS_PER_MARK = {"csv": 1e-6, "tsv": 1e-6, "text": 0.0, "jsonl": 4e-6, "json": 4e-6}
 READ_BYTES_PER_FIELD = 160  # a field's string and its entry in the row's dict, at the peak
 WRITE_SECONDS_PER_CELL = 1e-6
+
+# The Which ROUGE? tab (rouge_exact.explain and one walk between two of its conventions): every
+# convention the package reproduces scored on the same texts, each with its own tokenizer,
+# stemmer, cut and counts. Its cost, estimated before any of it runs (CPU seconds, measured on
+# a shared 2-vCPU x86-64 VM with the command in docs/space.md, "What the Which ROUGE? tab
+# costs", rounded up), is about 15-35 compute()s: the kernels of EXPLAIN_KERNEL_RUNS compute()s
+# (its conventions share columns of counts); the conventions' own tokenizers (Punkt,
+# pycocoevalcap's, pltrdy's, rouge-chinese's, the long-word path of each view), up to 1.5 us
+# a character in all (0.6-0.9 us on news text and Chinese, 2 us on words too long to pack);
+# both stemmers (Porter's, ROUGE-1.5.5's) on each distinct word, at scan_cost's rate; and the
+# script's bootstrap (1,000 samples) for each of its EXPLAIN_BOOTSTRAPS conventions. A walk
+# on the stored conventions costs less than the explain that stored them (a walk from
+# scratch took at most 1.1x an explain on the same texts).
+EXPLAIN_KERNEL_RUNS = 20
+EXPLAIN_SECONDS_PER_CHAR = 1.5e-6
+EXPLAIN_SECONDS = 0.3  # its conventions' options, signatures and rows, whatever the texts
+EXPLAIN_STEMMERS = 2
+EXPLAIN_BOOTSTRAPS = 10
+# The examples a walk's step moves most are shown with their tokens, tokenized again for each
+# step before and after it (word by word, each word stemmed afresh: about 32 us a stemmed
+# token, 6.4 us a character of 4-letter words); per step at most WALK_EXAMPLES, fewer where
+# their texts are long enough to take more than WALK_EXAMPLES_SECONDS (a note says so).
+WALK_EXAMPLES = 3
+WALK_SECONDS_PER_CHAR = 8e-6
+WALK_EXAMPLES_SECONDS = 2.0
+WALK_TOKENS_SHOWN = 150  # tokens drawn per text of an example that moves
 
 # what the page draws (the numbers are computed whole; only their display is bounded)
 HIGHLIGHT_TOKENS = 2_000  # tokens drawn per text until "Show all tokens" is ticked
@@ -221,15 +249,26 @@ def check_segmenter(options, predictions: list, references: list, local: str) ->
                           f"(its segmenter, {segmenter}, slows down on long texts)", local)
 
 
+def kernel_cost(options, sizes: dict, rows: int, references: list, repeats: int = 1) -> tuple:
+    """The metric's estimate (seconds, bytes) of its kernels on these texts (sizes: of the
+    predictions, then of each example's references in turn)."""
+    counts = np.array([len(r) for r in references], dtype=np.int64)
+    pair_pred = np.repeat(np.arange(rows), counts)
+    pair_ref = np.arange(rows, rows + int(counts.sum()))
+    return estimate_cost(options, sizes, pair_pred, pair_ref, repeats)
+
+
 def check_budget(options, predictions: list, references: list, local: str,
-                 repeats: int = 1, extra_seconds: float = 0.0, extra_note: str = "") -> dict:
+                 repeats: int = 1, extra_seconds: float = 0.0, extra_note: str = "",
+                 kernel_runs: float = 1.0) -> dict:
     """Refuse up front what is over the token limit or the CPU/memory budget: first by a
     cheap scan (segmenters' character limit, tokenizing's own cost), so that no request is
     tokenized at a cost over the budget; then, on the tokens, by the metric's estimate of its
     kernels' work (repeats: they run that many times; extra_seconds: work besides them, such
     as resampling, or reading an upload and writing its per-example CSV, which extra_note
-    names in a refusal, e.g. "3.2 s of it reading the upload"). Returns the metric's text
-    sizes for the caller."""
+    names in a refusal, e.g. "3.2 s of it reading the upload"; kernel_runs: the estimate of
+    the kernels' work counted that many times, for a request that scores the texts under
+    many conventions). Returns the metric's text sizes for the caller."""
     texts = list(predictions) + [r for refs in references for r in refs]
     check_segmenter(options, predictions, references, local)
     seconds, peak = scan_cost(options, texts)
@@ -251,11 +290,8 @@ def check_budget(options, predictions: list, references: list, local: str,
         where = f"predictions[{k}]" if k < len(predictions) else "a reference"
         raise refused(where, f"{int(sizes['tokens'][k]):,} tokens after normalisation",
                       f"{MAX_TEXT_TOKENS:,} tokens per text", local)
-    counts = np.array([len(r) for r in references], dtype=np.int64)
-    pair_pred = np.repeat(np.arange(len(predictions)), counts)
-    pair_ref = np.arange(len(predictions), len(texts))
-    kernels, peak = estimate_cost(options, sizes, pair_pred, pair_ref, repeats)
-    seconds += kernels + extra_seconds
+    kernels, peak = kernel_cost(options, sizes, len(predictions), references, repeats)
+    seconds += kernel_runs * kernels + extra_seconds
     if seconds > CPU_BUDGET_SECONDS:
         raise refused("this request", f"an estimated {seconds:,.0f} s of CPU"
                       + (f" ({extra_note})" if extra_note else ""),
@@ -264,3 +300,47 @@ def check_budget(options, predictions: list, references: list, local: str,
         raise refused("this request", f"an estimated {peak / 2 ** 30:,.1f} GiB of memory",
                       f"{MEMORY_BUDGET_BYTES / 2 ** 30:g} GiB per request", local)
     return sizes
+
+
+def explain_text_cost(texts: list, rows: int, types: int, words: bool = True) -> float:
+    """Seconds of explain's work besides its kernels, from a cheap scan (no tokenizing): the
+    conventions' tokenizers over every character, the script's bootstrap of each of its
+    conventions and (words) the stemmers over every distinct word (EXPLAIN_SECONDS_PER_CHAR)."""
+    samples = RougeOptions.build().n_samples
+    seconds = (EXPLAIN_SECONDS + EXPLAIN_SECONDS_PER_CHAR * sum(map(len, texts))
+               + EXPLAIN_BOOTSTRAPS * resampling_cost(rows, samples, types))
+    if words:  # (counting them takes 0.2 s a million characters: after the rest is in)
+        seconds += EXPLAIN_STEMMERS * STEM_SECONDS_PER_WORD * distinct_words(texts)
+    return seconds
+
+
+def check_explain_budget(options, predictions: list, references: list, local: str,
+                         extra_seconds: float = 0.0, extra_note: str = "") -> tuple:
+    """Refuse up front an explain (and its walk) estimated over the budget: first its
+    tokenizers, bootstraps and stemmers (explain_text_cost, before tokenizing), then with
+    its kernels (check_budget, EXPLAIN_KERNEL_RUNS times one scoring's). Returns (the text
+    sizes, the estimated seconds in all: a walk on its result costs less)."""
+    texts = list(predictions) + [r for refs in references for r in refs]
+    note = "; ".join(n for n in ("every convention's tokenizers and counts", extra_note) if n)
+    for words in (False, True):
+        seconds = explain_text_cost(texts, len(predictions), len(options.rouge_types), words)
+        if seconds + extra_seconds > CPU_BUDGET_SECONDS:
+            raise refused("this request", f"an estimated {seconds + extra_seconds:,.0f} s of "
+                          f"CPU ({note})", f"about {CPU_BUDGET_SECONDS:g} s per request", local)
+    sizes = check_budget(options, predictions, references, local,
+                         extra_seconds=seconds + extra_seconds, extra_note=note,
+                         kernel_runs=EXPLAIN_KERNEL_RUNS)
+    kernels, _ = kernel_cost(options, sizes, len(predictions), references)
+    return sizes, (seconds + scan_cost(options, texts)[0] + EXPLAIN_KERNEL_RUNS * kernels
+                   + extra_seconds)
+
+
+def walk_examples(predictions: list, references: list, seconds_left: float) -> int:
+    """How many of the examples each step moves most a walk shows with their tokens: at most
+    WALK_EXAMPLES, as many as the longest example (its prediction and references) allows
+    within WALK_EXAMPLES_SECONDS and the seconds left in the budget, for every step."""
+    longest = max(len(p) + sum(map(len, refs)) for p, refs in zip(predictions, references))
+    # each step tokenizes every text of each example it shows twice: before and after it
+    per_example = WALK_SECONDS_PER_CHAR * 2 * longest * (len(EXPLAIN_SETTINGS) + 1)
+    allowed = min(WALK_EXAMPLES_SECONDS, max(0.0, seconds_left))
+    return int(min(WALK_EXAMPLES, allowed // per_example)) if per_example else WALK_EXAMPLES

@@ -183,3 +183,58 @@ def cli_flags(opts) -> str:
         else:
             flags.append(f"{flag} {shlex.quote(str(value))}")
     return " ".join(flags)
+
+
+# a reported figure: a type (with _precision, _recall or _fmeasure, or _p, _r, _f) and a number
+_FIGURE = re.compile(r"\s*([^\s=:,;]+)\s*[=:]\s*([^\s,;]+)\s*[,;]?")
+_MEASURE_SUFFIXES = ("_precision", "_recall", "_fmeasure", "_p", "_r", "_f")
+
+
+def parse_figures(text) -> dict | None:
+    """The Reported figures box ("rouge1=44.16, rouge2=21.28, rougeL=40.90"; = or :, commas,
+    semicolons or spaces between them) as explain's ``match``, each figure kept as written (a
+    string keeps its decimals: "40.90" stands for 40.895 to 40.905); a dict as it is; None
+    when empty. explain() checks the numbers; the types are checked here, before any work,
+    because they are scored too."""
+    if text is None or (isinstance(text, str) and not text.strip()):
+        return None
+    if isinstance(text, dict):
+        figures = dict(text)
+    elif isinstance(text, str):
+        figures, at = {}, 0
+        while at < len(text):
+            found = _FIGURE.match(text, at)
+            if found is None or found.end() == at:
+                rest = text[at:].strip()
+                raise user_error(f"Reported figures: could not read {rest[:40]!r}; allowed: "
+                                 "TYPE=FIGURE pairs, e.g. rouge1=44.16, rouge2=21.28, "
+                                 "rougeL=40.90", title="Invalid figures")
+            key, value = found.groups()
+            if key in figures:
+                raise user_error(f"Reported figures: {key} given twice; allowed: each type "
+                                 "once", title="Invalid figures")
+            figures[key] = value
+            at = found.end()
+    else:
+        raise user_error(f"match: got {type(text).__name__}; allowed: a dict of figures or a "
+                         "string such as 'rouge1=44.16, rougeL=40.90'", title="Invalid figures")
+    return figures
+
+
+def figure_types(figures: dict | None) -> list:
+    """The ROUGE types the figures name (explain scores them too), each checked."""
+    names = []
+    for key in figures or {}:
+        name = str(key)
+        for suffix in _MEASURE_SUFFIXES:
+            if name.endswith(suffix) and len(name) > len(suffix):
+                name = name[:-len(suffix)]
+                break
+        try:
+            names.append(parse_rouge_type(name).name)
+        except (TypeError, ValueError):
+            raise user_error(f"Reported figures: {key!r} is not a ROUGE type; allowed: a type "
+                             "such as rouge1, rouge2, rougeL or rougeLsum, optionally followed "
+                             "by _precision or _recall (F by default)",
+                             title="Invalid figures") from None
+    return names

@@ -78,11 +78,14 @@ rouge.compute(predictions=["the cat sat on the mat"],
 
 **From the command line** (no limits): `rouge-exact predictions.txt references.txt`,
 `rouge-exact --input pairs.jsonl`, `rouge-exact --compare a.txt b.txt
---references refs.txt`.
+--references refs.txt`, `rouge-exact --explain --input pairs.jsonl --match
+rouge1=44.16,rougeL=40.90` (the Which ROUGE? tab).
 
 **This Space's API** (`gradio_client`): `/rouge` (one example), `/rouge_corpus` (lists of
-predictions and references), `/rouge_compare` (a dict of systems); the options are keyword
-arguments named as the metric's (`use_stemmer=True`, `lang="zh"`, …).
+predictions and references), `/rouge_compare` (a dict of systems), `/rouge_explain` (lists of
+predictions and references, `match=` reported figures, `a=` and `b=` the walk's two
+conventions); the options are keyword arguments named as the metric's (`use_stemmer=True`,
+`lang="zh"`, …).
 
 **Comparing systems** (`compare()`, `--compare`, the Compare tab, `/rouge_compare`): the
 test is one of {", ".join(f"`{t}`" for t in TESTS)} (default `{DEFAULT_TEST}`).
@@ -125,7 +128,7 @@ FRESH_JS = ("(...args) => { document.body.classList.remove('%(tab)s-stale'); "
             "window.rougeShow('%(target)s'); return args; }")
 SHOW_JS = "() => { window.rougeShow('%s'); }"
 RESULTS = {"single": "#scores-table", "corpus": "#corpus-results",
-           "compare": "#compare-results"}
+           "compare": "#compare-results", "explain": "#explain-results"}
 # on phones the Options come after the work, collapsed (on load)
 COLLAPSE_ON_PHONES_JS = """() => {
   if (window.innerWidth < 768) {
@@ -142,6 +145,8 @@ EMPTY_CORPUS = ('<p class="empty">Upload a corpus file, or a predictions file wi
                 'reference files, then press <b>Score corpus</b>.</p>')
 EMPTY_COMPARE = ('<p class="empty">Upload one JSONL file with a key per system, or two or more '
                  'system files with the reference files, then press <b>Compare</b>.</p>')
+EMPTY_EXPLAIN = ('<p class="empty">Upload a corpus file, or a predictions file with its '
+                 'reference files, then press <b>Explain</b>.</p>')
 STALE_NOTE = ('<p class="stale-note" id="%s-stale-note">The inputs or options changed: '
               'press <b>%s</b> to update these results.</p>')
 
@@ -172,3 +177,18 @@ COMPARE_INPUTS = (
 TEST_INFO = "; ".join(f"{test}: {samples:,} by default" + (" (the default test)" if
                                                           test == DEFAULT_TEST else "")
                       for test, samples in DEFAULT_SAMPLES.items())
+
+# the Which ROUGE? tab's inputs (as the Corpus tab's, with their own element ids)
+EXPLAIN_INPUTS = (
+    "**Which ROUGE is this number?** The same texts scored under every convention this package "
+    "reproduces (rouge_score, the ROUGE-1.5.5 script with its options, pycocoevalcap, pltrdy's "
+    "rouge, rouge-chinese, torchmetrics, …): the conventions that give the figures a paper "
+    "reports, and why two conventions differ, one setting at a time. Give **one corpus file** "
+    "or a predictions text file with its reference files (as in *Corpus*). The types are the "
+    "Options panel's; its other options do not apply (each convention has its own).",
+    (f"Corpus file (.jsonl .json .csv .tsv; up to {UPLOAD_LIMIT})",
+     [".jsonl", ".ndjson", ".json", ".csv", ".tsv"], "explain-file"),
+    (f"or: predictions (.txt; up to {UPLOAD_LIMIT})", "single", "explain-pred-file"),
+    "explain-ref-files")
+FIGURES_INFO = ("F unless the type ends in _precision or _recall; 0-1 or 0-100; each figure "
+                "stands for what rounds to it (40.90: 40.895 to 40.905)")

@@ -12,16 +12,19 @@ import warnings
 import numpy as np
 
 from rouge_exact.api import RESULT_FIELDS, compare
+from rouge_exact.explanation import explain
 from rouge_exact.kinds import estimate_cost, resampling_cost, text_sizes
 from rouge_exact.options import RougeOptions, RougeWarning, parse_rouge_type
 from rouge_exact.scorer.display import pair_marks, reference_scores
 from rouge_exact.scorer.pipeline import Scorer
 from rouge_exact.significance import DEFAULT_SAMPLES, DEFAULT_TEST, TESTS
 
-from .limits import (CHUNK_ROWS, CLI, HIGHLIGHT_SECONDS, HIGHLIGHT_TOKENS, INPUT_ERRORS,
-                     MAX_COMPARE_SAMPLES, MAX_SAMPLES, MAX_SYSTEMS, SKIP_LIST_TOKENS,
-                     check_budget, check_texts, input_error, refused, scan_cost, user_error)
-from .options import build_options, cli_flags
+from .limits import (CHUNK_ROWS, CLI, CPU_BUDGET_SECONDS, HIGHLIGHT_SECONDS, HIGHLIGHT_TOKENS,
+                     INPUT_ERRORS, MAX_COMPARE_SAMPLES, MAX_SAMPLES, MAX_SYSTEMS,
+                     SKIP_LIST_TOKENS, WALK_EXAMPLES, check_budget, check_explain_budget,
+                     check_texts, input_error, refused, scan_cost, user_error, walk_examples)
+from .options import (DEFAULT_TYPES, OPTION, build_options, cli_flags, figure_types,
+                      parse_figures, parse_types)
 from .render import explain_html, highlight_html, skip_pairs_html
 
 # warnings.catch_warnings swaps process-wide state: one recorder at a time
@@ -278,3 +281,105 @@ def compare_lists(predictions: dict, references: list, options: dict, baseline=N
     except INPUT_ERRORS as error:
         raise input_error(error) from None
     return result, messages
+
+
+# --------------------------------------------------------------------------------------------
+# Which ROUGE? (explain, and a walk between two of its conventions)
+
+# the walk the tab starts with: rouge_score's numbers (evaluate's "rouge") to the script's with
+# -m, the two conventions papers most often print
+WALK_FROM = OPTION["profile"].default
+WALK_TO = "rouge155 use_stemmer=True"
+
+
+def _explain_command(types: list, figures: dict | None, a: str, b: str) -> str:
+    """The CLI command that runs the same explain on your machine."""
+    command = f"{CLI} --explain --input YOUR_FILE.jsonl"
+    if types:
+        command += f" --rouge-types {','.join(types)}"
+    if figures:
+        command += " --match " + ",".join(f"{k}={v}" for k, v in figures.items())
+    return command + f' --walk "{a},{b}"'
+
+
+def _ends(explained, a: str, b: str, strict: bool) -> tuple:
+    """(a, b, notes): the walk's two ends, rows of the explanation. A name that is not one is
+    refused (strict: the API's), or replaced by the tab's default (the page: its menus list
+    the profiles before a first run, and a profile that scores none of the types has no
+    row), or by the first or last row, with a note that says so."""
+    names = [row.name for row in explained.rows]
+    notes, ends = [], []
+    for given, default, which in ((a, WALK_FROM, "a"), (b, WALK_TO, "b")):
+        if given in names:
+            ends.append(given)
+            continue
+        if strict:
+            raise user_error(f"{which}: got {given!r}, not a convention here; allowed: "
+                             + ", ".join(repr(n) for n in names), title="Invalid option")
+        chosen = default if default in names else names[0 if which == "a" else -1]
+        if given:
+            notes.append(f"No convention here is named {given!r}; the walk "
+                         f"{'starts' if which == 'a' else 'ends'} at {chosen!r} instead.")
+        ends.append(chosen)
+    return ends[0], ends[1], notes
+
+
+def explain_lists(predictions, references, rouge_types=None, figures=None, a: str = WALK_FROM,
+                  b: str = WALK_TO, upload_seconds: float = 0.0, upload_note: str = "",
+                  strict: bool = False) -> dict:
+    """Check the limits (the metric's own checks first, then the cost of explain and its walk,
+    before any of it runs), then explain() and walk(a, b): {"explained", "walk", "a", "b",
+    "figures", "examples" (shown per step), "estimate" (seconds), "warnings", "notes"}.
+    rouge_types: None or [] is the metric's defaults; figures: explain's match (a dict, or the
+    Reported figures box's text). upload_seconds, upload_note: as score_corpus_lists'.
+    strict: a or b that is not a convention here is refused (else replaced: _ends)."""
+    predictions, references = check_texts(predictions, references)
+    figures = parse_figures(figures)
+    if isinstance(rouge_types, str):
+        rouge_types = [rouge_types]
+    # no types: each profile's own (explain's None), costed as the metric's defaults
+    chosen = parse_types(rouge_types) if rouge_types else None
+    # the figures' types are scored too: within the Space's bounds on types, and costed
+    scored = parse_types((chosen or DEFAULT_TYPES) + figure_types(figures))
+    opts = build_options(scored)
+    local = _explain_command(chosen, figures, a, b)
+    _, estimate = check_explain_budget(opts, predictions, references, local, upload_seconds,
+                                       upload_note)
+    examples = walk_examples(predictions, references, CPU_BUDGET_SECONDS - estimate)
+    try:
+        with recorded_warnings() as messages:
+            explained = explain(predictions, references, rouge_types=chosen, match=figures)
+    except INPUT_ERRORS as error:
+        raise input_error(error) from None
+    a, b, notes = _ends(explained, a, b, strict)  # (gr.Error is a ValueError: not in the try)
+    try:
+        with recorded_warnings() as more:
+            walked = explained.walk(a, b, examples=examples)
+    except INPUT_ERRORS as error:
+        raise input_error(error) from None
+    messages += [m for m in more if m not in messages]
+    return {"explained": explained, "walk": walked, "a": a, "b": b, "figures": figures,
+            "examples": examples, "estimate": estimate, "warnings": messages,
+            "notes": notes + _examples_note(examples)}
+
+
+def _examples_note(examples: int) -> list:
+    if examples >= WALK_EXAMPLES:
+        return []
+    return [f"The texts are long: each step shows {examples or 'none'} of the examples it "
+            f"moves most with their tokens, not {WALK_EXAMPLES} (tokenizing them again for "
+            "each step takes time)."]
+
+
+def walk_again(state: dict, a: str, b: str) -> dict:
+    """Another walk on a stored explanation (explain_lists' result): its conventions' counts
+    are kept, so this costs less than the explain that stored them, which was within the
+    budget; the examples shown are as many as then."""
+    explained = state["explained"]
+    a, b, notes = _ends(explained, a, b, False)
+    try:
+        with recorded_warnings():
+            walked = explained.walk(a, b, examples=state["examples"])
+    except INPUT_ERRORS as error:
+        raise input_error(error) from None
+    return dict(state, walk=walked, a=a, b=b, notes=notes + _examples_note(state["examples"]))

@@ -1,7 +1,8 @@
 """app.py in headless Chromium (Playwright), at a phone width (390 x 844) and a desktop width
 (1366 x 900): the layout fits the viewport on every tab, right-to-left text is shown right to
 left, results are never stale (marked when inputs or options change, replaced by an error),
-long texts are capped, and the numbers shown are rouge_score's.
+long texts are capped, the Which ROUGE? tab's table, chart and walk fit, and the numbers shown
+are rouge_score's.
 
 Every wait is on a condition of the page (never a sleep), and each check waits on the result
 of the click it made. The app runs as a subprocess on a free localhost port; requests that
@@ -33,7 +34,7 @@ FIRST_SCORE_MS = 240_000  # the app compiles (or loads) the numba kernels at sta
 # test_long_texts_are_capped failed in all 5 runs with 90 s (the cause was not confirmed)
 TIMEOUT_MS = 300_000
 VIEWPORTS = {"phone": (390, 844), "desktop": (1366, 900)}
-TABS = ("Example", "Corpus", "Compare", "Usage")
+TABS = ("Example", "Corpus", "Compare", "Which ROUGE?", "Usage")
 
 
 def _require(available: bool, hint: str) -> None:
@@ -261,7 +262,8 @@ def test_single_example_numbers_rtl_and_stale(page):
     # right to left: the inputs and the highlights follow the text's direction
     set_text(page, "#prediction", "عاد الأطفال إلى المدرسة")
     set_text(page, "#reference-1", "رجع الأطفال إلى المدرسة")
-    page.locator("#tokenizer label", has_text="unicode").click()
+    # (by its test id: "unicode" is also in the label of unicode-v1)
+    page.locator('#tokenizer [data-testid="unicode-radio-label"]').click()
     page.locator("#score-button").click()
     page.locator("#hl-pred .m", has_text="الأطفال").wait_for()
     for selector in ("#prediction textarea", "#reference-1 textarea", "#hl-pred .hl-text"):
@@ -278,7 +280,7 @@ def test_single_example_numbers_rtl_and_stale(page):
     assert page.locator("#rouge-scores").count() == 0
     assert page.locator("#hl-pred").count() == 0
     assert "prediction" in page.locator("#single-error").inner_text().lower()
-    page.locator("#tokenizer label", has_text="default").click()
+    page.locator('#tokenizer [data-testid="default-radio-label"]').click()
 
 
 def test_long_texts_are_capped(page):
@@ -402,6 +404,66 @@ def test_corpus_and_compare(page, tmp_path):
 
 
 # --------------------------------------------------------------------------------------------
+# Which ROUGE? (rouge_exact.explain): the table, the walk's chart and table, the examples
+
+
+def test_which_rouge_table_chart_and_walk(page, tmp_path):
+    """The tab at both widths: the table of conventions (rouge_score's row is rouge_score
+    0.1.2's mean, marked as giving the figure printed from it), the walk's chart (the drawing
+    that fits: narrow on a phone, wide on a desktop, its text at least 11 px), its table and
+    the examples it moves; nothing scrolls sideways, no table scrolls inside, every text is
+    at least 4.5:1; a menu's choice walks again, a new figure marks the results stale."""
+    width = page.viewport_size["width"]
+    rng = random.Random(5)
+    words = "police arrested two men after a break in at the city museum on tuesday".split()
+    refs = [" ".join(rng.sample(words, 8)) + "\n" + " ".join(rng.sample(words, 5))
+            for _ in range(6)]
+    preds = [" ".join(rng.sample(r.split(), 6)) + " arresting" for r in refs]
+    scorer = rouge_scorer.RougeScorer(["rouge1"])
+    mean_f = sum(scorer.score(r, p)["rouge1"].fmeasure for p, r in zip(preds, refs)) / len(refs)
+    path = tmp_path / "pairs.jsonl"
+    path.write_text("".join(json.dumps({"prediction": p, "references": r}) + "\n"
+                            for p, r in zip(preds, refs)), encoding="utf-8")
+    open_tab(page, "Which ROUGE?")
+    # typed (a fill right after the tab opens can reach the page before Gradio listens)
+    page.locator("#explain-figures textarea").press_sequentially(f"rouge1={mean_f * 100:.2f}")
+    upload_and_run(page, "explain", path, "explain")
+    page.locator("#walk-table").wait_for()
+    assert_in_view(page, "#explain-results")
+    cell = page.locator('#explain-table tr[data-name="rouge_score"] td[data-type="rouge1"]')
+    assert float(cell.get_attribute("data-fmeasure")) == pytest.approx(mean_f, abs=1e-12)
+    assert page.locator('#explain-table tr[data-name="rouge_score"]').get_attribute(
+        "data-match") == "true"
+    assert page.locator("#explain-table tr.convention").count() >= 6  # a row per profile
+    assert page.locator("#explain-match").inner_text().startswith("Reported figures")
+    wide, narrow = page.locator("#walk-chart"), page.locator("#walk-chart-narrow")
+    assert (wide.is_visible(), narrow.is_visible()) == ((True, False) if width >= 768
+                                                        else (False, True))
+    shown = wide if width >= 768 else narrow
+    assert shown.locator("g.walk-bar").count() == 4 * (
+        page.locator("#walk-table tr.step").count() + 1)  # each step and the gap, per type
+    assert page.locator("#explain-walk .moved-example").first.is_visible()
+    fonts = page.evaluate(CHART_FONT_JS)
+    assert fonts and min(f["px"] for f in fonts) >= 11, sorted(f["px"] for f in fonts)[:3]
+    assert page.evaluate("() => [...document.querySelectorAll('#explain-results .table-wrap, "
+                         "#explain-walk .table-wrap')].every(w => w.scrollWidth <= "
+                         "w.clientWidth + 1)")
+    assert_readable(page, "Which ROUGE?")
+
+    # another convention in the To menu: the walk between the two, at once
+    page.locator("#walk-to input").click()
+    page.locator("#walk-to input").fill("coco")
+    page.get_by_role("option", name="coco", exact=True).click()
+    page.locator("#walk-title", has_text="to coco").wait_for()
+    assert page.locator('#explain-table tr[data-name="coco"] .badge.end').inner_text() == "to"
+    assert_fits(page, "Which ROUGE? walked to coco")
+    assert not stale(page, "explain")
+    page.locator("#explain-figures textarea").press_sequentially(", rouge2=12.34")
+    page.wait_for_function("() => document.body.classList.contains('explain-stale')")
+    assert page.locator("#explain-stale-note").is_visible()
+
+
+# --------------------------------------------------------------------------------------------
 # The API (gradio_client) on the same server: the same numbers and the same limits
 
 
@@ -429,6 +491,12 @@ def test_api_endpoints(app_url):
                          references=[r for _, r in rows], rouge_types=["rouge1"],
                          n_samples=200, api_name="/rouge_compare")
     assert got["a"]["rouge1"]["fmeasure"]["score"] == pytest.approx(mean_f, abs=1e-12)
+    got = client.predict(predictions=[p for p, _ in rows], references=[r for _, r in rows],
+                         rouge_types=["rouge1"], match="rouge1=50", b="coco",
+                         api_name="/rouge_explain")
+    row = next(r for r in got["rows"] if r["name"] == "rouge_score")
+    assert row["scores"]["rouge1"]["fmeasure"] == pytest.approx(mean_f, abs=1e-12)
+    assert got["walk"]["start"] == "rouge_score" and got["walk"]["end"] == "coco"
     for kwargs in (dict(prediction=pred, references=["a"] * 6, api_name="/rouge"),
                    dict(predictions=["a"], references=["a"], n_samples=10 ** 9,
                         api_name="/rouge_corpus"),

@@ -710,7 +710,16 @@ class ByteTokenizer(TokenizerProfile):
             batch_stem=kernels.get("porter_stem_codes"))
 
     def tokens(self, text, *, stemmer, stopwords):
-        stem = stem_memo(stemmer).stem if stemmer else None
+        stem = None
+        if stemmer:  # each distinct word stemmed once a call (a long text repeats its words)
+            stems: dict = {}
+            stem_one = stem_memo(stemmer).stem
+
+            def stem(word):
+                out = stems.get(word)
+                if out is None:
+                    out = stems[word] = stem_one(word)
+                return out
         out = []
         for sentence in text.split("\n"):
             if self.unicode_lower:
