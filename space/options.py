@@ -176,8 +176,8 @@ def cli_flags(opts) -> str:
         except (TypeError, ValueError, ImportError):  # the others need this one
             pass
         flag = "--" + option.name.replace("_", "-")
-        if option.type is bool:
-            flags.append(flag)  # (every bool option defaults to False)
+        if option.type is bool:  # (off by default, or the profile's: use_stemmer's --no-)
+            flags.append(flag if value else "--no-" + flag[2:])
         elif option.type is list:
             flags.append(f"{flag} {','.join(value)}")
         else:

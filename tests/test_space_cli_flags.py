@@ -39,6 +39,10 @@ REQUESTS = [
     dict(lang="fr", use_stemmer=True),
     # a profile that cuts with a language's segmenter: the flags need both (jieba)
     dict(profile="rouge_chinese", lang="zh"),
+    # a profile that stems by default, told not to: --no-use-stemmer; and its limit off
+    dict(profile="py_rouge", use_stemmer=False),
+    dict(profile="py_rouge", length_limit_bytes=0),
+    dict(profile="torchmetrics", multi_ref="mean_prf"),
 ]
 
 
