@@ -63,6 +63,17 @@ class InputNotes:
     multi_sentence_texts: int = 0  # texts the rule-based splitter would split (no newline)
     tokenless_w_references: int = 0  # ROUGE-W pairs whose reference has no tokens
     segmenter_fallbacks: int = 0  # lang: texts the segmenter found no tokens in (text.lang)
+    # the misconfigurations that show in the texts (scorer.notes says how each is counted)
+    predictions: int = 0  # the examples: the other texts are references
+    ptb_predictions: int = 0  # texts ending with their punctuation split off ("word ."),
+    ptb_references: int = 0  # as Penn Treebank tokenizers write them
+    tagged_predictions: int = 0  # texts holding sentence tags (<q>, <n>, <t>, </t>)
+    tagged_references: int = 0
+    tag_q_texts: int = 0  # texts holding each tag (either side)
+    tag_n_texts: int = 0
+    tag_t_texts: int = 0  # <t> or </t>
+    long_predictions: int = 0  # predictions of more than twice their longest reference's tokens
+    spaced_period_texts: int = 0  # with multi_sentence_texts: a text holds " . " (a flag)
     # a script of the tokenless texts with letters, for a hint (not in saved states: a state
     # saved here must load in another process of this version)
     tokenless_script: str = ""

@@ -549,7 +549,7 @@ def example_scores(options: RougeOptions, predictions, references,
     plan = _plan(options)
     keys = _row_keys(predictions, references) if plan.row_keys else None
     return (ScoredExamples(plan.names, all_scores, all_counts, keys),
-            input_notes(options, texts, flat, stats, plan))
+            input_notes(options, texts, flat, stats, plan, ref_counts))
 
 
 def _concatenated(batches: list) -> ScoredExamples:

@@ -101,8 +101,9 @@ def _state_header(data: bytes, start: int) -> tuple:
 
 def _state_notes(notes, count: int, options: RougeOptions) -> InputNotes:
     """The header's input notes: a count each, none above the texts scored, at least a
-    prediction and a reference per example, and none the options cannot count (see
-    _notes_options_count)."""
+    prediction and a reference per example, a prediction per example, the counts of a side
+    within that side (the counts of a part within the whole), and none the options cannot
+    count (see _notes_options_count)."""
     if not isinstance(notes, dict) or sorted(notes) != sorted(NOTE_COUNTS):
         got = sorted(notes) if isinstance(notes, dict) else type(notes).__name__
         raise ValueError(f"data: corrupted state (notes: got {got}; allowed: "
@@ -116,6 +117,26 @@ def _state_notes(notes, count: int, options: RougeOptions) -> InputNotes:
         if type(value) is not int or not 0 <= value <= texts:
             raise ValueError(f"data: corrupted state (notes.{name}: got {value!r:.40}; "
                              f"allowed: an integer from 0 to notes.texts = {texts})")
+    if notes["predictions"] != count:
+        raise ValueError(f"data: corrupted state (notes.predictions: got "
+                         f"{notes['predictions']}; allowed: count = {count}, a prediction per "
+                         "example)")
+    references = texts - count
+    for name, most, what in (
+            ("ptb_predictions", count, "the predictions"),
+            ("tagged_predictions", count, "the predictions"),
+            ("long_predictions", count, "the predictions"),
+            ("ptb_references", references, "the references (notes.texts - count)"),
+            ("tagged_references", references, "the references (notes.texts - count)"),
+            *((name, notes["tagged_predictions"] + notes["tagged_references"],
+               "the texts with tags (notes.tagged_predictions + notes.tagged_references)")
+              for name in ("tag_q_texts", "tag_n_texts", "tag_t_texts")),
+            # a flag set only in a batch whose multi_sentence_texts flag is set
+            ("spaced_period_texts", notes["multi_sentence_texts"],
+             "notes.multi_sentence_texts")):
+        if notes[name] > most:
+            raise ValueError(f"data: corrupted state (notes.{name}: got {notes[name]}; "
+                             f"allowed: at most {most}, {what})")
     for name, why in _notes_options_count(options).items():
         if notes[name]:
             raise ValueError(f"data: corrupted state (notes.{name}: got {notes[name]}; "
@@ -137,8 +158,9 @@ def _notes_options_count(options: RougeOptions) -> dict:
     tokenizer = options.tokenizer
     if options.split_sentences or not tokenizer.has_sentences or tokenizer.own_sentences \
             or not any(kind_of(options, t).sentences for t in options.rouge_types):
-        zero["multi_sentence_texts"] = "these options read no sentences from lines " \
-            "(options.split_sentences, options.rouge_types, the tokenizer's sentences)"
+        zero["multi_sentence_texts"] = zero["spaced_period_texts"] = "these options read " \
+            "no sentences from lines (options.split_sentences, options.rouge_types, the " \
+            "tokenizer's sentences)"
     return zero
 
 
