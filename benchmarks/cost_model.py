@@ -8,8 +8,10 @@ Run it with the project's venv. It measures, each in fresh processes (medians):
   * `import numba` after numpy (NUMBA_IMPORT_SECONDS);
   * each kernel's load from a warm cache as the first kernel of a process, numba imported
     (LOAD_SECONDS: kernels.backend.start((name,)), the compiled copy's import included);
-  * this process's share of starting the compile process on an empty cache (SPAWN_SECONDS:
-    kernels.backend.start() until it returns; the process is then stopped);
+  * what starting the compile process on an empty cache adds to a process (SPAWN_SECONDS: a
+    fresh process that makes the cache folder and calls kernels.backend.start(), then ends as
+    a run does, against one that only makes the folder; whole processes, in turns: the start
+    itself returns in a few ms, but the process pays more by its end);
 and, in one process on the numpy twins (ROUGE_METRIC_BACKEND=numpy, one thread), each twin's
 seconds per item (the total size of a run's array arguments) over calls on realsumm's pairs
 that use every kernel with a twin (TWIN_SECONDS_PER_ITEM: total seconds / total items).
@@ -25,6 +27,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "tests", "data", "realsumm.jsonl")
@@ -46,15 +49,8 @@ assert sys.argv[1] in backend.resolve([sys.argv[1]], "numba")
 print(took)
 """
 
-_SPAWN = """
-import time
-from rouge_exact.kernels import backend
-began = time.perf_counter()
-backend.start()
-took = time.perf_counter() - began
-backend.stop()
-print(took)
-"""
+_FOLDER = "from rouge_exact.kernels import backend; backend._folder(); print(0)"
+_SPAWN = "from rouge_exact.kernels import backend; backend._folder(); backend.start(); print(0)"
 
 _TWINS = """
 import json, sys, threading, time
@@ -123,13 +119,17 @@ def main() -> None:
 
     numba = _median(args.runs, _NUMBA)
     loads = {name: _median(args.runs, _LOAD, name) for name in backend.KERNELS}
-    spawns = []
-    for _ in range(args.runs):
-        empty = tempfile.mkdtemp()
-        try:
-            spawns.append(float(_run(_SPAWN, ROUGE_METRIC_CACHE_DIR=empty)))
-        finally:
-            shutil.rmtree(empty, ignore_errors=True)
+    folder, spawned = [], []
+    for _ in range(2 * args.runs + 1):  # (more runs: a difference of two noisy medians)
+        for code, times in ((_FOLDER, folder), (_SPAWN, spawned)):
+            empty = tempfile.mkdtemp()
+            try:
+                began = time.perf_counter()
+                _run(code, ROUGE_METRIC_CACHE_DIR=empty)
+                times.append(time.perf_counter() - began)
+            finally:
+                shutil.rmtree(empty, ignore_errors=True)
+    spawns = [max(0.0, statistics.median(spawned) - statistics.median(folder))]
     twins = json.loads(_run(_TWINS, DATA, str(args.pairs), ROUGE_METRIC_BACKEND="numpy",
                             ROUGE_METRIC_THREADS="1"))
     per_item = {name: seconds / count for name, (seconds, count) in twins.items() if count}
