@@ -80,11 +80,14 @@ def test_realsumm_equals_the_package(metric, realsumm, profile):
     for ours_type, their_metric in zip(OUR_TYPES, THEIR_METRICS):
         exact = sum(Fraction(s[their_metric]["f"]) for s in theirs) / len(theirs)
         assert corpus[ours_type] == float(exact)
-    # their avg=True: the same numbers added left to right, then divided
-    averaged = PACKAGES[profile](metrics=THEIR_METRICS).get_scores(predictions, references,
-                                                                  avg=True)
+    # their avg=True: the same numbers added left to right, then divided (on the first 700
+    # rows: a second run of the package over all 3,500 took 10-15 s and checks the same sum)
+    part = metric.compute(predictions=predictions[:700], references=references[:700],
+                          profile=profile, rouge_types=OUR_TYPES)
+    averaged = PACKAGES[profile](metrics=THEIR_METRICS).get_scores(
+        predictions[:700], references[:700], avg=True)
     for ours_type, their_metric in zip(OUR_TYPES, THEIR_METRICS):
-        assert math.isclose(corpus[ours_type], averaged[their_metric]["f"], rel_tol=1e-13)
+        assert math.isclose(part[ours_type], averaged[their_metric]["f"], rel_tol=1e-13)
 
 
 # Chinese words and characters, the sentence ends both packages know (。！？ and "?", closing
