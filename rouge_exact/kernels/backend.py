@@ -1054,7 +1054,11 @@ def _adopt(process) -> None:
                 if name in _wanted:
                     _load(name, failed)
             process.wait()
-            process.stdin.close(), process.stdout.close()
+            # (a child killed by the user's Ctrl-C leaves its stdin a broken pipe: closing it
+            # flushes nothing anyone reads)
+            with contextlib.suppress(OSError):
+                process.stdin.close()
+            process.stdout.close()
             process, again = None, _heal(failed) if _state["pid"] == os.getpid() else []
             failed = {}
             if again:
@@ -1125,7 +1129,8 @@ def _after_fork_in_child() -> None:
     _state.update(pid=os.getpid(), no_compile=_state["loading"] > 0, loading=0, adopter=None)
     process, _state["process"] = _state["process"], None
     if process is not None:
-        process.stdin.close()  # the compile process ends with its parent, not with us
+        with contextlib.suppress(OSError):  # (a pipe already broken: nothing to flush)
+            process.stdin.close()  # the compile process ends with its parent, not with us
     event = sys.modules.get("numba.core.event")
     for guard in _guards[:]:  # a load was under way in another thread: its guard goes
         with contextlib.suppress(ValueError):
