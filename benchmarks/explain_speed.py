@@ -30,6 +30,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "tests", "data", "realsumm.jsonl")
 sys.path.insert(0, ROOT)
 
+from peers_speed import variants  # noqa: E402  (beside this file: every pair distinct)
+
 
 def realsumm() -> list:
     with open(DATA, encoding="utf-8") as f:
@@ -40,20 +42,6 @@ def drawn(rows: list, n: int, seed: int) -> tuple:
     rng = random.Random(seed)
     picked = [rng.choice(rows) for _ in range(n)]
     return [r["prediction"] for r in picked], [r["references"][0] for r in picked]
-
-
-def distinct(rows: list, n: int) -> tuple:
-    predictions, references = [], []
-    for i in range(n):
-        row = rows[i % len(rows)]
-        turn = i // len(rows)
-        sentences = row["prediction"].split("\n")
-        if turn:
-            k = turn % len(sentences)
-            sentences = sentences[k:] + sentences[:k] + [f"Variant {turn} of this summary."]
-        predictions.append("\n".join(sentences))
-        references.append(row["references"][0])
-    return predictions, references
 
 
 def fastest(function, runs: int) -> float:
@@ -78,7 +66,7 @@ def main() -> int:
 
     rows = realsumm()
     workloads = {"drawn": drawn(rows, args.pairs, args.seed),
-                 "distinct": distinct(rows, args.pairs)}
+                 "distinct": variants(rows, args.pairs)}
     warm = workloads["drawn"][0][:50], workloads["drawn"][1][:50]
     explain(*warm)  # every convention's kernels loaded, Punkt's model read
     rouge_exact.compute(*warm, detailed=True)

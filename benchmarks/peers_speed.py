@@ -49,7 +49,12 @@ def pairs(n: int) -> tuple:
     """n (prediction, reference) pairs: realsumm's, then variants (sentences rotated, a line
     added), every pair distinct."""
     with open(DATA, encoding="utf-8") as f:
-        rows = [json.loads(line) for line in f]
+        return variants([json.loads(line) for line in f], n)
+
+
+def variants(rows: list, n: int) -> tuple:
+    """n pairs of these rows: each row's, then its variants (benchmarks/explain_speed.py's
+    "distinct" workload too)."""
     predictions, references = [], []
     for i in range(n):
         row = rows[i % len(rows)]

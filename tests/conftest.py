@@ -130,6 +130,22 @@ def needed(module: str):
     return pytest.importorskip(module)
 
 
+def pltrdy_rouge():
+    """pltrdy's rouge 1.0.1, the oracle of profile pltrdy, imported as ``needed`` does. The
+    wheel of rouge-chinese also writes a package "rouge" (an old copy of its own code) over
+    pltrdy's, and py-rouge's is named "rouge" too: .ci/run installs pltrdy's last, and a
+    module that is not pltrdy's own is refused (CI) or skips the module (locally)."""
+    module = needed("rouge")
+    if getattr(module, "__version__", None) != "1.0.1" or hasattr(module.Rouge, "cut_sent"):
+        wrong = ("the package 'rouge' is not pltrdy's rouge 1.0.1 (rouge-chinese's wheel "
+                 "writes its own copy there): pip install --force-reinstall --no-deps "
+                 "rouge==1.0.1")
+        if os.environ.get("CI"):
+            raise ImportError(wrong)
+        pytest.skip(wrong, allow_module_level=True)
+    return module
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     """With CI set nothing may pass by skipping (a missing oracle, browser or package): any

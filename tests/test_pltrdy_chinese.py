@@ -5,29 +5,18 @@ is the exact mean of their per-example numbers (their avg=True adds left to righ
 few ulps of it); raw Chinese under lang="zh" against the scripts' own jieba recipe."""
 
 import math
-import os
 import random
 from fractions import Fraction
 
 import numpy as np
 import pytest
 
-from conftest import needed, staged
+from conftest import needed, pltrdy_rouge, staged
 
 # the peers: a skip with its reason where one is missing (outside CI, where it must be there)
 jieba = needed("jieba")
-pltrdy = needed("rouge")
+pltrdy = pltrdy_rouge()
 rouge_chinese = needed("rouge_chinese")
-
-# rouge-chinese's wheel also installs a package "rouge" (an old copy of its own code) over
-# pltrdy's: .ci/run installs pltrdy's last. Make sure the oracle is pltrdy's own.
-if getattr(pltrdy, "__version__", None) != "1.0.1" or hasattr(pltrdy.Rouge, "cut_sent"):
-    _WRONG_ROUGE = ("the package 'rouge' is not pltrdy's rouge 1.0.1 (rouge-chinese's wheel "
-                    "writes its own copy there): pip install --force-reinstall --no-deps "
-                    "rouge==1.0.1")
-    if os.environ.get("CI"):
-        raise ImportError(_WRONG_ROUGE)
-    pytest.skip(_WRONG_ROUGE, allow_module_level=True)
 
 PACKAGES = {"pltrdy": pltrdy.Rouge, "rouge_chinese": rouge_chinese.Rouge}
 THEIR_METRICS = ["rouge-1", "rouge-2", "rouge-3", "rouge-4", "rouge-5", "rouge-l"]

@@ -7,25 +7,14 @@ pltrdy counts the distinct words on its traceback: over a few equally likely wor
 holds them all, whichever path breaks the ties, so the random sentences draw from 3-100 words
 with Zipf weights (a few frequent words, many rare ones), where a wrong tie rule shows."""
 
-import os
 import random
 import sys
 
 import numpy as np
-import pytest
 
-from conftest import needed
+from conftest import pltrdy_rouge
 
-pltrdy = needed("rouge")
-
-# rouge-chinese's wheel also installs a package "rouge" (an old copy of its own code) over
-# pltrdy's: make sure the oracle is pltrdy's own (as tests/test_pltrdy_chinese.py does)
-if getattr(pltrdy, "__version__", None) != "1.0.1" or hasattr(pltrdy.Rouge, "cut_sent"):
-    _WRONG_ROUGE = ("the package 'rouge' is not pltrdy's rouge 1.0.1: pip install "
-                    "--force-reinstall --no-deps rouge==1.0.1")
-    if os.environ.get("CI"):
-        raise ImportError(_WRONG_ROUGE)
-    pytest.skip(_WRONG_ROUGE, allow_module_level=True)
+pltrdy = pltrdy_rouge()
 
 
 def _theirs(predictions, references) -> list:
