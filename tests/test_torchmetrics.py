@@ -163,14 +163,12 @@ def test_the_punkt_model_is_nltk_datas(punkt_model):
     assert common.model_digest(punkt._model()[0]) == common.OFFICIAL_PUNKT_DIGEST
 
 
-def test_sent_and_word_tokenize_are_nltks(realsumm, punkt_model):
+def test_sent_tokenize_is_nltks(realsumm, punkt_model):
     """text.punkt's sent_tokenize (a text without . ? ! not given to Punkt; the decisions
-    remembered) and word_tokenize are nltk's PunktSentenceTokenizer's and nltk's
-    word_tokenize's (NLTKWordTokenizer on each sentence) with the same model: realsumm's
-    texts, the edge texts and slices of realsumm's texts cut anywhere."""
+    remembered) is nltk's PunktSentenceTokenizer with the same model: realsumm's texts, the
+    edge texts and slices of realsumm's texts cut anywhere."""
     import random
 
-    from nltk.tokenize.destructive import NLTKWordTokenizer
     from nltk.tokenize.punkt import PunktSentenceTokenizer
 
     punkt = staged("text.punkt")
@@ -181,10 +179,6 @@ def test_sent_and_word_tokenize_are_nltks(realsumm, punkt_model):
     cuts = [sorted(rng.sample(range(len(t) + 1), 2)) for t in texts[:300]]
     texts += common.EDGE_TEXTS + [t[a:b] for t, (a, b) in zip(texts, cuts)]
     assert [punkt.sent_tokenize(t) for t in texts] == [nltks.tokenize(t) for t in texts]
-    words = NLTKWordTokenizer()
-    some = texts[::8] + common.EDGE_TEXTS
-    assert [punkt.word_tokenize(t) for t in some] == \
-        [[w for s in nltks.tokenize(t) for w in words.tokenize(s)] for t in some]
 
 
 def test_without_punkt_rougelsum_names_what_to_install(metric, monkeypatch):

