@@ -227,34 +227,30 @@ def truncate_chars(text: str, limit: int) -> str:
     bytes: each line stripped of whitespace at both ends (str.strip) and counted without
     separators; a line is kept while the count stays below the limit, and the first that
     does not fit is cut to what is left of it (maybe mid-word), and is the last."""
-    _check_limit(limit)
-    kept = []
-    used = 0
-    for line in text.split("\n"):
-        line = line.strip()
-        if used + len(line) < limit:
-            kept.append(line)
-            used += len(line)
-            continue
-        kept.append(line[:limit - used])
-        break
-    return "\n".join(kept)
+    return _truncate(text, limit, str.strip, str)
 
 
 def truncate_words(text: str, limit: int) -> str:
     """py-rouge's length_limit_type="words": words are str.split()'s chunks of the raw line
     (punctuation counts: "a - b" is three); lines are kept while the count stays below the
     limit, and the first that does not fit keeps its first words up to the limit."""
+    return _truncate(text, limit, str.split, " ".join)
+
+
+def _truncate(text: str, limit: int, units, joined) -> str:
+    """py-rouge's cut of both kinds: a line's units (its characters, stripped, or its words)
+    are counted while the count stays below the limit; the first line that does not fit keeps
+    what is left of the limit, and is the last."""
     _check_limit(limit)
     kept = []
     used = 0
     for line in text.split("\n"):
-        words = line.split()
-        if used + len(words) < limit:
-            kept.append(" ".join(words))
-            used += len(words)
+        parts = units(line)
+        if used + len(parts) < limit:
+            kept.append(joined(parts))
+            used += len(parts)
             continue
-        kept.append(" ".join(words[:limit - used]))
+        kept.append(joined(parts[:limit - used]))
         break
     return "\n".join(kept)
 
