@@ -44,11 +44,11 @@ from .options import (
     parse_rouge_type,
 )
 from .profiles import PROFILES
-from .scorer.aggregate import Aggregate, ScoredExamples, corpus_means
+from .scorer.aggregate import corpus_means, perl_aggregate
 from .scorer.limits import truncate_bytes, truncate_words
 from .kernels.backend import threads_here
 from .kernels.pool import run_parts
-from .scorer.pipeline import example_statistics, pair_statistics
+from .scorer.pipeline import example_statistics, text_pair_statistics
 from .text.tokenizers import split_sentences as split_sentences_rule_based
 
 __all__ = ["Explanation", "Match", "Row", "SETTINGS", "Step", "Walk", "explain", "walk"]
@@ -233,6 +233,21 @@ def _tokenizer_key(tokenizer, sentences: bool):
     return key
 
 
+def _distinct_pairs(preds: list, refs: list) -> tuple:
+    """(the distinct texts of these rows, each pair's prediction and reference as positions
+    in them), the pairs in pair_statistics' order: row by row, each reference in turn."""
+    at: dict = {}
+    pred_at = [at.setdefault(t, len(at)) for t in preds]
+    if all(isinstance(r, str) for r in refs):
+        ref_at = [at.setdefault(t, len(at)) for t in refs]
+    else:
+        pred_at = [p for p, r in zip(pred_at, refs)
+                   for _ in range(1 if isinstance(r, str) else len(r))]
+        ref_at = [at.setdefault(t, len(at)) for r in refs
+                  for t in ([r] if isinstance(r, str) else r)]
+    return (list(at), np.array(pred_at, dtype=np.int64), np.array(ref_at, dtype=np.int64))
+
+
 class _Scoring:
     """The distinct rows of one input and the columns of counts already counted for them."""
 
@@ -344,16 +359,19 @@ class _Scoring:
                          for t in options.rouge_types], axis=1)
 
     def _pair_statistics(self, options: RougeOptions, preds: list, refs: list) -> np.ndarray:
-        """pair_statistics of the rows, in chunks on the kept pool when this thread may use
-        it (as Scorer.add spreads a call): a pair's counts are its own, whatever the chunk."""
+        """pair_statistics of the rows (float64[pairs, types, 3]), each distinct text of a
+        chunk tokenized once (a reference is read by many rows), in chunks on the kept pool
+        when this thread may use it (as Scorer.add spreads a call): a pair's counts are its
+        own, whatever the chunk. (A chunk's texts are tokenized together: token ids are
+        a tokenizer call's own.)"""
         n = len(preds)
         parts = min(2 * threads_here(), n // _CHUNK_ROWS)
         if parts < 2:
-            return pair_statistics(options, preds, refs)[0]
+            return text_pair_statistics(options, *_distinct_pairs(preds, refs))
         bounds = np.linspace(0, n, parts + 1).astype(np.int64).tolist()
-        chunks = run_parts(lambda span: pair_statistics(options, preds[span[0]:span[1]],
-                                                        refs[span[0]:span[1]])[0],
-                           list(zip(bounds[:-1], bounds[1:])))
+        chunks = run_parts(lambda span: text_pair_statistics(
+            options, *_distinct_pairs(preds[span[0]:span[1]], refs[span[0]:span[1]])),
+            list(zip(bounds[:-1], bounds[1:])))
         return np.concatenate(chunks)
 
     def examples(self, options: RougeOptions) -> tuple:
@@ -361,35 +379,48 @@ class _Scoring:
         return example_statistics(options, options.rouge_types, self.pair_values(options),
                                   self.ref_counts)
 
+    @staticmethod
+    def _column_bootstrap(options: RougeOptions, scores: np.ndarray, counts: np.ndarray,
+                          j: int) -> tuple:
+        """What the script's bootstrap means of type j's column depend on (its draws depend on
+        the row count alone): a type whose numbers another type or convention has (rouge155's
+        rougeL and rougeLsum; a limit that cuts no text) is aggregated once."""
+        return (hashlib.blake2b(scores[:, j].tobytes() + counts[:, j].tobytes()).digest(),
+                len(scores), options.micro, options.n_samples, options.confidence,
+                options.alpha, options.profile.f_rule)
+
+    def script_means(self, jobs: list) -> list:
+        """The script's bootstrap means (mids) of each type of these (options, scores,
+        counts) (per distinct row, as examples() gives them), over every input row: one pass
+        of draws for all the columns not aggregated yet that share the option values the
+        means depend on (aggregate.perl_aggregate: each column summed in draw order, as in a
+        pass of its own). Returns each job's {type: {measure: mean}}."""
+        groups: dict = {}
+        keys = []
+        for options, scores, counts in jobs:
+            scores, counts = scores[self.inverse], counts[self.inverse]
+            keys.append([self._column_bootstrap(options, scores, counts, j)
+                         for j in range(scores.shape[1])])
+            for j, key in enumerate(keys[-1]):
+                if key not in self._bootstraps:
+                    group = groups.setdefault(key[1:], (options, {}))
+                    group[1].setdefault(key, (scores[:, j], counts[:, j]))
+        for options, columns in groups.values():
+            result = perl_aggregate(options, {k: v[0] for k, v in columns.items()},
+                                    {k: v[1] for k, v in columns.items()})
+            for key, bounds in result.items():
+                self._bootstraps[key] = {m: bounds[m][1] for m in MEASURES}
+        return [{t.name: dict(self._bootstraps[key]) for t, key in
+                 zip(options.rouge_types, job_keys)}
+                for (options, _, _), job_keys in zip(jobs, keys)]
+
     def corpus(self, options: RougeOptions, scores: np.ndarray, counts: np.ndarray) -> dict:
         """{type: {measure: float}}: compute()'s corpus P, R and F (its detailed mids) of
         these per-example statistics (distinct rows), for every input row."""
+        if options.profile.keeps_rows:  # the script's bootstrap: its mean of sample means
+            return self.script_means([(options, scores, counts)])[0]
         scores, counts = scores[self.inverse], counts[self.inverse]
         names = [t.name for t in options.rouge_types]
-        if options.profile.keeps_rows:  # the script's bootstrap: its mean of sample means
-            # Each type's means are its own columns' (the draws depend on the row count
-            # alone): a type whose numbers another has (rouge155's rougeL and rougeLsum) is
-            # aggregated once, and rows that a limit or a splitting leaves as they were
-            # cost no second bootstrap.
-            digests = [hashlib.blake2b(scores[:, j].tobytes() + counts[:, j].tobytes())
-                       .digest() for j in range(len(names))]
-            same = [digests.index(d) for d in digests]  # the first type with its numbers
-            kept = sorted(set(same))
-            key = (hashlib.blake2b(scores[:, kept].tobytes() + counts[:, kept].tobytes())
-                   .digest(), scores.shape, options.micro, options.n_samples,
-                   options.confidence, options.alpha, options.profile.f_rule)
-            if key not in self._bootstraps:
-                full = dataclasses.replace(
-                    options, use_aggregator=True, detailed=True,
-                    rouge_types=tuple(options.rouge_types[j] for j in kept))
-                aggregate = Aggregate(full)
-                aggregate.add(ScoredExamples(tuple(names[j] for j in kept),
-                                             scores[:, kept], counts[:, kept], None))
-                result = aggregate.result()
-                self._bootstraps[key] = [{m: result[names[j]][m]["mid"] for m in MEASURES}
-                                         for j in kept]
-            means = dict(zip(kept, self._bootstraps[key]))
-            return {name: dict(means[same[j]]) for j, name in enumerate(names)}
         if options.micro:  # the scores of the summed counts (scorer.aggregate, exactly)
             sums, _ = exact_sums(counts.reshape(len(counts), -1))
             out = {}
@@ -810,9 +841,12 @@ def _rows(scoring: _Scoring, many: list) -> list:
     examples and corpus scores."""
     built = [RougeOptions.build(**options) for options in many]
     scoring.count_columns(built)
-    return [Row(_row_name(options), options, opts.signature(),
-                scoring.corpus(opts, *scoring.examples(opts)))
-            for options, opts in zip(many, built)]
+    examples = [scoring.examples(opts) for opts in built]
+    # the script's bootstraps of all rows first, in passes of draws they share
+    scoring.script_means([(opts, *ex) for opts, ex in zip(built, examples)
+                          if opts.profile.keeps_rows])
+    return [Row(_row_name(options), options, opts.signature(), scoring.corpus(opts, *ex))
+            for options, opts, ex in zip(many, built, examples)]
 
 
 def explain(predictions, references, *, rouge_types=None, match=None) -> Explanation:

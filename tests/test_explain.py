@@ -82,6 +82,34 @@ def test_every_row_is_compute_of_its_options(metric, corpus, explained):
     assert "rouge_score multi_ref=average" in names  # the other multi-reference rules
 
 
+def test_rows_of_many_examples_are_compute_of_their_options(metric, realsumm, monkeypatch):
+    """700 rows drawn with repeats (random.Random(11)), 1 to 3 references each, a reference
+    that is another row's prediction: explain's shared work (each distinct text of a chunk
+    tokenized once, in chunks on the pool from 512 distinct rows, the script's bootstraps of
+    all its rows in one pass of draws) gives each row compute()'s numbers of its options, as
+    a call of its own."""
+    import random
+
+    rng = random.Random(11)
+    pool = realsumm[:1000]
+    rows = [rng.choice(pool) for _ in range(700)]
+    predictions = [r["prediction"] for r in rows]
+    references = [[r["references"][0]] + [rng.choice(pool)["prediction"]
+                                          for _ in range(k % 3)] for k, r in enumerate(rows)]
+    types = ["rouge1", "rougeL", "rougeLsum"]
+    explanation = staged("explanation")
+    chunked = []
+    run_parts = explanation.run_parts
+    monkeypatch.setattr(explanation, "run_parts",
+                        lambda f, items: chunked.append(len(items)) or run_parts(f, items))
+    explained = explanation.explain(predictions, references, rouge_types=types)
+    assert len(explained.rows) > 20 and chunked and min(chunked) >= 2
+    for row in explained.rows:
+        detailed = metric.compute(predictions, references, detailed=True, **row.options)
+        assert {t: {m: detailed[t][m]["mid"] for m in MEASURES} for t in row.scores} == \
+            row.scores, row.name
+
+
 def test_a_profile_added_later_gets_its_rows(metric, corpus, monkeypatch):
     """The rows come from PROFILES as it is at call time: a profile added to it (a copy of
     rouge_score's under another name) gets rows, with rouge_score's numbers."""

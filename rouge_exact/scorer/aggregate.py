@@ -130,10 +130,13 @@ def _perl_interval(sorted_samples: np.ndarray, confidence: float):
     return lower, upper
 
 
-def _perl_aggregate(options: RougeOptions, scores: dict, counts: dict) -> dict:
+def perl_aggregate(options: RougeOptions, scores: dict, counts: dict) -> dict:
     """ROUGE-1.5.5's aggregation (SPEC §6) over every row in input order: its bootstrap draws
     row indices, sums the drawn rows in draw order and reports the mean of the sample means.
-    {type: {"precision"|"recall"|"fmeasure": (low, mid, high)}}, rounded to 5 decimals."""
+    {type: {"precision"|"recall"|"fmeasure": (low, mid, high)}}, rounded to 5 decimals. The
+    draws depend on the row count alone and each column is summed on its own, so the keys
+    may be any names: explain passes the types of several conventions at once (one pass of
+    draws for all; each column's sums, in draw order, are what a pass of its own gives)."""
     names = list(scores)
     micro = options.micro
     matrix = np.concatenate([counts[k] if micro else scores[k] for k in names], axis=1)
@@ -607,7 +610,7 @@ class Aggregate:
             elif not options.detailed and not options.profile.keeps_rows and not self._micro:
                 return self._mean_fmeasures()
             else:
-                agg = _perl_aggregate(options, *self.rows()) \
+                agg = perl_aggregate(options, *self.rows()) \
                     if options.profile.keeps_rows else self._aggregate()
             if not options.detailed:
                 return {name: entry["fmeasure"][1] for name, entry in agg.items()}

@@ -227,16 +227,33 @@ def _pair_statistics_of(options: RougeOptions, predictions, references, plan: _P
         texts = list(predictions) + [r for row in refs for r in row]
         pair_pred = np.repeat(np.arange(n_examples, dtype=np.int64), ref_counts)
         pair_ref = np.arange(n_examples, n_examples + len(pair_pred), dtype=np.int64)
+    stats, texts, flat, sent = _text_pairs(options, plan, kernels, texts, pair_pred, pair_ref)
+    return stats, ref_counts, texts, flat, sent
+
+
+def text_pair_statistics(options: RougeOptions, texts: Sequence[str], pair_pred: np.ndarray,
+                         pair_ref: np.ndarray, kernels: dict | None = None) -> np.ndarray:
+    """pair_statistics' float64[pairs, types, 3] of pairs given as positions in texts (pair i:
+    texts[pair_pred[i]] against texts[pair_ref[i]]), so that a text many pairs read (a
+    reference shared by several systems' summaries) is tokenized once. Checked texts only
+    (check_inputs'): explain, whose rows share their texts, calls it."""
+    plan = _plan(options)
+    kernels = kernels or call_kernels(options)
+    return _text_pairs(options, plan, kernels, list(texts), pair_pred, pair_ref)[0]
+
+
+def _text_pairs(options: RougeOptions, plan: _Plan, kernels: dict, texts: list,
+                pair_pred: np.ndarray, pair_ref: np.ndarray) -> tuple:
+    """(stats, texts as cut, flat batch, sentence batch) of pairs given as positions in texts."""
     if options.split_sentences:
         texts = [split_sentences_rule_based(t) for t in texts]
-
     texts, flat, sent = _tokenized(options, plan, texts)
     stats = np.empty((len(pair_pred), len(plan.names), 3), dtype=np.float64)
     _over_pairs(_kernel_calls(options, plan, flat, sent, kernels), stats, pair_pred, pair_ref,
                 len(flat.tokens))
     if options.profile.signed_ngram_counts and len(plan.ngram_orders):
         _signed_ngram_counts(options.rouge_types, stats, flat, pair_pred, pair_ref)
-    return stats, ref_counts, texts, flat, sent
+    return stats, texts, flat, sent
 
 
 def _tokenized(options: RougeOptions, plan: _Plan, texts: list) -> tuple:

@@ -149,11 +149,36 @@ class SentenceTokenizer(StringTokenizer):
         return None  # batch() has the sentences
 
 
+# Punkt's lines of texts already split: {text: lines}, at most _PUNKT_MEMO_CHARS characters of
+# texts in all (then emptied). Punkt is Python, ~60 us a text; the same texts come back when
+# a reference is scored again (each evaluation of a training run, explain's stemmed and
+# unstemmed rows). A dict's get and set are atomic: threads share it without a lock.
+_PUNKT_MEMO: dict = {}
+_PUNKT_MEMO_CHARS = 1 << 22
+_punkt_memo_size = [0]
+
+
+def forget_punkt_lines() -> None:
+    """Empty the memo of Punkt's lines (benchmarks/explain_speed.py times explain() on texts
+    it has not split before)."""
+    _PUNKT_MEMO.clear()
+    _punkt_memo_size[0] = 0
+
+
 def punkt_lines(text: str) -> str:
     """The text with a line per sentence of nltk's English Punkt (nltk.sent_tokenize, as
     torchmetrics cuts rougeLsum's sentences), the line breaks inside a sentence made spaces
     (to the tokens a line break is a space too)."""
-    return "\n".join(s.replace("\n", " ") for s in punkt.sent_tokenize(text))
+    lines = _PUNKT_MEMO.get(text)
+    if lines is None:
+        lines = "\n".join(s.replace("\n", " ") for s in punkt.sent_tokenize(text))
+        if _punkt_memo_size[0] + len(text) > _PUNKT_MEMO_CHARS:
+            _PUNKT_MEMO.clear()
+            _punkt_memo_size[0] = 0
+        if len(text) <= _PUNKT_MEMO_CHARS // 64:  # (a long document is not kept)
+            _PUNKT_MEMO[text] = lines
+            _punkt_memo_size[0] += len(text)
+    return lines
 
 
 @dataclass(frozen=True)
