@@ -170,44 +170,124 @@ def _hybrid(a: RougeOptions, b: RougeOptions, done: set) -> RougeOptions:
 
 
 def _name(value) -> str:
+    if isinstance(value, (tuple, list)):
+        return "(" + ", ".join(map(_name, value)) + ")"
+    if isinstance(value, str):
+        return value
     return getattr(value, "__name__", None) or getattr(value, "name", None) or repr(value)
 
 
+# What a profile field's value does, in words (a walk's steps show them): the field, then
+# the value (a function by its name) -> its words. A field not here shows as field=value.
+_WORDS = {
+    "rouge_l": {"lcs": "the LCS of the whole texts",
+                "union": "summary-level: each reference sentence's union LCS with the "
+                         "summary's sentences",
+                "set_union": "pltrdy's: the distinct words on the LCS of each pair of "
+                             "sentences"},
+    "clip_from_flat": {True: "union-LCS hits capped by the whole texts' word counts",
+                       False: "union-LCS hits capped by the sentences' word counts"},
+    "counting": {"clipped": "n-grams counted with repeats, hits clipped",
+                 "distinct": "distinct n-grams (each counted once)"},
+    "signed_ngram_counts": {True: "a text of fewer than n tokens counts len - n + 1 "
+                                  "n-grams (negative)",
+                            False: "a text of fewer than n tokens has no n-grams"},
+    "sequential_sums": {True: "references' counts added left to right",
+                        False: "references' counts added in numpy's order"},
+    "exact_tiebreak_rounding": {True: "ties ranked on recall rounded to 5 decimals",
+                                False: "ties ranked on exact recall"},
+    "reference_mean": {"reference_means": "means of references in float64",
+                       "torch_float32_means": "means of references in float32, as torch"},
+    "weighted_best_key": {None: "best ROUGE-W reference by its score",
+                          "py_rouge_weighted_key": "best ROUGE-W reference by py-rouge's key"},
+    "f_rule": {"fscore": "F = PR / ((1 - alpha) P + alpha R)",
+               "coco_fscore": "coco's F, (1 + beta^2) PR / (R + beta^2 P)",
+               "eps_fscore": "F = 2PR / (P + R + 1e-8)",
+               "py_rouge_fscore": "py-rouge's F, 0 where P or R is 0"},
+    "rounding": {"no_rounding": "no rounding",
+                 "_perl_round5": "P, R and F rounded to 5 decimals (the script's %.5f)",
+                 "float32_rounding": "P, R and F as float32 (torch tensors)"},
+    "f_from_rounded": {True: "F of the rounded P and R", False: "F rounded on its own"},
+    "bootstrap": {"poisson": "interval: Poisson bootstrap",
+                  "perl": "the script's bootstrap (drand48 draws)"},
+    "corpus_mean": {"exact": "corpus mean: exact", "sequential":
+                    "corpus mean: added left to right in input order (py-rouge's)"},
+    "aggregations": {"(macro, micro)": "macro or micro", "(macro)": "macro only"},
+}
+
+
+def _field_words(name: str, value) -> str:
+    words = _WORDS.get(name, {})
+    key = value if value is None or isinstance(value, (bool, str)) else _name(value)
+    return words.get(key, f"{name}={_name(value)}")
+
+
+def _stemmer_words(options: RougeOptions, other: RougeOptions) -> str:
+    profile = options.profile
+    if options.use_stemmer:
+        words = options.stemmer or f"none ({options.tokenizer.name} does not stem)"
+    else:
+        words = "none"
+        if profile.stemmer != other.profile.stemmer:
+            words += f" (when on: {profile.stemmer})"
+    if profile.stems_by_default != other.profile.stems_by_default:
+        words += ", on by default" if profile.stems_by_default else ", off by default"
+    return words
+
+
+def _limit_words(options: RougeOptions, other: RougeOptions) -> str:
+    profile = options.profile
+    words_limit, bytes_limit = options.length_limit_words, options.length_limit_bytes
+    own = profile.truncators is not None  # the program's own cut (py-rouge's)
+    if words_limit:
+        words = f"{words_limit} words"
+    elif bytes_limit:
+        words = f"{bytes_limit} characters" if own else f"{bytes_limit} bytes"
+    else:
+        words = "none"
+    if own and words != "none":
+        words += ", counted line by line"
+    default = profile.default_length_limit
+    if default and default != other.profile.default_length_limit:
+        words += " (the default)" if bytes_limit == default and not words_limit \
+            else f" (default: {default} characters)"
+    return words
+
+
 def _describe(setting: str, options: RougeOptions, other: RougeOptions) -> str:
-    """A setting's value in words, with the profile fields of it that differ from other's."""
+    """A setting's value in words, with those of its profile fields that differ from
+    other's."""
     profile = options.profile
     words = {
         "tokenizer": options.tokenizer.signature(),
-        "stemmer": (options.stemmer or f"none ({options.tokenizer.name} does not stem)")
-        if options.use_stemmer else "none",
+        "stemmer": _stemmer_words(options, other),
         "stopwords": "SMART removed" if options.remove_stopwords else "kept",
         "sentence splitting": "rule-based" if options.split_sentences
         else "the lines as given",
-        "length limit": f"{options.length_limit_words} words"
-        if options.length_limit_words is not None else f"{options.length_limit_bytes} bytes"
-        if options.length_limit_bytes is not None else "none",
-        "counting": f"{profile.counting} n-grams",
-        "ROUGE-L definition": profile.rouge_l,
+        "length limit": _limit_words(options, other),
+        "counting": _field_words("counting", profile.counting),
+        "ROUGE-L definition": _field_words("rouge_l", profile.rouge_l),
         "multi-reference rule": options.multi_ref,
-        "F rule": f"{_name(profile.f_rule)} at alpha {options.alpha:.6g}",
-        "rounding": _name(profile.rounding),
+        "F rule": f"{_field_words('f_rule', profile.f_rule)}, alpha {options.alpha:.6g}",
+        "rounding": _field_words("rounding", profile.rounding),
         "aggregation": f"{options.aggregation}, " + (
-            f"mean of {options.n_samples} bootstrap samples (seed {options.seed})"
+            f"mean of {options.n_samples} bootstrap samples (the script's draws)"
             if profile.keeps_rows else "exact mean"),
     }.get(setting, "")
     named = next((s for s in SETTINGS if s.name == setting), None)
     if named is None:  # "other": the fields no setting names
         fields = [name.removeprefix("profile.") for name in _other_fields(options, other)]
     else:  # those of the profile's fields the words above do not show
-        shown = {"tokenizer", "counting", "rouge_l", "f_rule", "alpha", "rounding"}
-        fields = [f for f in named.profile if f not in shown
-                  and not (f == "stemmer" and options.use_stemmer)]
+        shown = {"tokenizer", "languages", "stemmer", "stems_by_default", "truncators",
+                 "default_length_limit", "counting", "rouge_l", "f_rule", "alpha",
+                 "rounding", "bootstrap"}
+        fields = [f for f in named.profile if f not in shown]
     extra = []
     for f in fields:
         mine = getattr(profile if hasattr(profile, f) else options, f)
         theirs = getattr(other.profile if hasattr(other.profile, f) else other, f)
         if not _same(mine, theirs):
-            extra.append(f"{f}={_name(mine)}")
+            extra.append(_field_words(f, mine))
     return ", ".join(part for part in [words, *extra] if part)
 
 

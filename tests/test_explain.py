@@ -9,6 +9,7 @@ impossible figures; bad input is refused naming the argument."""
 import concurrent.futures
 import dataclasses
 import json
+import re
 from fractions import Fraction
 
 import pytest
@@ -277,6 +278,9 @@ def test_walks_change_one_setting_a_step_and_add_up_exactly(explained):
             previous_state, previous = walk.start_state, walk.start_scores
             total = {t: {m: Fraction(0) for m in MEASURES} for t in walk.gap}
             for step in walk.steps:
+                # each setting in words: no field=value, no function's repr
+                words = f"{step.before} -> {step.after}"
+                assert not re.search(r"[a-z_]=|<function| at 0x", words), (a, b, words)
                 changed = _changed(previous_state, step.state) - LABELS
                 assert changed and {_owner(f, module.SETTINGS) or "other"
                                     for f in changed} == {step.setting}, (a, b, step.setting)
