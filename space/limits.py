@@ -113,7 +113,10 @@ INPUT_ERRORS = (ValueError, TypeError, ImportError)
 
 
 def input_error(problem: Exception, title: str = "Invalid input") -> gr.Error:
-    """The metric's own message for bad input, as the page and the API show it."""
+    """The metric's own message for bad input, as the page and the API show it (a gr.Error,
+    which is a ValueError, raised inside the try: as it is, its title kept)."""
+    if isinstance(problem, gr.Error):
+        return problem
     if isinstance(problem, ImportError):
         title = "Missing package"
     return user_error(str(problem), title=title)

@@ -435,6 +435,17 @@ def test_limits_refuse_up_front_with_the_cli_command(space, case):
         "rouge-exact " in message, message
 
 
+def test_a_refusal_raised_inside_the_metrics_try_keeps_its_title(space):
+    """gr.Error is a ValueError: one raised where the Space catches the metric's input errors
+    reaches the user as it was (its title, "Over the Space's limit"), not re-wrapped."""
+    limits = space.limits
+    refusal = limits.refused("examples", "9", "8 examples", "rouge-exact --input F.jsonl")
+    assert limits.input_error(refusal) is refusal
+    wrapped = limits.input_error(ValueError("alpha: got 2; allowed: 0 to 1"))
+    assert isinstance(wrapped, gr.Error) and wrapped.message == "alpha: got 2; allowed: 0 to 1"
+    assert wrapped.title == "Invalid input"
+
+
 def test_within_the_limits_is_accepted(space):
     text = " ".join(f"w{k % 300}" for k in range(space.limits.MAX_TEXT_TOKENS))
     got = space.api.rouge(text, [text], ["rouge1", "rougeL", "rougeLsum", "rougeS"])

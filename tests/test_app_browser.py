@@ -662,6 +662,11 @@ def test_errors_in_view_readable_charts_and_contrast(page, tmp_path):
     upload_and_run(page, "corpus", good, "corpus")
     page.locator("#corpus-scores").wait_for()
     assert page.locator("#corpus-upload-error").count() == 0
+    # the file box's name ends before its clear button and above the file (it wraps)
+    label, clear, files = (page.locator(f"#corpus-file {css}").first.bounding_box() for css in
+                           ("label", "button[aria-label=Clear]", ".file-preview-holder"))
+    assert label["x"] + label["width"] <= clear["x"] and \
+        label["y"] + label["height"] <= files["y"] + 1, (width, label, clear, files)
     assert_in_view(page, "#corpus-results")
     assert page.evaluate("() => [...document.querySelectorAll('#corpus-results .table-wrap')]"
                          ".every(w => w.scrollWidth <= w.clientWidth + 1)")
