@@ -172,13 +172,18 @@ def test_contractions_are_nltks():
 
 
 def test_batch_is_the_tokens():
-    """batch(): a sentence per line (empty lines too) holding tokens(), one id per string."""
-    texts = [text for text, _, _, _ in CASES[:200]]
-    for stemmer in (None, "py_rouge"):
-        batch = TOKENIZER.batch(texts, stemmer=stemmer, stopwords=False)
+    """batch() (one compiled scan, then each distinct word once): a sentence per line (empty
+    lines too) holding tokens(), one id per string; with and without stopwords and stems,
+    words too long to pack, and a text holding NUL."""
+    texts = [text for text, _, _, _ in CASES[:200]] + [
+        "a\x00b gimme\x00", "internationalization internationalizations the me\n\nCANNOT",
+        "x" * 40 + " " + "comics " * 3, "\x00"]
+    for stemmer, stopwords in ((None, False), ("py_rouge", False), ("py_rouge", True),
+                               ("rouge155", True), ("porter", False)):
+        batch = TOKENIZER.batch(texts, stemmer=stemmer, stopwords=stopwords)
         strings = {}
         for k, text in enumerate(texts):
-            lines = TOKENIZER.tokens(text, stemmer=stemmer, stopwords=False)
+            lines = TOKENIZER.tokens(text, stemmer=stemmer, stopwords=stopwords)
             first, last = batch.text_sent_offsets[k], batch.text_sent_offsets[k + 1]
             assert last - first == len(lines) == text.count("\n") + 1
             for s, line in zip(range(first, last), lines):

@@ -37,8 +37,17 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from .rouge155_lexicon import SMART_STOPWORDS, WORDNET_EXCEPTIONS
-from .tokenizers import TokenizedBatch, TokenizerProfile, stem_memo, tokenize_string_batch
+from .tokenizers import (
+    TokenizedBatch,
+    TokenizerProfile,
+    decode_token,
+    encode_token,
+    scanned_words,
+    stem_memo,
+)
 
 __all__ = [
     "DEFAULT_LENGTH_LIMIT",
@@ -178,7 +187,34 @@ class _WordMemo(dict):
         return out
 
 
+class _TokenMemo(dict):
+    """A word of the scan (its packed code, or itself when it does not pack:
+    tokenizers.scanned_words' keys) -> its tokens after steps 4-6 (a _WordMemo's): the
+    packed code of its one token, the common case, else a tuple of packed codes and of the
+    tokens that do not pack (none for a stopword, two for gimme). Emptied when it holds as
+    many words or characters as its _WordMemo may."""
+
+    def __init__(self, words: _WordMemo):
+        super().__init__()
+        self.words = words
+        self._chars = 0
+
+    def __missing__(self, key) -> int | tuple:
+        if key == 0:  # scanned_words' stand-in for the long words (no token has it)
+            return 0
+        if len(self) >= self.words.max_words or self._chars > self.words.max_chars:
+            self.clear()
+            self._chars = 0
+        word = decode_token(key) if isinstance(key, int) else key
+        self._chars += 2 * len(word)
+        tokens = tuple(encode_token(t) or t for t in self.words[word])
+        out = self[key] = tokens[0] if len(tokens) == 1 and isinstance(tokens[0], int) \
+            else tokens
+        return out
+
+
 _MEMOS: dict = {}
+_TOKEN_MEMOS: dict = {}
 _OTHER_STEMMERS = ("porter", "rouge155")
 
 
@@ -200,6 +236,13 @@ def _memo(stemmer: str | None, stopwords: bool) -> _WordMemo:
     if key not in _MEMOS:
         _MEMOS[key] = _WordMemo(_stem_function(stemmer), bool(stopwords))
     return _MEMOS[key]
+
+
+def _token_memo(stemmer: str | None, stopwords: bool) -> _TokenMemo:
+    key = (stemmer, bool(stopwords))
+    if key not in _TOKEN_MEMOS:
+        _TOKEN_MEMOS[key] = _TokenMemo(_memo(stemmer, stopwords))
+    return _TOKEN_MEMOS[key]
 
 
 def line_tokens(text: str, memo: _WordMemo) -> list:
@@ -272,8 +315,33 @@ class PyRougeTokenizer(TokenizerProfile):
     line_sentences = True  # batch() has a sentence per "\n"-separated line (a class attribute)
 
     def batch(self, texts: Sequence[str], *, stemmer, stopwords) -> TokenizedBatch:
-        memo = _memo(stemmer, stopwords)
-        return tokenize_string_batch(texts, lambda text: line_tokens(text, memo))
+        # Step 3's words are rouge_score's scan's (runs of [a-z0-9] after str.lower, a
+        # sentence per line): one compiled scan, then steps 4-6 once per distinct word.
+        keys, inverse, sent_ends, text_ends = scanned_words(texts)
+        values = list(map(_token_memo(stemmer, stopwords).__getitem__, keys))
+        single = np.fromiter((v if isinstance(v, int) else -1 for v in values),
+                             dtype=np.int64, count=len(values))
+        if (single >= 0).all():  # every word one token that packs: its code is its id
+            tokens = single[inverse]
+        else:  # stopwords dropped, gimme split, stems that do not pack (batch-local ids)
+            long_ids: dict = {}
+            pieces = [(v,) if isinstance(v, int) else tuple(
+                t if isinstance(t, int) else long_ids.setdefault(t, -1 - len(long_ids))
+                for t in v) for v in values]
+            counts = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
+            flat = np.fromiter(itertools.chain.from_iterable(pieces), dtype=np.int64,
+                               count=int(counts.sum()))
+            first = np.cumsum(counts) - counts  # each word's first token in flat
+            per_token = counts[inverse]
+            ends = np.cumsum(per_token)
+            tokens = flat[np.repeat(first[inverse] - (ends - per_token), per_token)
+                          + np.arange(int(ends[-1]) if len(ends) else 0)]
+            sent_ends = np.concatenate(([0], ends))[sent_ends]
+        sent_offsets = np.zeros(len(sent_ends) + 1, dtype=np.int64)
+        sent_offsets[1:] = sent_ends
+        text_sent_offsets = np.zeros(len(text_ends) + 1, dtype=np.int64)
+        text_sent_offsets[1:] = text_ends
+        return TokenizedBatch(tokens, sent_offsets, text_sent_offsets)
 
     def sentence_batch(self, texts, *, stemmer, stopwords):
         return None  # batch() has the sentences

@@ -40,6 +40,7 @@ __all__ = [
     "StemMemo",
     "tokenize_ascii_batch",
     "tokenize_string_batch",
+    "scanned_words",
     "unicode_tokenize",
     "unicode_v1_tokenize",
     "character_v1_tokenize",
@@ -363,6 +364,41 @@ def tokenize_ascii_batch(
     if dropped.any():
         keep = ~dropped if keep is None else keep & ~dropped
     return _scanned_batch(texts, codes, keep, sent_ends, text_ends)
+
+
+def scanned_words(texts: Sequence[str]) -> tuple:
+    """The words of rouge_score's scan (runs of [a-z0-9] after str.lower; a sentence per
+    line, empty lines too) of a batch, for a tokenizer that works on each distinct word once
+    (py-rouge's): (keys, inverse, sent_ends, text_ends), where keys are the distinct words,
+    each as its packed code (an int: encode_token) or, when it does not pack, its str;
+    inverse (int64[tokens]) is each token's index in keys; sent_ends and text_ends are the
+    scanner's (each sentence's end in tokens, each text's in sentences). Compiled: one scan
+    and one hashing pass, Python only for the words longer than MAX_PACKED_LEN."""
+    kernels = resolve(("scan_ascii_tokens", "dense_ids"))
+    scan = functools.partial(kernels["scan_ascii_tokens"], parts=threads_here())
+    buf = _ascii_buffer(texts, True)
+    codes, starts, ends, sent_ends, text_ends = scan(buf, MAX_PACKED_LEN)
+    if len(text_ends) != len(texts):  # some text holds NUL: there it separates tokens
+        buf = _ascii_buffer([t.replace("\x00", " ") for t in texts], True)
+        codes, starts, ends, sent_ends, text_ends = scan(buf, MAX_PACKED_LEN)
+    inverse, n_distinct = kernels["dense_ids"](codes)
+    distinct = np.empty(n_distinct, dtype=np.int64)
+    distinct[inverse] = codes
+    keys: list = distinct.tolist()  # (0 stands for the long words, each given its own key)
+    long_positions = np.flatnonzero(codes == 0)
+    if len(long_positions):
+        raw = buf.tobytes()
+        inverse = inverse.copy()
+        at: dict = {}
+        for i, a, b in zip(long_positions.tolist(), starts[long_positions].tolist(),
+                           ends[long_positions].tolist()):
+            word = raw[a:b].decode("ascii")
+            k = at.get(word)
+            if k is None:
+                k = at[word] = len(keys)
+                keys.append(word)
+            inverse[i] = k
+    return keys, inverse, sent_ends, text_ends
 
 
 _NO_TABLE = (np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64))
