@@ -355,6 +355,7 @@ class _Scoring:
         self._texts = {}  # (split, words limit) -> (predictions, references) as cut so
         self._split_changes = None
         self._bootstraps = {}  # the script's bootstrap means of rows already aggregated
+        self._cuts = {}  # (a length limit's rule, text, limit...) -> the text it keeps
 
     def splitting_changes(self) -> bool:
         """Whether the rule-based splitter changes any text (else split rows count as
@@ -447,12 +448,22 @@ class _Scoring:
         n = len(preds)
         parts = min(2 * threads_here(), n // _CHUNK_ROWS)
         if parts < 2:
-            return text_pair_statistics(options, *_distinct_pairs(preds, refs))
+            return text_pair_statistics(options, *_distinct_pairs(preds, refs), cut=self.cut)
         bounds = np.linspace(0, n, parts + 1).astype(np.int64).tolist()
         chunks = run_parts(lambda span: text_pair_statistics(
-            options, *_distinct_pairs(preds[span[0]:span[1]], refs[span[0]:span[1]])),
-            list(zip(bounds[:-1], bounds[1:])))
+            options, *_distinct_pairs(preds[span[0]:span[1]], refs[span[0]:span[1]]),
+            cut=self.cut), list(zip(bounds[:-1], bounds[1:])))
         return np.concatenate(chunks)
+
+    def cut(self, rule, text: str, *limit) -> str:
+        """rule(text, *limit), each once: a length limit's cut of a text is the same for the
+        rows with and without stemming (a dict's get and set are atomic: chunks on threads
+        share it)."""
+        key = (rule, text, *limit)
+        out = self._cuts.get(key)
+        if out is None:
+            out = self._cuts[key] = rule(text, *limit)
+        return out
 
     def examples(self, options: RougeOptions) -> tuple:
         """(scores, counts), float64[distinct rows, types, 3] each (example_statistics)."""

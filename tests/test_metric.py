@@ -263,6 +263,16 @@ def test_bad_tokenizer_callables(metric):
         metric.compute(predictions=[PRED], references=[REF], tokenizer=lambda s: s)
     with pytest.raises(ValueError, match="tokenizer.*ZeroDivisionError"):
         metric.compute(predictions=[PRED], references=[REF], tokenizer=lambda s: 1 / 0)
+    with pytest.raises(TypeError, match="tokenizer.*a list of str"):  # one token not a str
+        metric.compute(predictions=[PRED], references=[REF],
+                       tokenizer=lambda s: s.split() + [b"x"])
+    # str subclasses are str: numpy's str_ tokens score as the same words (hand-computed:
+    # "a b c" against "a b d", 2 of 3 unigrams each way)
+    import numpy as np
+
+    got = metric.compute(predictions=["a b c"], references=["a b d"], rouge_types=["rouge1"],
+                         tokenizer=lambda s: [np.str_(t) for t in s.split()])
+    assert got["rouge1"] == pytest.approx(2 / 3, abs=0, rel=1e-15)
 
 
 def test_compute_with_nothing_added(evaluate_metric, metric):

@@ -231,23 +231,30 @@ def _pair_statistics_of(options: RougeOptions, predictions, references, plan: _P
     return stats, ref_counts, texts, flat, sent
 
 
+def _cut(rule, text: str, *limit):
+    return rule(text, *limit)
+
+
 def text_pair_statistics(options: RougeOptions, texts: Sequence[str], pair_pred: np.ndarray,
-                         pair_ref: np.ndarray, kernels: dict | None = None) -> np.ndarray:
+                         pair_ref: np.ndarray, kernels: dict | None = None,
+                         cut=_cut) -> np.ndarray:
     """pair_statistics' float64[pairs, types, 3] of pairs given as positions in texts (pair i:
     texts[pair_pred[i]] against texts[pair_ref[i]]), so that a text many pairs read (a
     reference shared by several systems' summaries) is tokenized once. Checked texts only
-    (check_inputs'): explain, whose rows share their texts, calls it."""
+    (check_inputs'): explain, whose rows share their texts, calls it. cut(rule, text, *limit)
+    applies a length limit's rule to a text (explain remembers the cuts: its stemmed and
+    unstemmed rows cut the same texts)."""
     plan = _plan(options)
     kernels = kernels or call_kernels(options)
-    return _text_pairs(options, plan, kernels, list(texts), pair_pred, pair_ref)[0]
+    return _text_pairs(options, plan, kernels, list(texts), pair_pred, pair_ref, cut)[0]
 
 
 def _text_pairs(options: RougeOptions, plan: _Plan, kernels: dict, texts: list,
-                pair_pred: np.ndarray, pair_ref: np.ndarray) -> tuple:
+                pair_pred: np.ndarray, pair_ref: np.ndarray, cut=_cut) -> tuple:
     """(stats, texts as cut, flat batch, sentence batch) of pairs given as positions in texts."""
     if options.split_sentences:
         texts = [split_sentences_rule_based(t) for t in texts]
-    texts, flat, sent = _tokenized(options, plan, texts)
+    texts, flat, sent = _tokenized(options, plan, texts, cut)
     stats = np.empty((len(pair_pred), len(plan.names), 3), dtype=np.float64)
     _over_pairs(_kernel_calls(options, plan, flat, sent, kernels), stats, pair_pred, pair_ref,
                 len(flat.tokens))
@@ -256,29 +263,30 @@ def _text_pairs(options: RougeOptions, plan: _Plan, kernels: dict, texts: list,
     return stats, texts, flat, sent
 
 
-def _tokenized(options: RougeOptions, plan: _Plan, texts: list) -> tuple:
+def _tokenized(options: RougeOptions, plan: _Plan, texts: list, cut=_cut) -> tuple:
     """(texts as cut by the length limit, the flat batch, the sentence batch)."""
     tokenizer = options.tokenizer
     token_options = plan.token_options
+    words, limit = options.length_limit_words, options.length_limit_bytes
     if options.profile.truncators is not None:  # the program's own limits (py-rouge's)
         cut_words, cut_chars = options.profile.truncators
-        if options.length_limit_words:  # (0: no limit)
-            texts = [cut_words(t, options.length_limit_words) for t in texts]
-        elif options.length_limit_bytes:
-            texts = [cut_chars(t, options.length_limit_bytes) for t in texts]
+        if words:  # (0: no limit)
+            texts = [cut(cut_words, t, words) for t in texts]
+        elif limit:
+            texts = [cut(cut_chars, t, limit) for t in texts]
         flat = tokenizer.batch(texts, **token_options)  # (its sentences are the lines)
         return texts, flat, flat
-    if options.length_limit_words is not None:
-        texts = [truncate_words(t, options.length_limit_words) for t in texts]
+    if words is not None:
+        texts = [cut(truncate_words, t, words) for t in texts]
     flat_texts = texts
-    if options.length_limit_bytes is not None:
-        flat_texts = [truncate_bytes(t, options.length_limit_bytes, True) for t in texts]
+    if limit is not None:
+        flat_texts = [cut(truncate_bytes, t, limit, True) for t in texts]
     if options.length_limit_bytes is not None and plan.reads_sentences:
         # Under -b ROUGE-1.5.5's sentence reader keeps more text than its joined-text reader
         # (SPEC §2.2). Both views come from one tokenizer call, so that a token has the same
         # id in both (long words get ids per call): rouge155 clips the LCS of the sentence
         # view with unigram tables of the flat view.
-        lcs_texts = [truncate_bytes(t, options.length_limit_bytes, False) for t in texts]
+        lcs_texts = [cut(truncate_bytes, t, limit, False) for t in texts]
         flat, sent = _split_batch(tokenizer.batch(flat_texts + lcs_texts,
                                                   **token_options), len(flat_texts))
         if tokenizer.own_sentences:  # its sentences are not batch()'s lines (torchmetrics')

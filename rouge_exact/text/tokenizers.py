@@ -774,6 +774,9 @@ class ByteTokenizer(TokenizerProfile):
         return out
 
 
+_STR = {str}
+
+
 @dataclass(frozen=True)
 class StringTokenizer(TokenizerProfile):
     """A tokenizer that gives string tokens (``function(text) -> list[str]``), interned to
@@ -791,7 +794,10 @@ class StringTokenizer(TokenizerProfile):
         except Exception as error:  # the user's callable failed: say which text and why
             raise ValueError(f"tokenizer: {self.name} raised {type(error).__name__}: {error} "
                              f"on the text {text[:80]!r}") from error
-        if not isinstance(tokens, (list, tuple)) or not all(isinstance(t, str) for t in tokens):
+        # (every token's type in C first: a generator of isinstance per token was a third
+        # of a string tokenizer's time; str subclasses, e.g. numpy.str_, pass the slow check)
+        if not isinstance(tokens, (list, tuple)) or not (
+                set(map(type, tokens)) <= _STR or all(isinstance(t, str) for t in tokens)):
             raise TypeError(f"tokenizer: {self.name} returned {type(tokens).__name__} "
                             f"{str(tokens)[:80]}; allowed: a list of str")
         if stopwords:
