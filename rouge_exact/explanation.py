@@ -470,14 +470,14 @@ class _Scoring:
         return example_statistics(options, options.rouge_types, self.pair_values(options),
                                   self.ref_counts)
 
-    @staticmethod
-    def _column_bootstrap(options: RougeOptions, scores: np.ndarray, counts: np.ndarray,
-                          j: int) -> tuple:
+    def _column_bootstrap(self, options: RougeOptions, scores: np.ndarray,
+                          counts: np.ndarray, j: int) -> tuple:
         """What the script's bootstrap means of type j's column depend on (its draws depend on
         the row count alone): a type whose numbers another type or convention has (rouge155's
-        rougeL and rougeLsum; a limit that cuts no text) is aggregated once."""
+        rougeL and rougeLsum; a limit that cuts no text) is aggregated once. (The distinct
+        rows' numbers: every input row is one of them, so equal ones give equal columns.)"""
         return (hashlib.blake2b(scores[:, j].tobytes() + counts[:, j].tobytes()).digest(),
-                len(scores), options.micro, options.n_samples, options.confidence,
+                self.count, options.micro, options.n_samples, options.confidence,
                 options.alpha, options.profile.f_rule)
 
     def script_means(self, jobs: list) -> list:
@@ -489,13 +489,13 @@ class _Scoring:
         groups: dict = {}
         keys = []
         for options, scores, counts in jobs:
-            scores, counts = scores[self.inverse], counts[self.inverse]
             keys.append([self._column_bootstrap(options, scores, counts, j)
                          for j in range(scores.shape[1])])
             for j, key in enumerate(keys[-1]):
-                if key not in self._bootstraps:
+                if key not in self._bootstraps:  # the input rows' column
                     group = groups.setdefault(key[1:], (options, {}))
-                    group[1].setdefault(key, (scores[:, j], counts[:, j]))
+                    group[1].setdefault(key, (scores[self.inverse, j],
+                                              counts[self.inverse, j]))
         for options, columns in groups.values():
             result = perl_aggregate(options, {k: v[0] for k, v in columns.items()},
                                     {k: v[1] for k, v in columns.items()})
