@@ -93,8 +93,7 @@ SETTINGS = (
     Setting("counting", (), ("counting", "signed_ngram_counts")),
     Setting("ROUGE-L definition", (), ("rouge_l", "clip_from_flat")),
     Setting("multi-reference rule", ("multi_ref",),
-            ("sequential_sums", "reference_mean", "exact_tiebreak_rounding",
-             "weighted_best_key")),
+            ("sequential_sums", "reference_mean", "weighted_best_key")),
     Setting("F rule", ("alpha",), ("f_rule", "alpha")),
     Setting("rounding", (), ("rounding", "f_from_rounded", "power")),
     Setting("aggregation", ("aggregation", "n_samples", "confidence", "seed"),
@@ -190,15 +189,13 @@ _WORDS = {
     "counting": {"clipped": "n-grams counted with repeats, hits clipped",
                  "distinct": "distinct n-grams (each counted once)"},
     "signed_ngram_counts": {True: "a text of fewer than n tokens counts len - n + 1 "
-                                  "n-grams (negative)",
+                                  "n-grams (0 or fewer)",
                             False: "a text of fewer than n tokens has no n-grams"},
     "sequential_sums": {True: "references' counts added left to right",
                         False: "references' counts added in numpy's order"},
-    "exact_tiebreak_rounding": {True: "ties ranked on recall rounded to 5 decimals",
-                                False: "ties ranked on exact recall"},
     "reference_mean": {"reference_means": "means of references in float64",
                        "torch_float32_means": "means of references in float32, as torch"},
-    "weighted_best_key": {None: "best ROUGE-W reference by its score",
+    "weighted_best_key": {None: "best ROUGE-W reference by its recall",
                           "py_rouge_weighted_key": "best ROUGE-W reference by py-rouge's key"},
     "f_rule": {"fscore": "F = PR / ((1 - alpha) P + alpha R)",
                "coco_fscore": "coco's F, (1 + beta^2) PR / (R + beta^2 P)",
@@ -439,6 +436,7 @@ class _Scoring:
             stats = np.concatenate(chunks[k * len(spans):(k + 1) * len(spans)])
             for j, key in enumerate(keys):
                 self._columns[key] = stats[:, j]
+        self._cuts.clear()  # (the counts are kept; the texts as cut are not needed again)
 
     def pair_values(self, options: RougeOptions) -> np.ndarray:
         """float64[pairs, types, 3]: pair_statistics' counts, each column counted once."""
@@ -492,13 +490,14 @@ class _Scoring:
             keys.append([self._column_bootstrap(options, scores, counts, j)
                          for j in range(scores.shape[1])])
             for j, key in enumerate(keys[-1]):
-                if key not in self._bootstraps:  # the input rows' column
+                if key not in self._bootstraps:  # the input rows' column (the counts
+                    # under micro, else the scores: what perl_aggregate reads)
                     group = groups.setdefault(key[1:], (options, {}))
-                    group[1].setdefault(key, (scores[self.inverse, j],
-                                              counts[self.inverse, j]))
+                    if key not in group[1]:
+                        used = counts if options.micro else scores
+                        group[1][key] = used[self.inverse, j]
         for options, columns in groups.values():
-            result = perl_aggregate(options, {k: v[0] for k, v in columns.items()},
-                                    {k: v[1] for k, v in columns.items()})
+            result = perl_aggregate(options, columns, columns)
             for key, bounds in result.items():
                 self._bootstraps[key] = {m: bounds[m][1] for m in MEASURES}
         return [{t.name: dict(self._bootstraps[key]) for t, key in

@@ -122,7 +122,6 @@ class Profile:
     multi_ref_allowed: tuple
     bootstrap: str  # "poisson": order-free, keeps no rows; "perl": the script's, keeps rows
     seed_label: Callable = field(compare=False)  # seed -> the signature's seed field
-    exact_tiebreak_rounding: bool  # -f B rounds N/S recall keys to 5 decimals
     alpha: float = 0.5  # the F weight when the alpha option is None
     f_rule: Callable = field(default=fscore, compare=False)  # (P, R, alpha) -> F
     alpha_label: str = ""  # the signature's alpha at the profile's own weight, if not a number
@@ -168,15 +167,13 @@ ROUGE_SCORE = Profile(
     name="rouge_score", tokenizer=None, stemmer="porter", rouge_l="lcs", clip_from_flat=False,
     rounding=no_rounding, power=_libm_pow, sequential_sums=False, multi_ref_default="max",
     multi_ref_allowed=("max", "average", "best", "max_pr", "mean_prf"), bootstrap="poisson",
-    seed_label=lambda seed: f"seed:{seed}", exact_tiebreak_rounding=False,
-    program="rouge-score 0.1.2")
+    seed_label=lambda seed: f"seed:{seed}", program="rouge-score 0.1.2")
 
 ROUGE155 = Profile(
     name="rouge155", tokenizer=ROUGE155_TOKENIZER, stemmer="rouge155", rouge_l="union",
     clip_from_flat=True, rounding=_perl_round5, power=_libm_pow, sequential_sums=True,
     multi_ref_default="average", multi_ref_allowed=("average", "best"), bootstrap="perl",
-    seed_label=lambda seed: "seed:perl-srand", exact_tiebreak_rounding=True,
-    program="ROUGE-1.5.5")
+    seed_label=lambda seed: "seed:perl-srand", program="ROUGE-1.5.5")
 
 # coco-caption (pycocoevalcap 1.2, rouge/rouge.py): tokens are the text split on single spaces
 # (its PTB tokenizer runs before); precision and recall are each the maximum over the
@@ -185,7 +182,7 @@ COCO = Profile(
     name="coco", tokenizer=COCO_TOKENIZER, stemmer="porter", rouge_l="lcs", clip_from_flat=False,
     rounding=no_rounding, power=_libm_pow, sequential_sums=False, multi_ref_default="max_pr",
     multi_ref_allowed=("max_pr", "max", "average"), bootstrap="poisson",
-    seed_label=lambda seed: f"seed:{seed}", exact_tiebreak_rounding=False, alpha=COCO_ALPHA,
+    seed_label=lambda seed: f"seed:{seed}", alpha=COCO_ALPHA,
     f_rule=coco_fscore, alpha_label="beta1.2", program="pycocoevalcap 1.2 (coco-caption)")
 
 
@@ -207,7 +204,7 @@ PLTRDY = Profile(
     name="pltrdy", tokenizer=PLTRDY_TOKENIZER, stemmer="porter", rouge_l="set_union",
     clip_from_flat=False, rounding=no_rounding, power=_libm_pow, sequential_sums=False,
     multi_ref_default="max", multi_ref_allowed=("max", "average", "max_pr"),
-    bootstrap="poisson", seed_label=lambda seed: f"seed:{seed}", exact_tiebreak_rounding=False,
+    bootstrap="poisson", seed_label=lambda seed: f"seed:{seed}",
     f_rule=eps_fscore, alpha_label="f1+1e-8", counting="distinct", kinds=("n", "L"),
     languages=("zh",), rouge_types=("rouge1", "rouge2", "rougeL"),  # (their DEFAULT_METRICS)
     program="pltrdy's rouge 1.0.1")

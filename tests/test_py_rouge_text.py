@@ -192,6 +192,8 @@ def test_batch_is_the_tokens():
                 for i, token in zip(ids, line):
                     assert strings.setdefault(i, token) == token
         assert len(set(strings.values())) == len(strings)
+    empty = TOKENIZER.batch([], stemmer="py_rouge", stopwords=False)  # no texts, no tokens
+    assert empty.text_sent_offsets.tolist() == [0] and len(empty.tokens) == 0
 
 
 def test_stopwords_dropped_before_stemming():

@@ -374,6 +374,9 @@ def scanned_words(texts: Sequence[str]) -> tuple:
     inverse (int64[tokens]) is each token's index in keys; sent_ends and text_ends are the
     scanner's (each sentence's end in tokens, each text's in sentences). Compiled: one scan
     and one hashing pass, Python only for the words longer than MAX_PACKED_LEN."""
+    if not texts:  # (the scanner finds one empty text in an empty buffer)
+        empty = np.zeros(0, dtype=np.int64)
+        return [], empty, empty, empty
     kernels = resolve(("scan_ascii_tokens", "dense_ids"))
     scan = functools.partial(kernels["scan_ascii_tokens"], parts=threads_here())
     buf = _ascii_buffer(texts, True)
