@@ -71,7 +71,7 @@ WRITE_SECONDS_PER_CELL = 1e-6
 # convention the package reproduces scored on the same texts, each with its own tokenizer,
 # stemmer, cut and counts. Its cost, estimated before any of it runs (CPU seconds, measured on
 # a shared 2-vCPU x86-64 VM with the command in docs/space.md, "What the Which ROUGE? tab
-# costs", rounded up), is about 15-35 compute()s: the kernels of EXPLAIN_KERNEL_RUNS compute()s
+# costs", rounded up), is about 15-45 compute()s: the kernels of EXPLAIN_KERNEL_RUNS compute()s
 # (its conventions share columns of counts); the conventions' own tokenizers (Punkt,
 # pycocoevalcap's, pltrdy's, rouge-chinese's, the long-word path of each view), up to 1.5 us
 # a character in all (0.6-0.9 us on news text and Chinese, 2 us on words too long to pack);

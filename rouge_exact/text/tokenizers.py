@@ -389,18 +389,15 @@ def scanned_words(texts: Sequence[str]) -> tuple:
     distinct[inverse] = codes
     keys: list = distinct.tolist()  # (0 stands for the long words, each given its own key)
     long_positions = np.flatnonzero(codes == 0)
-    if len(long_positions):
+    if len(long_positions):  # their bytes, interned in C (dict.fromkeys, map)
         raw = buf.tobytes()
+        words = list(map(raw.__getitem__, map(slice, starts[long_positions].tolist(),
+                                               ends[long_positions].tolist())))
+        at = {word: k for k, word in enumerate(dict.fromkeys(words), start=len(keys))}
         inverse = inverse.copy()
-        at: dict = {}
-        for i, a, b in zip(long_positions.tolist(), starts[long_positions].tolist(),
-                           ends[long_positions].tolist()):
-            word = raw[a:b].decode("ascii")
-            k = at.get(word)
-            if k is None:
-                k = at[word] = len(keys)
-                keys.append(word)
-            inverse[i] = k
+        inverse[long_positions] = np.fromiter(map(at.__getitem__, words), dtype=np.int64,
+                                              count=len(words))
+        keys += [word.decode("ascii") for word in at]
     return keys, inverse, sent_ends, text_ends
 
 
