@@ -9,7 +9,7 @@ Each input is first costed as the Space costs it (the budget lifted, so that eve
 an estimate), then run as the tab runs it, warm (every convention run once on 3 pairs first):
 explain() of the four default types, then its walk from rouge_score to rouge155 with -m
 showing as many examples per step as space.limits.walk_examples allows, each run with the
-stems of the words unknown (the process's memo of stems emptied). Prints a markdown
+stems of the words and Punkt's sentences unknown (the process's memos of them emptied). Prints a markdown
 table: the estimate, the wall time and the process's CPU time (both cores), the fastest of
 --runs, and whether the Space (10 s) accepts the input. An estimate must not be below what
 the input takes: a row where it is is marked "UNDER".
@@ -80,7 +80,7 @@ def main() -> None:
     args = parser.parse_args()
 
     import rouge_exact
-    from rouge_exact.text import tokenizers
+    from rouge_exact.text import peers, tokenizers
     from space import limits
     from space.options import build_options
     from space.scoring import WALK_FROM, WALK_TO
@@ -103,9 +103,10 @@ def main() -> None:
         examples = limits.walk_examples(predictions, references, budget - estimate)
         walls, cpus = [], []
         for _ in range(args.runs):
-            # a visitor's words are new to the Space: each run stems them afresh (the
-            # process's memo of stems, kept across calls, emptied)
+            # a visitor's texts are new to the Space: each run stems their words and splits
+            # them with Punkt afresh (the process's memos, kept across calls, emptied)
             tokenizers._STEM_MEMOS.clear()
+            peers.forget_punkt_lines()
             wall, cpu = time.perf_counter(), time.process_time()
             explained = rouge_exact.explain(predictions, references, rouge_types=TYPES)
             explained.walk(WALK_FROM, WALK_TO, examples=examples)

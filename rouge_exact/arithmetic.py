@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
+MEASURES = ("precision", "recall", "fmeasure")  # a score's three numbers, in order
+
 
 def safe_div(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     out = np.zeros(np.broadcast(num, den).shape, dtype=np.float64)

@@ -27,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 import decimal
 import hashlib
+import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -34,7 +35,7 @@ from fractions import Fraction
 import numpy as np
 
 from .api import check_inputs
-from .arithmetic import exact_sums
+from .arithmetic import MEASURES, exact_sums
 from .kinds import kind_of
 from .options import (
     DEFAULT_ROUGE_TYPES,
@@ -44,16 +45,14 @@ from .options import (
     parse_rouge_type,
 )
 from .profiles import PROFILES
-from .scorer.aggregate import corpus_means, perl_aggregate
-from .scorer.limits import truncate_bytes, truncate_words
+from .scorer.aggregate import corpus_means, perl_aggregate, pooled_scores
 from .kernels.backend import threads_here
 from .kernels.pool import run_parts
-from .scorer.pipeline import example_statistics, text_pair_statistics
+from .scorer.pipeline import example_statistics, text_pair_statistics, texts_as_read
 from .text.tokenizers import split_sentences as split_sentences_rule_based
 
 __all__ = ["Explanation", "Match", "Row", "SETTINGS", "Step", "Walk", "explain", "walk"]
 
-MEASURES = ("precision", "recall", "fmeasure")
 _CHUNK_ROWS = 256  # distinct rows a span of a job gets at least, on the kept pool
 
 # The length limits ROUGE-1.5.5 was run with in the DUC evaluations: -l 100 (100 words), and
@@ -331,7 +330,6 @@ class _Scoring:
     def __init__(self, predictions, references):
         predictions, references = check_inputs(predictions, references)
         self.count = len(predictions)
-        self.predictions, self.references = predictions, references
         index, rows = {}, []
         inverse = np.empty(self.count, dtype=np.int64)
         for i, (p, r) in enumerate(zip(predictions, references)):
@@ -349,7 +347,6 @@ class _Scoring:
         self.ref_counts = np.array([1 if isinstance(r, str) else len(r) for r in self.refs],
                                    dtype=np.int64)
         self._columns = {}  # column key -> float64[pairs, 3]
-        self._texts = {}  # (split, words limit) -> (predictions, references) as cut so
         self._split_changes = None
         self._bootstraps = {}  # the script's bootstrap means of rows already aggregated
         self._cuts = {}  # (a length limit's rule, text, limit...) -> the text it keeps
@@ -358,36 +355,11 @@ class _Scoring:
         """Whether the rule-based splitter changes any text (else split rows count as
         unsplit ones)."""
         if self._split_changes is None:
-            split = self.texts(True, None)
-            self._split_changes = split[0] != self.preds or split[1] != self.refs
+            texts = itertools.chain(self.preds, *([r] if isinstance(r, str) else r
+                                                  for r in self.refs))
+            self._split_changes = any(self.cut(split_sentences_rule_based, t) != t
+                                      for t in texts)
         return self._split_changes
-
-    def texts(self, split: bool, words: int | None) -> tuple:
-        """The distinct rows' texts split and cut to a number of words, as the scorer reads
-        them before tokenizing (pipeline.pair_statistics: split, then the word limit): each
-        text once, whatever the rows that read it."""
-        key = (split, words)
-        if key not in self._texts:
-            if words is not None:
-                preds, refs = self.texts(split, None)
-                rule = lambda t: truncate_words(t, words)  # noqa: E731
-            elif split:
-                preds, refs = self.preds, self.refs
-                rule = split_sentences_rule_based
-            else:
-                return self.preds, self.refs
-            done = {}  # each distinct text once (a reference is often many rows')
-
-            def cut(text):
-                out = done.get(text)
-                if out is None:
-                    out = done[text] = rule(text)
-                return out
-
-            self._texts[key] = ([cut(t) for t in preds],
-                                [cut(r) if isinstance(r, str) else [cut(t) for t in r]
-                                 for r in refs])
-        return self._texts[key]
 
     def _column_key(self, options: RougeOptions, rouge_type):
         kind = kind_of(options, rouge_type)
@@ -401,8 +373,8 @@ class _Scoring:
 
     def count_columns(self, many: list) -> None:
         """Count the columns these option sets need that are not counted yet: one job per
-        option set that needs some, of the columns no other needs first, on its texts split
-        and cut once for all; every job's chunks on the kept pool at once, so that one job's
+        option set that needs some, of the columns no other needs first, each text split and
+        cut once for all (cut); every job's chunks on the kept pool at once, so that one job's
         Python (a string tokenizer, Punkt) runs beside another's kernels, which release the
         GIL (5-7% on 2 cores)."""
         jobs, claimed = [], set()
@@ -414,16 +386,8 @@ class _Scoring:
                     claimed.add(key)
                     missing[key] = t
             if missing:
-                # the same texts the scorer would split and cut itself: options without
-                # those steps read them (a profile's own cutters, py-rouge's, stay its own)
-                words = options.length_limit_words if options.profile.truncators is None \
-                    else None
-                texts = self.texts(options.split_sentences and self.splitting_changes(), words)
-                todo = dataclasses.replace(options, rouge_types=tuple(missing.values()),
-                                           split_sentences=False,
-                                           length_limit_words=None if words is not None
-                                           else options.length_limit_words)
-                jobs.append((todo, texts, list(missing)))
+                jobs.append((dataclasses.replace(options, rouge_types=tuple(missing.values())),
+                             list(missing)))
         if not jobs:
             return
         n = len(self.preds)
@@ -431,12 +395,13 @@ class _Scoring:
         bounds = np.linspace(0, n, parts + 1).astype(np.int64).tolist()
         spans = list(zip(bounds[:-1], bounds[1:]))
         chunks = run_parts(self._chunk_statistics,
-                           [(todo, texts, span) for todo, texts, _ in jobs for span in spans])
-        for k, (_, _, keys) in enumerate(jobs):
+                           [(todo, span) for todo, _ in jobs for span in spans])
+        for k, (_, keys) in enumerate(jobs):
             stats = np.concatenate(chunks[k * len(spans):(k + 1) * len(spans)])
             for j, key in enumerate(keys):
                 self._columns[key] = stats[:, j]
-        self._cuts.clear()  # (the counts are kept; the texts as cut are not needed again)
+        self._cuts.clear()  # (the counts are kept; the texts as cut are not needed again:
+        # splitting_changes() keeps its answer)
 
     def pair_values(self, options: RougeOptions) -> np.ndarray:
         """float64[pairs, types, 3]: pair_statistics' counts, each column counted once."""
@@ -446,17 +411,17 @@ class _Scoring:
 
     def _chunk_statistics(self, item: tuple) -> np.ndarray:
         """pair_statistics (float64[pairs, types, 3]) of one span of the distinct rows under
-        one job's options and texts, each distinct text of the span tokenized once (a
-        reference is read by many rows; token ids are a tokenizer call's own, so a span's
-        texts are tokenized together): a pair's counts are its own, whatever the span."""
-        options, (preds, refs), (lo, hi) = item
-        return text_pair_statistics(options, *_distinct_pairs(preds[lo:hi], refs[lo:hi]),
-                                    cut=self.cut)
+        one job's options, each distinct text of the span tokenized once (a reference is read
+        by many rows; token ids are a tokenizer call's own, so a span's texts are tokenized
+        together): a pair's counts are its own, whatever the span."""
+        options, (lo, hi) = item
+        return text_pair_statistics(
+            options, *_distinct_pairs(self.preds[lo:hi], self.refs[lo:hi]), cut=self.cut)
 
     def cut(self, rule, text: str, *limit) -> str:
-        """rule(text, *limit), each once: a length limit's cut of a text is the same for the
-        rows with and without stemming (a dict's get and set are atomic: chunks on threads
-        share it)."""
+        """rule(text, *limit), each once: a text's split and cut by a length limit are the
+        same for the rows with and without stemming (a dict's get and set are atomic: chunks
+        on threads share it)."""
         key = (rule, text, *limit)
         out = self._cuts.get(key)
         if out is None:
@@ -513,14 +478,8 @@ class _Scoring:
         names = [t.name for t in options.rouge_types]
         if options.micro:  # the scores of the summed counts (scorer.aggregate, exactly)
             sums, _ = exact_sums(counts.reshape(len(counts), -1))
-            out = {}
-            for j, name in enumerate(names):
-                hit, den_p, den_r = sums[3 * j:3 * j + 3]
-                p = hit / den_p if den_p else 0.0
-                r = hit / den_r if den_r else 0.0
-                f = float(options.fscore(np.array([p]), np.array([r]))[0])
-                out[name] = dict(zip(MEASURES, (p, r, f)))
-            return out
+            return {name: dict(zip(MEASURES, pooled_scores(options, *sums[3 * j:3 * j + 3])))
+                    for j, name in enumerate(names)}
         means = corpus_means(options, scores.reshape(len(scores), -1)).tolist()
         return {name: dict(zip(MEASURES, means[3 * j:3 * j + 3]))
                 for j, name in enumerate(names)}
@@ -684,25 +643,10 @@ class Walk:
         return self.table()
 
 
-def _texts_as_scored(options: RougeOptions, text: str) -> str:
-    """A text as the scorer reads it before tokenizing (pipeline.pair_statistics' order)."""
-    if options.split_sentences:
-        text = split_sentences_rule_based(text)
-    if options.profile.truncators is not None:  # the program's own limits (py-rouge's)
-        cut_words, cut_chars = options.profile.truncators
-        if options.length_limit_words:  # (0: no limit)
-            return cut_words(text, options.length_limit_words)
-        return cut_chars(text, options.length_limit_bytes) if options.length_limit_bytes \
-            else text
-    if options.length_limit_words is not None:
-        text = truncate_words(text, options.length_limit_words)
-    if options.length_limit_bytes is not None:
-        text = truncate_bytes(text, options.length_limit_bytes, True)
-    return text
-
-
 def _tokens(options: RougeOptions, text: str) -> list:
-    return options.tokenizer.tokens(_texts_as_scored(options, text), stemmer=options.stemmer,
+    """The text's tokens as the scorer counts them (its flat view: texts_as_read)."""
+    flat_text = texts_as_read(options, [text])[1][0]
+    return options.tokenizer.tokens(flat_text, stemmer=options.stemmer,
                                     stopwords=options.remove_stopwords)
 
 
@@ -1005,10 +949,11 @@ def _walk(scoring: _Scoring, a: dict, b: dict, examples: int) -> Walk:
     if settings:
         states.append(last)  # the last step ends at b itself
     scoring.count_columns(states)
-    results = []
-    for opts in states:
-        scores, counts = scoring.examples(opts)
-        results.append((scores, scoring.corpus(opts, scores, counts)))
+    per_state = [scoring.examples(opts) for opts in states]
+    # the script's bootstraps of all states first, in passes of draws they share (as _rows)
+    scoring.script_means([(opts, *ex) for opts, ex in zip(states, per_state)
+                          if opts.profile.keeps_rows])
+    results = [(ex[0], scoring.corpus(opts, *ex)) for opts, ex in zip(states, per_state)]
     steps = []
     for k, setting in enumerate(settings):
         before, after = states[k], states[k + 1]

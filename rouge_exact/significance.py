@@ -17,9 +17,8 @@ from collections.abc import Callable, Iterator, Mapping
 
 import numpy as np
 
-from .arithmetic import PART_BITS, IntegerParts
+from .arithmetic import MEASURES, PART_BITS, IntegerParts
 
-MEASURES = ("precision", "recall", "fmeasure")
 TESTS = ("randomization", "bootstrap", "sacrebleu-bootstrap", "sacrebleu-randomization")
 # The one place the default lives (compare(), the CLI and the Space take it from here): the
 # calibrated test that needs no resampling assumption. sacrebleu's bootstrap rule rejects

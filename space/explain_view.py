@@ -6,13 +6,13 @@ floats are kept in data- attributes (the tests read them). Styles: assets/space.
 
 import difflib
 import html
-import math
 
 from .limits import WALK_TOKENS_SHOWN
-from .render import chart_pair
+from .render import (DECISION_COLORS, FINE_STEPS, MEASURES, NO_DECISION_COLOR, chart_pair,
+                     nice_max)
 
-MEASURES = ("precision", "recall", "fmeasure")
-UP, DOWN, NONE = "#15803d", "#b91c1c", "#64748b"
+# a step's move: up green, down red, none grey (the Compare tab's better, worse, undecided)
+UP, DOWN, NONE = DECISION_COLORS["better"], DECISION_COLORS["worse"], NO_DECISION_COLOR
 
 
 def points(value: float, decimals: int = 2) -> str:
@@ -37,11 +37,12 @@ def moved_points(delta) -> str:
 # The conventions
 
 
-def match_html(matched, figures: dict) -> str:
-    """The reverse lookup's answer in the package's own words, the figures as given."""
+def match_html(matched) -> str:
+    """The reverse lookup's answer in the package's own words, the figures as it read them
+    (a figure given as a string keeps its decimals: 40.90)."""
     if matched is None:
         return ""
-    given = ", ".join(f"{html.escape(k)}={html.escape(str(v))}" for k, v in figures.items())
+    given = ", ".join(f"{html.escape(k)}={html.escape(v)}" for k, v in matched.figures.items())
     found = "found" if matched.found else "none"
     mark = "✓ " if matched.found else ""
     return (f'<div class="explain-match {found}" id="explain-match" role="status">'
@@ -93,9 +94,9 @@ def conventions_html(explained, a: str, b: str) -> str:
             "</tbody></table></div>")
 
 
-def explain_html(explained, source: str, a: str, b: str, figures: dict | None,
-                 warnings: str = "") -> str:
-    """The tab's first panel: what was scored, the metric's warnings, the match, the table."""
+def conventions_panel_html(explained, walk, source: str, warnings: str = "") -> str:
+    """The tab's first panel: what was scored, the metric's warnings, the match, the table
+    (the walk's two ends marked)."""
     count = explained.count
     header = (f'<p class="corpus-header" id="explain-header"><b>{count:,} example'
               f'{"s" if count != 1 else ""}</b> from {html.escape(source)} · '
@@ -104,21 +105,12 @@ def explain_html(explained, source: str, a: str, b: str, figures: dict | None,
                "precision and recall beneath (corpus scores, as <code>compute(detailed=True)"
                "</code> reports them); under each name, its signature. <code>compute(**options)"
                "</code> of a row's options gives its numbers.</p>")
-    return (header + warnings + match_html(explained.matched, figures or {}) + caption
-            + conventions_html(explained, a, b))
+    return (header + warnings + match_html(explained.matched) + caption
+            + conventions_html(explained, walk.start, walk.end))
 
 
 # --------------------------------------------------------------------------------------------
 # The walk
-
-
-def _nice(value: float) -> float:
-    """A round number at least ``value`` (1 to 8 times a power of ten)."""
-    if value <= 0:
-        return 1.0
-    magnitude = 10.0 ** math.floor(math.log10(value))
-    return next(s * magnitude for s in (1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10)
-                if s * magnitude >= value * 0.999999)
 
 
 def walk_chart_svg(walk, narrow: bool = False) -> str:
@@ -129,7 +121,8 @@ def walk_chart_svg(walk, narrow: bool = False) -> str:
     labels = [s.setting for s in walk.steps] + ["whole gap"]
     deltas = [[float(s.delta[t]["fmeasure"]) for s in walk.steps] + [
         float(walk.gap[t]["fmeasure"])] for t in types]
-    scale = _nice(max([abs(d) for column in deltas for d in column] + [0.0]) * 100)
+    scale = nice_max(max([abs(d) for column in deltas for d in column] + [0.0]) * 100,
+                     FINE_STEPS)
     width = 400 if narrow else 760
     char_w = 8.0 if narrow else 7.5
     left = max(110.0, char_w * max(map(len, labels)) + 14)
@@ -302,8 +295,6 @@ def moved_html(walk, examples: int) -> str:
             f'{" open" if not blocks else ""}><summary><b>{html.escape(step.setting)}</b>: the '
             f'{count} example{"s" if count != 1 else ""} it moves most</summary>'
             f"{''.join(items)}</details>")
-    if not walk.steps:
-        return ""
     if examples == 0:
         return ('<p class="note">The texts are too long to show the examples each step moves '
                 "with their tokens here; the numbers above are complete.</p>")

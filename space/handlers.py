@@ -18,7 +18,7 @@ from .options import build_options, cli_flags, page_options
 from .render import (bar_chart_svg, chart_pair, comparison_html, corpus_latex,
                      corpus_markdown, error_html, histogram_svg, scores_table_html,
                      summary_html, table_latex, table_markdown, warnings_html, worst_html)
-from .explain_view import explain_html, walk_html
+from .explain_view import conventions_panel_html, walk_html
 from .scoring import (compare_lists, explain_lists, highlight_panels, score_corpus_lists,
                       score_example, walk_again)
 
@@ -74,9 +74,9 @@ def rehighlight(prediction: str, n_refs, boxes: list, options: dict, kind: str,
         (prediction,), (references,) = check_texts([prediction], [references])
         # with several references the highlights score each reference alone again
         opts = build_options(**options)
-        sizes = check_budget(opts, [prediction], [references],
-                             f"{CLI} --input example.jsonl {cli_flags(opts)}",
-                             repeats=1 + (len(references) > 1))
+        sizes, _ = check_budget(opts, [prediction], [references],
+                                f"{CLI} --input example.jsonl {cli_flags(opts)}",
+                                repeats=1 + (len(references) > 1))
         yield from highlight_panels(prediction, references, options, kind, bool(show_all),
                                     sizes=sizes)
     except gr.Error as error:
@@ -204,8 +204,8 @@ def compare_page(systems_file, system_files, ref_files, options: dict, baseline:
 
 def _explain_outputs(state: dict) -> tuple:
     """The tab's two panels from explain_lists' (or walk_again's) result."""
-    results = explain_html(state["explained"], state["source"], state["a"], state["b"],
-                           state["figures"], warnings_html(state["warnings"]))
+    results = conventions_panel_html(state["explained"], state["walk"], state["source"],
+                                     warnings_html(state["warnings"]))
     return results, walk_html(state["walk"], state["examples"], state["notes"])
 
 
@@ -225,8 +225,9 @@ def explain_page(corpus_file, pred_file, ref_files, options: dict, figures: str,
         return (error_html(error, "explain-error"), "", gr.update(), gr.update(), None)
     state["source"] = source
     names = [row.name for row in state["explained"].rows]
-    return (*_explain_outputs(state), gr.update(choices=names, value=state["a"]),
-            gr.update(choices=names, value=state["b"]), state)
+    walk = state["walk"]
+    return (*_explain_outputs(state), gr.update(choices=names, value=walk.start),
+            gr.update(choices=names, value=walk.end), state)
 
 
 def explain_walk_changed(state, walk_from: str, walk_to: str):

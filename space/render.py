@@ -411,7 +411,7 @@ def histogram_svg(values: np.ndarray, name: str, bins: int = 20, narrow: bool = 
     left, right, top, bottom = (40, 12, 58, 36) if narrow else (48, 16, 40, 40)
     plot_w, plot_h = width - left - right, height - top - bottom
     counts, edges = np.histogram(np.clip(values, 0, 1), bins=bins, range=(0.0, 1.0))
-    nice = _nice_max(max(int(counts.max()), 1))
+    nice = nice_max(max(int(counts.max()), 1))
     parts = [f'<svg {_variant(narrow, "corpus-histogram")} viewBox="0 0 {width} {height}" '
              f'role="img" aria-label="Distribution of per-example {name} F" '
              'xmlns="http://www.w3.org/2000/svg">']
@@ -443,9 +443,18 @@ def histogram_svg(values: np.ndarray, name: str, bins: int = 20, narrow: bool = 
     return "".join(parts)
 
 
-def _nice_max(peak: int) -> float:
-    magnitude = 10 ** math.floor(math.log10(peak))
-    return float(next(s * magnitude for s in (1, 2, 2.5, 5, 10) if s * magnitude >= peak))
+ROUND_STEPS = (1, 2, 2.5, 5, 10)  # a chart's edge: one of these times a power of ten
+FINE_STEPS = (1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10)  # closer to the value (the walk's chart)
+
+
+def nice_max(value: float, steps: tuple = ROUND_STEPS) -> float:
+    """A round number at least ``value`` (one of ``steps`` times a power of ten), for a
+    chart's edge; 1.0 for nothing to show. (A value a float's last bit above a round number
+    gets that number.)"""
+    if value <= 0:
+        return 1.0
+    magnitude = 10.0 ** math.floor(math.log10(value))
+    return float(next(s * magnitude for s in steps if s * magnitude >= value * 0.999999))
 
 
 def _preview(text: str) -> str:
@@ -543,7 +552,7 @@ def delta_chart_svg(result: dict, baseline: str, rouge_type: str, confidence: fl
     reach = max([abs(e[k]) for e in entries for k in ("delta_low", "delta_high",
                                                        "delta_low_familywise",
                                                        "delta_high_familywise")] + [0.001])
-    reach = _nice_max(reach * 1000) / 1000  # symmetric axis, at a round number
+    reach = nice_max(reach * 1000) / 1000  # symmetric axis, at a round number
     labels = chart_labels([k for k in result if k not in ("signature", "count")])
     # wide: 336 units of plot, the CSS caps its width on desktops; narrow (phones): 230 units
     # of plot and larger text. Full names (labels that would collide) widen the label column.

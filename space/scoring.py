@@ -54,9 +54,9 @@ def score_example(prediction: str, references: list, options: dict) -> dict:
     opts = build_options(**options, use_aggregator=False, detailed=True)
     # the highlights are bounded on their own (HIGHLIGHT_SECONDS); with several references
     # the kernels run twice (the example, then each reference alone)
-    sizes = check_budget(opts, [prediction], [references],
-                         f"{CLI} --input example.jsonl {cli_flags(opts)}",
-                         repeats=1 + (len(references) > 1))
+    sizes, _ = check_budget(opts, [prediction], [references],
+                            f"{CLI} --input example.jsonl {cli_flags(opts)}",
+                            repeats=1 + (len(references) > 1))
     scorer = Scorer(opts)
     try:
         batch = scorer.add([prediction], [references])
@@ -328,8 +328,8 @@ def explain_lists(predictions, references, rouge_types=None, figures=None, a: st
                   b: str = WALK_TO, upload_seconds: float = 0.0, upload_note: str = "",
                   strict: bool = False) -> dict:
     """Check the limits (the metric's own checks first, then the cost of explain and its walk,
-    before any of it runs), then explain() and walk(a, b): {"explained", "walk", "a", "b",
-    "figures", "examples" (shown per step), "estimate" (seconds), "warnings", "notes"}.
+    before any of it runs), then explain() and walk(a, b): {"explained", "walk" (its start
+    and end: the two conventions walked), "examples" (shown per step), "warnings", "notes"}.
     rouge_types: None or [] is the metric's defaults; figures: explain's match (a dict, or the
     Reported figures box's text). upload_seconds, upload_note: as score_corpus_lists'.
     strict: a or b that is not a convention here is refused (else replaced: _ends)."""
@@ -349,18 +349,12 @@ def explain_lists(predictions, references, rouge_types=None, figures=None, a: st
     try:
         with recorded_warnings() as messages:
             explained = explain(predictions, references, rouge_types=chosen, match=figures)
-    except INPUT_ERRORS as error:
-        raise input_error(error) from None
-    a, b, notes = _ends(explained, a, b, strict)  # (gr.Error is a ValueError: not in the try)
-    try:
-        with recorded_warnings() as more:
+            a, b, notes = _ends(explained, a, b, strict)
             walked = explained.walk(a, b, examples=examples)
     except INPUT_ERRORS as error:
         raise input_error(error) from None
-    messages += [m for m in more if m not in messages]
-    return {"explained": explained, "walk": walked, "a": a, "b": b, "figures": figures,
-            "examples": examples, "estimate": estimate, "warnings": messages,
-            "notes": notes + _examples_note(examples)}
+    return {"explained": explained, "walk": walked, "examples": examples,
+            "warnings": messages, "notes": notes + _examples_note(examples)}
 
 
 def _examples_note(examples: int) -> list:
@@ -382,4 +376,4 @@ def walk_again(state: dict, a: str, b: str) -> dict:
             walked = explained.walk(a, b, examples=state["examples"])
     except INPUT_ERRORS as error:
         raise input_error(error) from None
-    return dict(state, walk=walked, a=a, b=b, notes=notes + _examples_note(state["examples"]))
+    return dict(state, walk=walked, notes=notes + _examples_note(state["examples"]))

@@ -13,12 +13,16 @@ tests score on the compiled kernels; tests of the numpy twins and of a cold star
 (ROUGE_METRIC_BACKEND=numpy, or a fresh cache folder in a subprocess).
 """
 import functools
+import hashlib
 import importlib
+import json
 import os
+import struct
 import sys
 import tempfile
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import settings
 
@@ -146,6 +150,20 @@ def pltrdy_rouge():
     return module
 
 
+def py_rouge_answers(requests: list, **run) -> list:
+    """py-rouge's answers to these requests (tests/py_rouge_oracle.py, one subprocess): a
+    failure with CI set (an oracle may not be missing there), else a skip saying how to
+    install it."""
+    import py_rouge_oracle
+
+    reason = py_rouge_oracle.missing()
+    if reason:
+        if os.environ.get("CI"):
+            raise RuntimeError(reason)
+        pytest.skip(reason)
+    return py_rouge_oracle.run(requests, **run)["answers"]
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     """With CI set nothing may pass by skipping (a missing oracle, browser or package): any
@@ -171,3 +189,39 @@ def engine_rows(realsumm, n):
             sentences = sentences[k:] + sentences[:k] + [f"variant {turn}"]
         out.append(("\n".join(sentences), row["references"]))
     return out
+
+
+# -- a state's parts, edited and re-hashed as an attacker would (tests of the state checks) ----
+
+def split_state(data: bytes) -> tuple:
+    """(header dict, {array name: array}) of state bytes (the format of Scorer.to_bytes)."""
+    magic = staged("scorer.pipeline").STATE_MAGIC
+    body, start = data[:-32], len(magic) + 4
+    (size,) = struct.unpack("<I", body[len(magic):start])
+    header = json.loads(body[start:start + size])
+    arrays, offset = {}, start + size
+    for name, dtype, shape in header["arrays"]:
+        count = int(np.prod(shape))
+        arrays[name] = np.frombuffer(body, dtype=dtype, count=count, offset=offset).reshape(
+            shape).copy()
+        offset += arrays[name].nbytes
+    return header, arrays
+
+
+def join_state(header: dict, arrays: dict, raw_header: bytes = None, blobs: bytes = None):
+    """State bytes of these parts (the arrays the header lists, those given; or these raw
+    bytes after the header), with a valid SHA-256 (anyone can compute one)."""
+    magic = staged("scorer.pipeline").STATE_MAGIC
+    head = raw_header if raw_header is not None else json.dumps(header).encode("utf-8")
+    if blobs is None:
+        blobs = b"".join(arrays[name].astype(dtype).tobytes() for name, dtype, _ in
+                         header["arrays"] if name in arrays)
+    body = magic + struct.pack("<I", len(head)) + head + blobs
+    return body + hashlib.sha256(body).digest()
+
+
+def edited(data: bytes, edit) -> bytes:
+    """The state bytes with edit(header, arrays) applied, re-hashed."""
+    header, arrays = split_state(data)
+    edit(header, arrays)
+    return join_state(header, arrays)

@@ -159,7 +159,7 @@ def test_a_menu_walks_again_on_the_stored_result(metric, space, corpus, shown):
     assert [float(b["data-delta"]) for b in bars][:len(walk.steps)] == [
         float(s.delta[list(walk.gap)[0]]["fmeasure"]) for s in walk.steps]
     assert "From <code>coco</code> to <code>pltrdy</code>" in walk_panel
-    assert state["a"] == "coco" and state["b"] == "pltrdy"
+    assert state["walk"].start == "coco" and state["walk"].end == "pltrdy"
     coco = re.search(r'<tr[^>]*data-name="coco".*?</tr>', results, re.S).group()
     assert 'badge end">from<' in coco
     # before a first run a menu does nothing (the button reads it)

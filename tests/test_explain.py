@@ -248,8 +248,7 @@ def _owner(field_name: str, settings) -> str | None:
 
 LABELS = {"rouge_types", "profile.name", "profile.kinds", "profile.multi_ref_allowed",
           "profile.program", "profile.rouge_types", "profile.multi_ref_default",
-          "profile.foreign_modes", "profile.seed_label", "profile.alpha_label",
-          "profile.length_limits"}
+          "profile.foreign_modes", "profile.seed_label", "profile.alpha_label"}
 
 
 def test_walks_change_one_setting_a_step_and_add_up_exactly(explained):

@@ -9,16 +9,14 @@ run here, says what a tag or a PTB word becomes; lm-evaluation-harness's own rep
 applied); on clean input (realsumm's texts as they are, the README's examples) none is given;
 a state keeps the counts, and partial()/merge() add them; the command prints them.
 """
-import hashlib
 import json
-import struct
 import subprocess
 import sys
 import warnings
 
 import pytest
 
-from conftest import REPO, needed, staged
+from conftest import REPO, edited, needed, staged
 
 NEW = ("Penn Treebank", "sentence tags", "lm-evaluation-harness", "may be swapped")
 
@@ -214,19 +212,6 @@ def test_realsumm_and_the_readme_examples_give_none(metric, realsumm, monkeypatc
 
 # -- states: the counts are kept and added ---------------------------------------------------------
 
-def edited_notes(data: bytes, **notes) -> bytes:
-    """A state with notes changed in its header, re-hashed (as anyone can)."""
-    magic = staged("scorer.pipeline").STATE_MAGIC
-    body = data[:-32]
-    (size,) = struct.unpack("<I", body[len(magic):len(magic) + 4])
-    start = len(magic) + 4
-    header = json.loads(body[start:start + size])
-    header["notes"].update(notes)
-    head = json.dumps(header).encode("utf-8")
-    body = magic + struct.pack("<I", len(head)) + head + body[start + size:]
-    return body + hashlib.sha256(body).digest()
-
-
 def test_partial_and_merge_add_the_notes(metric, ptb_pairs):
     """Two states of 3 PTB references each (fewer than the 5 texts the warning needs): neither
     warns alone, their merge does, and holds the notes of scoring all 6 at once."""
@@ -259,17 +244,18 @@ def test_notes_a_state_cannot_hold_are_refused(metric, notes, match):
     state = metric.partial(predictions=["a b .", "c d ."], references=["a b", "c d"],
                            rouge_types=["rougeLsum"])
     assert state.notes.ptb_predictions == 2
-    assert metric.state_from_bytes(edited_notes(state.to_bytes())).notes == state.notes
+    assert metric.state_from_bytes(edited(state.to_bytes(), lambda h, a: None)).notes == \
+        state.notes
     with pytest.raises(ValueError, match=match):
-        metric.state_from_bytes(edited_notes(state.to_bytes(), **notes))
+        metric.state_from_bytes(edited(state.to_bytes(), lambda h, a: h["notes"].update(notes)))
 
 
 def test_spaced_periods_need_a_type_that_reads_sentences(metric):
     state = metric.partial(predictions=["a b"], references=["a b"], rouge_types=["rouge1"])
     with pytest.raises(ValueError, match=r"notes\.spaced_period_texts: got 1; allowed: at "
                                          r"most 0"):
-        metric.state_from_bytes(edited_notes(state.to_bytes(), spaced_period_texts=1,
-                                             multi_sentence_texts=0))
+        metric.state_from_bytes(edited(state.to_bytes(), lambda h, a: h["notes"].update(
+            spaced_period_texts=1, multi_sentence_texts=0)))
 
 
 # -- the command ----------------------------------------------------------------------------------

@@ -8,14 +8,12 @@ seeded generated edge cases (contractions, "cannot", Unicode case and whitespace
 punctuation, empty lines, limits at their boundaries)."""
 
 import json
-import os
 import random
 import re
 
 import pytest
 
-import py_rouge_oracle
-from conftest import DATA, staged
+from conftest import DATA, py_rouge_answers, staged
 
 py_rouge = staged("text.py_rouge")
 lexicon = staged("text.rouge155_lexicon")
@@ -97,17 +95,12 @@ VOCABULARY = _vocabulary()
 
 @pytest.fixture(scope="module")
 def oracle():
-    """py-rouge's answers to every case, from one subprocess: a failure with CI set (an
-    oracle may not be missing there), else a skip saying how to install it."""
-    reason = py_rouge_oracle.missing()
-    if reason:
-        if os.environ.get("CI"):
-            raise RuntimeError(reason)
-        pytest.skip(reason)
+    """py-rouge's answers to every case, from one subprocess (py_rouge_answers: a failure
+    with CI set, else a skip saying how to install it)."""
     requests = [{"op": "preprocess", "texts": [text], "options": options}
                 for text, options, _, _ in CASES]
     requests.append({"op": "stem", "words": VOCABULARY})
-    return py_rouge_oracle.run(requests)["answers"]
+    return py_rouge_answers(requests)
 
 
 # --------------------------------------------------------------------------------------------

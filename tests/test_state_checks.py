@@ -32,43 +32,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from conftest import needed, staged
-
-
-# -- helpers: a state's parts, edited and re-hashed as an attacker would ---------------------
-
-def split_state(data: bytes) -> tuple:
-    """(header dict, {array name: array}) of state bytes (the format of Scorer.to_bytes)."""
-    magic = staged("scorer.pipeline").STATE_MAGIC
-    body, start = data[:-32], len(magic) + 4
-    (size,) = struct.unpack("<I", body[len(magic):start])
-    header = json.loads(body[start:start + size])
-    arrays, offset = {}, start + size
-    for name, dtype, shape in header["arrays"]:
-        count = int(np.prod(shape))
-        arrays[name] = np.frombuffer(body, dtype=dtype, count=count, offset=offset).reshape(
-            shape).copy()
-        offset += arrays[name].nbytes
-    return header, arrays
-
-
-def join_state(header: dict, arrays: dict, raw_header: bytes = None, blobs: bytes = None):
-    """State bytes of these parts (the arrays the header lists, those given; or these raw
-    bytes after the header), with a valid SHA-256 (anyone can compute one)."""
-    magic = staged("scorer.pipeline").STATE_MAGIC
-    head = raw_header if raw_header is not None else json.dumps(header).encode("utf-8")
-    if blobs is None:
-        blobs = b"".join(arrays[name].astype(dtype).tobytes() for name, dtype, _ in
-                         header["arrays"] if name in arrays)
-    body = magic + struct.pack("<I", len(head)) + head + blobs
-    return body + hashlib.sha256(body).digest()
-
-
-def edited(data: bytes, edit) -> bytes:
-    header, arrays = split_state(data)
-    edit(header, arrays)
-    return join_state(header, arrays)
-
+from conftest import edited, join_state, needed, split_state, staged
 
 UNIT = 2 ** 1130  # the exact sums' unit is 2^-1130 (arithmetic.EXACT_UNIT)
 

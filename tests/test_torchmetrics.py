@@ -284,7 +284,7 @@ def test_the_command_scores_with_the_profile(tmp_path, punkt_model):
                                     encoding="utf-8")
     out = subprocess.run([sys.executable, "-m", "rouge_exact", str(tmp_path / "p.txt"),
                           str(tmp_path / "r.txt"), "--profile", "torchmetrics", "--json"],
-                         capture_output=True, text=True, check=True).stdout
+                         capture_output=True, text=True, check=True, timeout=600).stdout
     result = json.loads(out)
     assert result["count"] == len(rows) > 20
     for key in common.KEYS:

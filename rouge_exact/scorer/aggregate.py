@@ -37,6 +37,7 @@ from ..arithmetic import (
     FAST_UNIT,
     LIMB_BITS,
     LIMBS,
+    MEASURES,
     SCORE_BITS,
     IntegerParts,
     exact_means,
@@ -47,7 +48,6 @@ from ..arithmetic import (
     safe_div,
 )
 
-MEASURES = ("precision", "recall", "fmeasure")
 
 
 
@@ -153,13 +153,20 @@ def perl_aggregate(options: RougeOptions, scores: dict, counts: dict) -> dict:
             p, r = _pr_from_sums(block)
             block = np.stack([p, r, options.fscore(p, r)], axis=1)
         entry = {}
-        for col, key in enumerate(("precision", "recall", "fmeasure")):
+        for col, key in enumerate(MEASURES):
             ordered = np.sort(block[:, col])
             mean = float(np.cumsum(ordered)[-1] / len(ordered))  # Perl's sequential sum
             low, high = _perl_interval(ordered, options.confidence)
             entry[key] = tuple(float("%.5f" % v) for v in (low, mean, high))
         out[name] = entry
     return out
+
+
+def pooled_scores(options: RougeOptions, hit: int, den_p: int, den_r: int) -> tuple:
+    """Micro (P, R, F) of exact integer count sums (in any one unit): each ratio one correctly
+    rounded division, 0 where its denominator is."""
+    p, r = (hit / den_p if den_p else 0.0), (hit / den_r if den_r else 0.0)
+    return p, r, float(options.fscore(np.array([p]), np.array([r]))[0])
 
 
 def _pr_from_sums(block):
@@ -281,7 +288,7 @@ def _check_sums(aggregate: Aggregate, exact: list, count: int) -> None:
                     f"{_in_units(min(exact[i + 1], exact[i + 2]))} (P and R are at most 1)")
                    for i in range(0, len(exact), 3)]
     else:
-        measures = ("precision", "recall", "fmeasure")
+        measures = MEASURES
         bounds = [(i, count << unit, f"the count, {count} (a score is at most 1)")
                   for i in range(len(exact))]
     for i, bound, what in bounds:
@@ -642,7 +649,7 @@ class Aggregate:
                 low = np.percentile(samples[:, cols], tail, axis=0, method="lower")
                 high = np.percentile(samples[:, cols], 100.0 - tail, axis=0, method="higher")
             out[name] = {key: (float(low[col]), float(mid[col]), float(high[col]))
-                         for col, key in enumerate(("precision", "recall", "fmeasure"))}
+                         for col, key in enumerate(MEASURES)}
         return out
 
     def _sample_scores(self, used: np.ndarray) -> np.ndarray:
@@ -662,10 +669,9 @@ class Aggregate:
         ints, divided exactly): macro: sums of (P, R, F) over units; micro: sums of (hit,
         den_p, den_r)."""
         if isinstance(sums, list):  # exact Python ints: a / b is correctly rounded
-            a, b, c = sums
             if self._micro:
-                p, r = (a / b if b else 0.0), (a / c if c else 0.0)
-                return p, r, float(self.options.fscore(np.array([p]), np.array([r]))[0])
+                return pooled_scores(self.options, *sums)
+            a, b, c = sums
             return a / units, b / units, c / units
         p, r = _pr_from_sums(sums)
         return np.stack([p, r, self.options.fscore(p, r)], axis=1)

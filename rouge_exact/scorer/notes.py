@@ -61,17 +61,16 @@ SWAP_MIN_PAIRS = 20
 
 
 def input_notes(options: RougeOptions, texts, flat: TokenizedBatch, stats,
-                 plan, ref_counts=None) -> InputNotes:
+                 plan, ref_counts: np.ndarray) -> InputNotes:
     """The notes of one scored batch: its texts (the predictions, then their references in
     order), their tokens (``flat``), the pairs' statistics, the options' plan
-    (scorer.pipeline._plan) and the references per prediction (None: one each, or, when
-    there are more references than predictions, unknown: no lengths are compared)."""
+    (scorer.pipeline._plan) and the references per prediction."""
     notes = InputNotes(texts=len(texts))
     n = notes.predictions = len(texts) - len(stats)  # a row of stats per reference
     _misconfiguration_notes(notes, texts, n)
     notes.long_predictions = _long_predictions(flat.text_offsets, n, len(stats), ref_counts)
     # pltrdy's and rouge-chinese's packages raise on any text without words, empty ones too
-    empty_raises = getattr(options.tokenizer, "empty_raises", False)
+    empty_raises = options.tokenizer.empty_raises
     offsets = flat.text_offsets
     if len(texts) > _FEW_TEXTS:
         tokenless = (offsets[1:] == offsets[:-1]).nonzero()[0].tolist()
@@ -137,18 +136,16 @@ def _misconfiguration_notes(notes: InputNotes, texts, n: int) -> None:
 def _long_predictions(offsets: np.ndarray, n: int, pairs: int, ref_counts) -> int:
     """The predictions with more than SWAP_RATIO times the tokens of their longest reference
     (a reference with tokens): from the token offsets of the texts, no pass over them."""
-    if ref_counts is None and pairs != n:
-        return 0  # several references to some predictions, and which is whose is not known
     if n + pairs <= _FEW_TEXTS:  # (numpy's calls cost more than these few steps)
         bounds = offsets.tolist()
         lengths = [b - a for a, b in zip(bounds, bounds[1:])]
-        counts = [1] * n if ref_counts is None else [int(c) for c in ref_counts]
+        counts = [int(c) for c in ref_counts]
         starts = itertools.accumulate(counts, initial=n)
         longest = [max(lengths[s:s + c]) for s, c in zip(starts, counts)]
         return sum(0 < m and SWAP_RATIO * m < lengths[k] for k, m in enumerate(longest))
     lengths = np.diff(offsets)
     longest = lengths[n:]
-    if ref_counts is not None and len(ref_counts) and int(np.max(ref_counts)) > 1:
+    if len(ref_counts) and int(np.max(ref_counts)) > 1:
         starts = np.concatenate(([0], np.cumsum(ref_counts)[:-1]))
         longest = np.maximum.reduceat(longest, starts)
     return int(np.count_nonzero((longest > 0) & (lengths[:n] > SWAP_RATIO * longest)))
@@ -217,19 +214,17 @@ def _tags_warning(options: RougeOptions, notes: InputNotes) -> str | None:
         words = ", ".join(f"{tag} as {tokens}" for tag, tokens in shown)
         scored = f"The {name} tokenizer scores them as words ({words}), and they end no " \
             "sentence."
-    torchmetrics = options.profile.name == "torchmetrics" and \
-        options.tokenizer is options.profile.tokenizer
     # torchmetrics 1.9.0's rougeLsum splitter: re.sub("<n>", "", x) without keeping the result
     kept = "torchmetrics keeps <n> itself (its rougeLsum splitter's re.sub(\"<n>\", \"\", x) " \
         "discards its result)"
-    if torchmetrics and seen == [("<n>",)]:
+    if options.tokenizer.keeps_n_tags and seen == [("<n>",)]:
         return f"{where} {scored} This is torchmetrics' own number: {kept}."
     if options.tokenizer.own_sentences:  # its own sentence rule: a newline ends none
         fix = "Remove them (each sentence ending with its punctuation)."
     else:
         fix = ("Replace <q>, <n> and </t> with a newline (rougeLsum reads a sentence per "
                "line) and remove <t>.")
-    if torchmetrics and ("<n>",) in seen:
+    if options.tokenizer.keeps_n_tags and ("<n>",) in seen:
         fix += f" For <n>, this profile scores what torchmetrics does: {kept}."
     return f"{where} {scored} {fix}"
 
@@ -258,7 +253,7 @@ def input_warnings(options: RougeOptions, notes: InputNotes) -> list:
                        "for other scripts use tokenizer=\"unicode\"."))
         out.append(f"{notes.tokenless_letters} of {notes.texts} texts have letters but no "
                    f"tokens; they score 0.{hint}")
-    if notes.tokenless_symbols and getattr(options.tokenizer, "empty_raises", False):
+    if notes.tokenless_symbols and options.tokenizer.empty_raises:
         out.append(f"{notes.tokenless_symbols} of {notes.texts} texts have no words (empty, or "
                    f"nothing but what the {options.profile.name} profile's sentence splitter "
                    "drops); its package raises on them (\"Hypothesis is empty.\"); they score "

@@ -252,9 +252,7 @@ def text_pair_statistics(options: RougeOptions, texts: Sequence[str], pair_pred:
 def _text_pairs(options: RougeOptions, plan: _Plan, kernels: dict, texts: list,
                 pair_pred: np.ndarray, pair_ref: np.ndarray, cut=_cut) -> tuple:
     """(stats, texts as cut, flat batch, sentence batch) of pairs given as positions in texts."""
-    if options.split_sentences:
-        texts = [split_sentences_rule_based(t) for t in texts]
-    texts, flat, sent = _tokenized(options, plan, texts, cut)
+    texts, flat, sent = _tokenized(options, plan, *texts_as_read(options, texts, cut), cut)
     stats = np.empty((len(pair_pred), len(plan.names), 3), dtype=np.float64)
     _over_pairs(_kernel_calls(options, plan, flat, sent, kernels), stats, pair_pred, pair_ref,
                 len(flat.tokens))
@@ -263,30 +261,45 @@ def _text_pairs(options: RougeOptions, plan: _Plan, kernels: dict, texts: list,
     return stats, texts, flat, sent
 
 
-def _tokenized(options: RougeOptions, plan: _Plan, texts: list, cut=_cut) -> tuple:
-    """(texts as cut by the length limit, the flat batch, the sentence batch)."""
-    tokenizer = options.tokenizer
-    token_options = plan.token_options
+def texts_as_read(options: RougeOptions, texts: list, cut=_cut) -> tuple:
+    """(texts, flat_texts): the texts as the scorer tokenizes them, each step by
+    cut(rule, text, *limit) (explain remembers them): a sentence per line (split_sentences),
+    then the length limit: the profile's own cutters (py-rouge's), else ROUGE-1.5.5's -l,
+    then its -b, whose joined-text reader (flat_texts) keeps less than its sentence reader
+    (the texts: SPEC §2.2)."""
+    if options.split_sentences:
+        texts = [cut(split_sentences_rule_based, t) for t in texts]
     words, limit = options.length_limit_words, options.length_limit_bytes
-    if options.profile.truncators is not None:  # the program's own limits (py-rouge's)
+    if options.profile.truncators is not None:
         cut_words, cut_chars = options.profile.truncators
         if words:  # (0: no limit)
             texts = [cut(cut_words, t, words) for t in texts]
         elif limit:
             texts = [cut(cut_chars, t, limit) for t in texts]
-        flat = tokenizer.batch(texts, **token_options)  # (its sentences are the lines)
-        return texts, flat, flat
+        return texts, texts
     if words is not None:
         texts = [cut(truncate_words, t, words) for t in texts]
-    flat_texts = texts
-    if limit is not None:
-        flat_texts = [cut(truncate_bytes, t, limit, True) for t in texts]
+    if limit is None:
+        return texts, texts
+    return texts, [cut(truncate_bytes, t, limit, True) for t in texts]
+
+
+def _tokenized(options: RougeOptions, plan: _Plan, texts: list, flat_texts: list,
+               cut=_cut) -> tuple:
+    """(texts as cut by the length limit, the flat batch, the sentence batch) of texts as
+    texts_as_read gives them."""
+    tokenizer = options.tokenizer
+    token_options = plan.token_options
+    if options.profile.truncators is not None:  # (its sentences are the lines)
+        flat = tokenizer.batch(texts, **token_options)
+        return texts, flat, flat
     if options.length_limit_bytes is not None and plan.reads_sentences:
         # Under -b ROUGE-1.5.5's sentence reader keeps more text than its joined-text reader
         # (SPEC §2.2). Both views come from one tokenizer call, so that a token has the same
         # id in both (long words get ids per call): rouge155 clips the LCS of the sentence
         # view with unigram tables of the flat view.
-        lcs_texts = [cut(truncate_bytes, t, limit, False) for t in texts]
+        lcs_texts = [cut(truncate_bytes, t, options.length_limit_bytes, False)
+                     for t in texts]
         flat, sent = _split_batch(tokenizer.batch(flat_texts + lcs_texts,
                                                   **token_options), len(flat_texts))
         if tokenizer.own_sentences:  # its sentences are not batch()'s lines (torchmetrics')

@@ -192,6 +192,7 @@ class PunktTokenizer(ByteTokenizer):
     plain scan (no Punkt), rougeLsum the scan of punkt_lines."""
 
     own_sentences = True  # sentences by Punkt, not the lines of the text
+    keeps_n_tags = True  # torchmetrics' re.sub("<n>", "", x) discards its result
 
     def sentence_batch(self, texts, *, stemmer, stopwords):
         try:

@@ -177,37 +177,31 @@ class _WordMemo(dict):
         self.max_words, self.max_chars = max_words, max_chars
         self._chars = 0
 
-    def __missing__(self, word: str) -> tuple:
+    def _tokens_of(self, word: str) -> tuple:
+        """word_tokens(word) with this memo's stemmer and stopwords, room made first."""
         if len(self) >= self.max_words or self._chars > self.max_chars:
             self.clear()
             self._chars = 0
         self._chars += 2 * len(word)  # the word and its tokens, roughly
-        out = self[word] = word_tokens(word, self.stem is not None, self.stopwords,
-                                       self.stem or stem_py_rouge)
+        return word_tokens(word, self.stem is not None, self.stopwords,
+                           self.stem or stem_py_rouge)
+
+    def __missing__(self, word: str) -> tuple:
+        out = self[word] = self._tokens_of(word)
         return out
 
 
-class _TokenMemo(dict):
-    """A word of the scan (its packed code, or itself when it does not pack:
-    tokenizers.scanned_words' keys) -> its tokens after steps 4-6 (a _WordMemo's): the
-    packed code of its one token, the common case, else a tuple of packed codes and of the
-    tokens that do not pack (none for a stopword, two for gimme). Emptied when it holds as
-    many words or characters as its _WordMemo may."""
-
-    def __init__(self, words: _WordMemo):
-        super().__init__()
-        self.words = words
-        self._chars = 0
+class _TokenMemo(_WordMemo):
+    """The same for the words of the scan, keyed as tokenizers.scanned_words gives them (a
+    word's packed code, or the word when it does not pack), each -> the packed code of its
+    one token, the common case, else a tuple of packed codes and of the tokens that do not
+    pack (none for a stopword, two for gimme)."""
 
     def __missing__(self, key) -> int | tuple:
         if key == 0:  # scanned_words' stand-in for the long words (no token has it)
             return 0
-        if len(self) >= self.words.max_words or self._chars > self.words.max_chars:
-            self.clear()
-            self._chars = 0
         word = decode_token(key) if isinstance(key, int) else key
-        self._chars += 2 * len(word)
-        tokens = tuple(encode_token(t) or t for t in self.words[word])
+        tokens = tuple(encode_token(t) or t for t in self._tokens_of(word))
         out = self[key] = tokens[0] if len(tokens) == 1 and isinstance(tokens[0], int) \
             else tokens
         return out
@@ -241,7 +235,7 @@ def _memo(stemmer: str | None, stopwords: bool) -> _WordMemo:
 def _token_memo(stemmer: str | None, stopwords: bool) -> _TokenMemo:
     key = (stemmer, bool(stopwords))
     if key not in _TOKEN_MEMOS:
-        _TOKEN_MEMOS[key] = _TokenMemo(_memo(stemmer, stopwords))
+        _TOKEN_MEMOS[key] = _TokenMemo(_stem_function(stemmer), bool(stopwords))
     return _TOKEN_MEMOS[key]
 
 

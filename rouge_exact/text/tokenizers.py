@@ -295,6 +295,18 @@ def _ascii_buffer(texts: Sequence[str], unicode_lower: bool, lower: bool = True)
 _ASCII_LOWER = bytes(range(65)) + bytes(range(97, 123)) + bytes(range(91, 256))
 
 
+def _scan(texts: Sequence[str], scan: Callable, unicode_lower: bool) -> tuple:
+    """(buffer, codes, starts, ends, sent_ends, text_ends): kernels.scan.scan_ascii_tokens
+    over the batch's byte buffer. A text holding NUL, which separates texts in the buffer, is
+    read with a space there (the scan then finds too many texts)."""
+    buf = _ascii_buffer(texts, unicode_lower)
+    scanned = scan(buf, MAX_PACKED_LEN)
+    if len(scanned[-1]) != len(texts):
+        buf = _ascii_buffer([t.replace("\x00", " ") for t in texts], unicode_lower)
+        scanned = scan(buf, MAX_PACKED_LEN)
+    return (buf, *scanned)
+
+
 def tokenize_ascii_batch(
     texts: Sequence[str],
     scan: Callable,
@@ -320,12 +332,7 @@ def tokenize_ascii_batch(
     if scan_stem is not None and not stopwords and dense_ids is not None:
         return _tokenize_scan_stem(texts, scan_stem, table_insert, unicode_lower, stem_memo,
                                    dense_ids, batch_stem)
-    buf = _ascii_buffer(texts, unicode_lower)
-    codes, starts, ends, sent_ends, text_ends = scan(buf, MAX_PACKED_LEN)
-    if len(text_ends) != len(texts):  # some text holds NUL: there it separates tokens
-        texts = [t.replace("\x00", " ") for t in texts]
-        buf = _ascii_buffer(texts, unicode_lower)
-        codes, starts, ends, sent_ends, text_ends = scan(buf, MAX_PACKED_LEN)
+    buf, codes, starts, ends, sent_ends, text_ends = _scan(texts, scan, unicode_lower)
     codes = codes.copy()
     raw = buf.tobytes()
     long_ids = _LongIds()
@@ -379,11 +386,7 @@ def scanned_words(texts: Sequence[str]) -> tuple:
         return [], empty, empty, empty
     kernels = resolve(("scan_ascii_tokens", "dense_ids"))
     scan = functools.partial(kernels["scan_ascii_tokens"], parts=threads_here())
-    buf = _ascii_buffer(texts, True)
-    codes, starts, ends, sent_ends, text_ends = scan(buf, MAX_PACKED_LEN)
-    if len(text_ends) != len(texts):  # some text holds NUL: there it separates tokens
-        buf = _ascii_buffer([t.replace("\x00", " ") for t in texts], True)
-        codes, starts, ends, sent_ends, text_ends = scan(buf, MAX_PACKED_LEN)
+    buf, codes, starts, ends, sent_ends, text_ends = _scan(texts, scan, True)
     inverse, n_distinct = kernels["dense_ids"](codes)
     distinct = np.empty(n_distinct, dtype=np.int64)
     distinct[inverse] = codes
@@ -713,6 +716,8 @@ class TokenizerProfile:
     line_sentences = False  # batch() ends a sentence at every "\n" (empty lines too)
     has_sentences = True  # rougeLsum/W compare sentence by sentence (False: the whole text)
     own_sentences = False  # sentences by the tokenizer's own rule, not the lines of the text
+    empty_raises = False  # its package raises on a text without words (scorer.notes says so)
+    keeps_n_tags = False  # its package scores "<n>" sentence tags as they are (scorer.notes)
 
 
 # the kernels of a byte tokenizer's batch (the scanner without stems: for stopwords)
